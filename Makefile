@@ -1,0 +1,41 @@
+# Two commands set up a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+CORES ?= all
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format dryrun rulegraph clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests workflow/scripts benchmarks
+	$(BIN)/snakefmt --check Snakefile workflow/rules
+	$(BIN)/snakemake --lint
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix src tests workflow/scripts benchmarks
+	$(BIN)/ruff format src tests workflow/scripts benchmarks
+	$(BIN)/snakefmt Snakefile workflow/rules
+
+dryrun: $(STAMP)
+	$(BIN)/snakemake -n --cores $(CORES)
+
+rulegraph: $(STAMP)
+	$(BIN)/snakemake --rulegraph
+
+clean:
+	rm -rf results logs .snakemake benchmarks/out

@@ -1,0 +1,21 @@
+# learnability: how well do word embeddings capture human-defined concepts?
+# Sutton & Cristianini (2020), as a reproducible workflow. See README.md.
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/corpus.smk"
+include: "workflow/rules/embeddings.smk"
+include: "workflow/rules/concepts.smk"
+include: "workflow/rules/learnability.smk"
+include: "workflow/rules/null.smk"
+include: "workflow/rules/compare.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        get_final_outputs(),
+    default_target: True

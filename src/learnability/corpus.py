@@ -1,0 +1,204 @@
+"""Wikipedia XML dump -> tokenised plain-text corpus (gzip, one paragraph per line) + stats."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import os
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from learnability.errors import InputError
+from learnability.io import atomic_path, write_json
+from learnability.tokenize import tokenize
+from learnability.wikitext import strip_wikitext
+
+# gensim's trainers cut a "sentence" at 10,000 tokens without warning; lines are written
+# well below that so nothing is ever cut.
+GENSIM_MAX_SENTENCE = 10_000
+COUNT_THRESHOLDS = (1, 2, 5, 10, 100)
+
+
+@dataclass(frozen=True)
+class Page:
+    title: str
+    ns: int
+    redirect: bool
+    text: str
+
+
+def _open_dump(path: Path) -> IO[bytes]:
+    if path.suffix == ".bz2":
+        return bz2.open(path, "rb")
+    if path.suffix == ".gz":
+        return gzip.open(path, "rb")
+    return open(path, "rb")
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def iter_pages(path: str | os.PathLike[str]) -> Iterator[Page]:
+    """Stream the pages of a MediaWiki XML export (plain, .bz2 or .gz) in constant memory."""
+    path = Path(path)
+    try:
+        with _open_dump(path) as fh:
+            context = ET.iterparse(fh, events=("start", "end"))
+            _, root = next(context)
+            for event, elem in context:
+                if event != "end" or _local(elem.tag) != "page":
+                    continue
+                title, ns, redirect, text = "", 0, False, ""
+                for child in elem:
+                    name = _local(child.tag)
+                    if name == "title":
+                        title = child.text or ""
+                    elif name == "ns":
+                        ns = int(child.text or 0)
+                    elif name == "redirect":
+                        redirect = True
+                    elif name == "revision":
+                        for rev in child:
+                            if _local(rev.tag) == "text":
+                                text = rev.text or ""
+                yield Page(title, ns, redirect, text)
+                # Free parsed pages: the root would otherwise keep the whole dump.
+                root.clear()
+    except ET.ParseError as exc:
+        raise InputError(
+            f"{path}: the XML is malformed or truncated ({exc}). Download the dump again "
+            "(a partial download leaves truncated XML) or check that it is a MediaWiki export."
+        ) from exc
+    except (OSError, EOFError) as exc:
+        raise InputError(
+            f"{path}: the file cannot be decompressed ({exc}). It is corrupt or truncated: "
+            "delete it and download it again."
+        ) from exc
+
+
+def is_redirect(page: Page) -> bool:
+    # Some exports omit <redirect/>; the wikitext itself still starts with #REDIRECT.
+    return page.redirect or page.text.lstrip()[:9].upper() == "#REDIRECT"
+
+
+def article_lines(text: str, max_line_tokens: int) -> list[list[str]]:
+    """Tokenised lines of one article: one per paragraph, long paragraphs cut into pieces."""
+    lines: list[list[str]] = []
+    for paragraph in strip_wikitext(text).split("\n"):
+        tokens = tokenize(paragraph)
+        for start in range(0, len(tokens), max_line_tokens):
+            lines.append(tokens[start : start + max_line_tokens])
+    return lines
+
+
+@dataclass
+class CorpusStats:
+    pages: int = 0
+    skipped_namespace: int = 0
+    skipped_redirect: int = 0
+    skipped_short: int = 0
+    articles: int = 0
+    lines: int = 0
+    tokens: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def as_dict(self, min_article_tokens: int, max_line_tokens: int) -> dict[str, object]:
+        return {
+            "pages": self.pages,
+            "skipped": {
+                "non_article_namespace": self.skipped_namespace,
+                "redirect": self.skipped_redirect,
+                f"shorter_than_{min_article_tokens}_tokens": self.skipped_short,
+            },
+            "articles": self.articles,
+            "lines": self.lines,
+            "tokens": self.tokens,
+            "types": len(self.counts),
+            "types_with_count_at_least": {
+                str(k): sum(1 for c in self.counts.values() if c >= k) for k in COUNT_THRESHOLDS
+            },
+            "max_line_tokens": max_line_tokens,
+            "min_article_tokens": min_article_tokens,
+        }
+
+
+def extract_corpus(
+    dumps: list[str | os.PathLike[str]],
+    out_text: str | os.PathLike[str],
+    out_stats: str | os.PathLike[str],
+    *,
+    min_article_tokens: int = 50,
+    max_line_tokens: int = 1000,
+) -> dict[str, object]:
+    """Extract article prose from one or more dump files into one gzip text file.
+
+    Articles are namespace 0 pages that are not redirects and have at least
+    ``min_article_tokens`` tokens (shorter ones are stubs and disambiguation fragments).
+    Every skipped page is counted in the stats, by reason.
+    """
+    if not 0 < max_line_tokens <= GENSIM_MAX_SENTENCE:
+        raise ValueError(
+            f"max_line_tokens={max_line_tokens}: must be in 1..{GENSIM_MAX_SENTENCE}, "
+            "since gensim silently cuts longer lines"
+        )
+    stats = CorpusStats()
+    with atomic_path(out_text) as tmp:
+        # No name and mtime=0 in the gzip header keep the bytes identical across runs.
+        with (
+            open(tmp, "wb") as fh,
+            gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0) as raw,
+            io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
+        ):
+            for dump in dumps:
+                for page in iter_pages(dump):
+                    stats.pages += 1
+                    if page.ns != 0:
+                        stats.skipped_namespace += 1
+                        continue
+                    if is_redirect(page):
+                        stats.skipped_redirect += 1
+                        continue
+                    lines = [ln for ln in article_lines(page.text, max_line_tokens) if ln]
+                    n_tokens = sum(len(ln) for ln in lines)
+                    if n_tokens < min_article_tokens:
+                        stats.skipped_short += 1
+                        continue
+                    stats.articles += 1
+                    stats.lines += len(lines)
+                    stats.tokens += n_tokens
+                    for ln in lines:
+                        stats.counts.update(ln)
+                        out.write(" ".join(ln))
+                        out.write("\n")
+        if stats.pages == 0:
+            raise InputError(
+                f"{', '.join(map(str, dumps))}: no <page> found. Is this a MediaWiki XML export?"
+            )
+    result = stats.as_dict(min_article_tokens, max_line_tokens)
+    write_json(result, out_stats)
+    return result
+
+
+def iter_lines(path: str | os.PathLike[str]) -> Iterator[list[str]]:
+    """Yield the token lists of a corpus written by :func:`extract_corpus`."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            tokens = line.split()
+            if tokens:
+                yield tokens
+
+
+class LineCorpus:
+    """A re-iterable corpus for gensim (each pass re-reads the gzip file)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return iter_lines(self.path)

@@ -1,0 +1,24 @@
+"""Embedding trainers and the one on-disk format they all write (see :mod:`.store`)."""
+
+from learnability.embeddings.store import Embedding, load_embedding, save_embedding
+
+METHODS = ("word2vec", "fasttext", "glove", "random")
+
+__all__ = ["METHODS", "Embedding", "load_embedding", "save_embedding", "train"]
+
+
+def train(method: str, corpus: str, params: dict, threads: int) -> Embedding:
+    """Dispatch to the trainer for ``method``; each returns an unnamed :class:`Embedding`."""
+    if method == "word2vec":
+        from learnability.embeddings.word2vec import train_word2vec
+
+        return train_word2vec(corpus, params, threads)
+    if method == "fasttext":
+        from learnability.embeddings.fasttext import train_fasttext
+
+        return train_fasttext(corpus, params, threads)
+    if method == "glove":
+        from learnability.embeddings.glove import train_glove
+
+        return train_glove(corpus, params, threads)
+    raise ValueError(f"unknown training method {method!r}; expected one of {METHODS[:3]}")

@@ -1,0 +1,54 @@
+"""What gensim's word2vec and fastText trainers share: corpus, vocabulary, export."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from learnability.corpus import LineCorpus
+from learnability.embeddings.store import Embedding
+
+
+def common_kwargs(params: dict, threads: int) -> dict:
+    return {
+        "vector_size": int(params["dim"]),
+        "window": int(params["window"]),
+        "min_count": int(params["min_count"]),
+        "sg": 1,  # skip-gram, as in the paper
+        "negative": int(params["negative"]),
+        "sample": float(params["sample"]),
+        "alpha": float(params["alpha"]),
+        "min_alpha": float(params["min_alpha"]),
+        "epochs": int(params["epochs"]),
+        "seed": int(params["seed"]),
+        "workers": int(threads),
+    }
+
+
+def train_gensim(model_cls: type, corpus: str, kwargs: dict) -> Embedding:
+    sentences = LineCorpus(corpus)
+    start = time.perf_counter()
+    model = model_cls(**kwargs)
+    model.build_vocab(corpus_iterable=sentences)
+    model.train(
+        corpus_iterable=sentences,
+        total_examples=model.corpus_count,
+        total_words=model.corpus_total_words,
+        epochs=model.epochs,
+    )
+    elapsed = time.perf_counter() - start
+    wv = model.wv
+    words = list(wv.index_to_key)
+    counts = np.array([wv.get_vecattr(w, "count") for w in words], dtype=np.int64)
+    trained_words = int(model.corpus_total_words) * int(model.epochs)
+    meta = {
+        "seconds": round(elapsed, 3),
+        "corpus_words": int(model.corpus_total_words),
+        "words_per_second": round(trained_words / elapsed, 1) if elapsed else None,
+        "gensim_kwargs": kwargs,
+    }
+    # wv.vectors are the input (word) vectors: for fastText they already include the
+    # n-gram contribution, i.e. what wv[word] returns for an in-vocabulary word.
+    return Embedding(words=words, vectors=np.asarray(wv.vectors, dtype=np.float32),
+                     counts=counts, meta=meta)

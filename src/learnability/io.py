@@ -1,0 +1,51 @@
+"""Atomic file writing: a reader never sees half a file, a crash leaves no partial output."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from learnability import schemas
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, target)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+
+
+def write_json(obj: Any, path: str | os.PathLike[str]) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike[str], table: str) -> None:
+    """Check ``df`` against the documented schema ``table`` and write it as Parquet, atomically."""
+    df = schemas.conform(df, table)
+    with atomic_path(path) as tmp:
+        df.to_parquet(tmp, index=False)
+
+
+def read_tables(paths: list[str] | list[Path], table: str) -> pd.DataFrame:
+    """Read and concatenate Parquet files of one documented schema."""
+    frames = [pd.read_parquet(p) for p in paths]
+    if not frames:
+        return schemas.empty(table)
+    return schemas.conform(pd.concat(frames, ignore_index=True), table)

@@ -1,0 +1,130 @@
+"""The one place where every Parquet output's columns are defined.
+
+``docs/outputs.md`` documents the same tables for people; a test checks the two agree,
+and every writer goes through :func:`conform`, so an output cannot drift from its schema.
+All tables are tidy: each row carries the ``list`` and/or ``embedding`` it belongs to,
+so files written by many jobs concatenate with one ``pd.concat``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
+
+# table -> ordered {column: pandas dtype}
+TABLES: dict[str, dict[str, str]] = {
+    "vocab": {
+        "embedding": "string",
+        "index": "int64",
+        "word": "string",
+        "count": "int64",
+    },
+    "concept_words": {
+        "list": "string",
+        "embedding": "string",
+        "source": "string",
+        "line": "int64",
+        "entry": "string",
+        "kind": "string",
+        "word": "string",
+        "status": "string",
+    },
+    "coverage": {
+        "list": "string",
+        "embedding": "string",
+        "source": "string",
+        "n_entries": "int64",
+        "n_plain": "int64",
+        "n_wildcards": "int64",
+        "n_wildcard_words": "int64",
+        "n_wildcards_unmatched": "int64",
+        "n_phrases": "int64",
+        "n_duplicates": "int64",
+        "n_oov": "int64",
+        "n_in_vocab": "int64",
+        "oov_rate": "float64",
+    },
+    "iterations": {
+        "list": "string",
+        "embedding": "string",
+        "size": "int64",
+        "iteration": "int64",
+        "seed": "int64",
+        **{m: "float64" for m in METRICS},
+    },
+    "summary": {
+        "list": "string",
+        "embedding": "string",
+        "size": "int64",
+        "iterations": "int64",
+        "metric": "string",
+        "mean": "float64",
+        "std": "float64",
+    },
+    "null": {
+        "embedding": "string",
+        "size": "int64",
+        "null_list": "int64",
+        "seed": "int64",
+        "iterations": "int64",
+        **{m: "float64" for m in METRICS},
+    },
+    "pvalues": {
+        "list": "string",
+        "embedding": "string",
+        "size": "int64",
+        "auc": "float64",
+        "null_size": "int64",
+        "null_lists": "int64",
+        "null_auc_mean": "float64",
+        "null_auc_min": "float64",
+        "null_auc_max": "float64",
+        "n_null_ge": "int64",
+        "p_value": "float64",
+    },
+    "random_rows": {
+        "embedding": "string",
+        "size": "int64",
+        "row": "string",
+        "metric": "string",
+        "value": "float64",
+    },
+    "wilcoxon": {
+        "embedding_a": "string",
+        "embedding_b": "string",
+        "alternative": "string",
+        "n_lists": "int64",
+        "n": "int64",
+        "statistic": "float64",
+        "w_minus": "float64",
+        "p_value": "float64",
+        "method": "string",
+        "median_difference": "float64",
+    },
+}
+
+
+def columns(table: str) -> list[str]:
+    return list(TABLES[table])
+
+
+def empty(table: str) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in TABLES[table].items()})
+
+
+def conform(df: pd.DataFrame, table: str) -> pd.DataFrame:
+    """Return ``df`` with exactly the columns of ``table``, in order and with their dtypes.
+
+    Raises ``ValueError`` naming missing or unexpected columns: a writer that drifts from
+    the documented schema fails loudly instead of producing a file nobody can read.
+    """
+    spec = TABLES[table]
+    missing = [c for c in spec if c not in df.columns]
+    extra = [c for c in df.columns if c not in spec]
+    if missing or extra:
+        raise ValueError(
+            f"table {table!r}: missing columns {missing}, unexpected columns {extra}; "
+            "update learnability/schemas.py and docs/outputs.md together"
+        )
+    return df[list(spec)].astype(spec).reset_index(drop=True)

@@ -1,0 +1,35 @@
+"""The one tokenisation rule, shared by the corpus extractor and the word-list readers.
+
+Rule (documented in the README):
+
+1. Unicode NFKC normalisation (ligatures, full-width forms, non-breaking spaces), then
+   curly and modifier apostrophes become ``'``, then lowercase.
+2. A token is a maximal run of letters and digits, with single apostrophes allowed
+   *inside* it: ``don't``, ``i'm``, ``o'clock`` and ``john's`` are one token each, while
+   leading and trailing apostrophes are dropped (``'tis`` -> ``tis``, ``students'`` ->
+   ``students``). Hyphens, slashes and all other punctuation separate tokens
+   (``well-known`` -> ``well``, ``known``).
+3. Numbers: a token that contains no letter (``1990``, ``3``, ``000``) is dropped;
+   a token mixing letters and digits (``19th``, ``mp3``, ``1990s``) is kept.
+4. Single letters are kept, so ``i`` and ``a`` are words like any other.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
+# letters/digits (``[^\W_]``) with internal apostrophes
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+
+
+def normalize(text: str) -> str:
+    """Step 1 of the rule: NFKC, one apostrophe, lowercase."""
+    return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).lower()
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into tokens by the rule in this module's docstring."""
+    return [t for t in _TOKEN.findall(normalize(text)) if _HAS_LETTER.search(t)]

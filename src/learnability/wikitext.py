@@ -1,0 +1,114 @@
+"""Wikitext to plain text: remove markup that is not prose, keep what a reader would read.
+
+Removed: comments, templates and parser functions (``{{...}}``, nested), tables
+(``{|...|}``, nested), references and other non-prose elements (``<ref>``, ``<math>``,
+``<gallery>``, ...), file/image/media links with their captions, category and
+interlanguage links, bare URLs, magic words, HTML tags (their inner text is kept)
+and bold/italic quotes. Kept: link anchor text (``[[target|anchor]]`` -> ``anchor``,
+``[[target]]`` -> ``target``), external link labels, headings and list items as text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+# Elements whose content is not running prose, removed with their content.
+_DROP_ELEMENTS = (
+    "ref", "math", "chem", "ce", "gallery", "timeline", "score", "syntaxhighlight",
+    "source", "pre", "code", "imagemap", "hiero", "graph", "mapframe", "maplink",
+    "references", "templatedata", "inputbox", "categorytree",
+)
+_DROP_ELEMENT = re.compile(
+    r"<(" + "|".join(_DROP_ELEMENTS) + r")\b[^>]*?(?:/>|>.*?</\1\s*>)",
+    re.DOTALL | re.IGNORECASE,
+)
+_UNCLOSED_REF = re.compile(r"<ref\b[^>]*>", re.IGNORECASE)
+_TEMPLATE_TOKEN = re.compile(r"\{\{|\}\}")
+_TABLE_TOKEN = re.compile(r"\{\||\|\}")
+_EXTERNAL_LINK = re.compile(r"\[(?:https?:|ftp:|//)[^\s\]]*\s*([^\]]*)\]", re.IGNORECASE)
+_BARE_URL = re.compile(r"(?:https?|ftp)://[^\s\]|<>]+", re.IGNORECASE)
+_INTERNAL_LINK = re.compile(r"\[\[([^\[\]]*)\]\]")
+_DROP_NAMESPACES = frozenset({"file", "image", "media", "category"})
+_INTERLANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[a-z]+)*$")
+_TAG = re.compile(r"</?[a-zA-Z][^>\n]*?/?>")
+_QUOTES = re.compile(r"'{2,}")
+_HEADING = re.compile(r"^(=+)\s*(.*?)\s*\1\s*$", re.MULTILINE)
+_LIST_MARKER = re.compile(r"^[*#:;]+\s*", re.MULTILINE)
+_MAGIC_WORD = re.compile(r"__[A-Z]+__")
+_RULE = re.compile(r"^-{4,}\s*$", re.MULTILINE)
+
+
+def _remove_nested(text: str, token: re.Pattern[str], opener: str) -> str:
+    """Remove balanced ``opener ... closer`` spans, nesting included, in one linear scan.
+
+    A closer with no opener is left as text; an opener never closed removes only itself,
+    so one stray ``{{`` cannot swallow the rest of an article.
+    """
+    out: list[str] = []
+    depth = 0
+    pos = 0  # start of text not yet emitted (when depth == 0)
+    start = 0
+    unclosed: list[int] = []
+    for m in token.finditer(text):
+        if m.group() == opener:
+            if depth == 0:
+                out.append(text[pos : m.start()])
+                start = m.start()
+            unclosed.append(m.start())
+            depth += 1
+        elif depth > 0:
+            unclosed.pop()
+            depth -= 1
+            if depth == 0:
+                pos = m.end()
+    if depth > 0:
+        # Openers never closed: drop only the outermost opener and scan the rest again.
+        first = unclosed[0] if unclosed else start
+        rest = text[first + len(opener) :]
+        out.append(_remove_nested(rest, token, opener))
+        return "".join(out)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _link_text(match: re.Match[str]) -> str:
+    inner = match.group(1)
+    target, _, label = inner.partition("|")
+    target = target.strip()
+    if ":" in target:
+        prefix = target.split(":", 1)[0].strip().lower().lstrip(":")
+        if prefix in _DROP_NAMESPACES or _INTERLANGUAGE.match(prefix):
+            return ""
+    if label:
+        # [[File:...|thumb|caption]] was handled above; for a normal link the last
+        # pipe-separated part is the anchor text.
+        return label.rsplit("|", 1)[-1]
+    return target.split("#", 1)[0] if not target.startswith("#") else target[1:]
+
+
+def strip_wikitext(text: str) -> str:
+    """Return the readable prose of one article's wikitext, one paragraph or item per line."""
+    text = _COMMENT.sub("", text)
+    text = _DROP_ELEMENT.sub("", text)
+    text = _UNCLOSED_REF.sub("", text)
+    text = _remove_nested(text, _TEMPLATE_TOKEN, "{{")
+    text = _remove_nested(text, _TABLE_TOKEN, "{|")
+    text = _EXTERNAL_LINK.sub(r"\1", text)
+    text = _BARE_URL.sub("", text)
+    # Innermost links first, so a link inside a file caption is resolved before the
+    # file link itself is removed.
+    while True:
+        new = _INTERNAL_LINK.sub(_link_text, text)
+        if new == text:
+            break
+        text = new
+    text = _TAG.sub("", text)
+    text = html.unescape(text)
+    text = _QUOTES.sub("", text)
+    text = _HEADING.sub(r"\2", text)
+    text = _LIST_MARKER.sub("", text)
+    text = _MAGIC_WORD.sub("", text)
+    text = _RULE.sub("", text)
+    return text

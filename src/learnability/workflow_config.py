@@ -1,0 +1,122 @@
+"""Config checks and derivations that the JSON schema cannot express.
+
+Used by ``workflow/rules/common.smk`` (and testable without Snakemake). Every error
+names the config key and says what to change.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from learnability.concepts import read_dic
+from learnability.errors import LearnabilityError
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+SHARED_KEYS = ("dim", "min_count", "window", "seed")
+GENSIM_KEYS = ("epochs", "negative", "sample", "alpha", "min_alpha")
+METHOD_KEYS: dict[str, tuple[str, ...]] = {
+    "word2vec": SHARED_KEYS + GENSIM_KEYS,
+    "fasttext": SHARED_KEYS + GENSIM_KEYS,
+    "glove": SHARED_KEYS,
+}
+NESTED = {"fasttext": "fasttext", "glove": "glove"}
+
+
+class ConfigError(LearnabilityError):
+    pass
+
+
+def _merged_training(config: dict, name: str) -> dict:
+    block = {k: (dict(v) if isinstance(v, dict) else v) for k, v in config["training"].items()}
+    for key, value in config["embeddings"][name].get("params", {}).items():
+        if isinstance(value, dict):
+            block.setdefault(key, {}).update(value)
+        else:
+            block[key] = value
+    return block
+
+
+def embedding_params(config: dict, name: str) -> dict:
+    """The hyperparameters that ``name``'s trainer reads, and only those: they go into the
+    rule's ``params``, so changing one reruns exactly the embeddings it affects."""
+    spec = config["embeddings"][name]
+    method = spec["method"]
+    block = _merged_training(config, name)
+    if method == "random":
+        return {"method": "random", "dim": block["dim"], "seed": spec.get("seed", 0),
+                "reference": spec["reference"], "threads": 1}
+    params = {"method": method, **{k: block[k] for k in METHOD_KEYS[method]}}
+    params.update(block[NESTED[method]] if method in NESTED else {})
+    params["threads"] = block["threads"]
+    return params
+
+
+def list_registry(config: dict) -> dict[str, dict]:
+    """All concept lists: ``name -> {path, kind, category}``, in a stable order."""
+    lists: dict[str, dict] = {}
+    directory = Path(config["wordlists"]["dir"])
+    if not directory.is_dir():
+        raise ConfigError(f"wordlists.dir: {directory} is not a directory; create it or fix "
+                          "the path in the config")
+    for path in sorted(directory.glob("*.txt")):
+        name = path.stem
+        if not NAME.match(name):
+            raise ConfigError(
+                f"{path}: list names come from file names and must use letters, digits, "
+                "'_', '.' or '-' (starting with a letter or digit); rename the file"
+            )
+        lists[name] = {"path": str(path), "kind": "txt"}
+    for dic in config["wordlists"].get("dictionaries", []):
+        path = Path(dic["path"])
+        if not path.is_file():
+            raise ConfigError(f"wordlists.dictionaries[{dic['name']}].path: {path} does not "
+                              "exist")
+        parsed = read_dic(path)
+        wanted = dic.get("categories") or list(parsed.categories.values())
+        unknown = [c for c in wanted if c not in parsed.entries]
+        if unknown:
+            raise ConfigError(
+                f"wordlists.dictionaries[{dic['name']}].categories: {unknown} are not in "
+                f"{path}; it defines {sorted(parsed.entries)}"
+            )
+        for category in wanted:
+            name = f"{dic['name']}_{category}"
+            if not NAME.match(name):
+                raise ConfigError(f"{path}: category {category!r} cannot be used in a file "
+                                  "name; list only plain categories in 'categories'")
+            if name in lists:
+                raise ConfigError(f"list name {name!r} is defined twice ({path} and "
+                                  f"{lists[name]['path']})")
+            lists[name] = {"path": str(path), "kind": "dic", "category": category}
+    if not lists:
+        raise ConfigError(f"no concept lists: put *.txt lists in {directory} or add "
+                          "wordlists.dictionaries")
+    return lists
+
+
+def check_config(config: dict) -> None:
+    """Cross-key checks; raise :class:`ConfigError` naming the key and the fix."""
+    embeddings = config["embeddings"]
+    for name, spec in embeddings.items():
+        if spec["method"] == "random":
+            ref = spec.get("reference")
+            if ref is None:
+                raise ConfigError(f"embeddings.{name}.reference: a random embedding needs "
+                                  "the name of an embedding whose vocabulary it uses")
+            if ref not in embeddings or embeddings[ref]["method"] == "random":
+                raise ConfigError(f"embeddings.{name}.reference: {ref!r} is not a trained "
+                                  f"embedding; choose one of "
+                                  f"{[e for e, s in embeddings.items() if s['method'] != 'random']}")
+        elif "reference" in spec or "seed" in spec:
+            raise ConfigError(f"embeddings.{name}: 'reference' and 'seed' are for random "
+                              "embeddings; use params.seed for a trainer's seed")
+    for name in config["compare"]["embeddings"]:
+        if name not in embeddings:
+            raise ConfigError(f"compare.embeddings: {name!r} is not defined under "
+                              f"embeddings (defined: {sorted(embeddings)})")
+    table_size = config.get("report", {}).get("table_size", 400)
+    if table_size not in config["random_lists"]["sizes"]:
+        raise ConfigError(f"report.table_size: {table_size} must be one of random_lists.sizes "
+                          f"{config['null']['sizes']}")

@@ -1,0 +1,71 @@
+import gzip
+import json
+
+import pytest
+from conftest import page, write_dump
+
+from learnability.corpus import extract_corpus, iter_lines
+from learnability.errors import InputError
+
+LONG = " ".join(f"w{i % 50}x" for i in range(2500))
+
+
+def test_extract_filters_pages_and_counts(tmp_path):
+    dump = write_dump(tmp_path / "d.xml.bz2", [
+        page("Art", "The '''cat''' sat on the [[mat]]. " * 10),
+        page("Redirect", "#REDIRECT [[Art]]", redirect="Art"),
+        page("Untagged redirect", "#redirect [[Art]]"),
+        page("Talk:Art", "talk page text " * 30, ns=1),
+        page("Stub", "Too short."),
+        page("Long", LONG),
+    ])
+    text, stats_path = tmp_path / "text.txt.gz", tmp_path / "stats.json"
+    stats = extract_corpus([dump], text, stats_path, min_article_tokens=20, max_line_tokens=1000)
+    assert stats == json.loads(stats_path.read_text())
+    assert stats["pages"] == 6
+    assert stats["skipped"] == {"non_article_namespace": 1, "redirect": 2,
+                                "shorter_than_20_tokens": 1}
+    assert stats["articles"] == 2
+    lines = list(iter_lines(text))
+    assert lines[0][:6] == ["the", "cat", "sat", "on", "the", "mat"]
+    # the 2500-token paragraph is cut into lines of at most 1000 tokens, nothing lost
+    long_lines = lines[1:]
+    assert [len(x) for x in long_lines] == [1000, 1000, 500]
+    assert stats["tokens"] == 60 + 2500
+    assert stats["types"] == 5 + 50
+    assert stats["types_with_count_at_least"]["5"] == 5 + 50
+
+
+def test_output_is_byte_identical_across_runs(tmp_path):
+    dump = write_dump(tmp_path / "d.xml.bz2", [page("A", "word " * 60)])
+    extract_corpus([dump], tmp_path / "a.gz", tmp_path / "a.json")
+    extract_corpus([dump], tmp_path / "b.gz", tmp_path / "b.json")
+    assert (tmp_path / "a.gz").read_bytes() == (tmp_path / "b.gz").read_bytes()
+
+
+def test_corrupt_dump_names_file_and_leaves_no_output(tmp_path):
+    bad = tmp_path / "bad.xml.bz2"
+    bad.write_bytes(b"BZh91AY&SY" + b"\x00" * 100)
+    out = tmp_path / "out" / "text.txt.gz"
+    with pytest.raises(InputError, match="bad.xml.bz2"):
+        extract_corpus([bad], out, tmp_path / "out" / "stats.json")
+    assert not out.exists()
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_truncated_xml(tmp_path):
+    good = write_dump(tmp_path / "g.xml.bz2", [page("A", "word " * 60)])
+    import bz2
+
+    xml = bz2.decompress(good.read_bytes())
+    trunc = tmp_path / "t.xml.bz2"
+    trunc.write_bytes(bz2.compress(xml[: len(xml) // 2]))
+    with pytest.raises(InputError, match="truncated"):
+        extract_corpus([trunc], tmp_path / "x.gz", tmp_path / "x.json")
+
+
+def test_lines_are_gzip_utf8(tmp_path):
+    dump = write_dump(tmp_path / "d.xml.bz2", [page("A", "Ünïcode wörds " * 30)])
+    extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json")
+    with gzip.open(tmp_path / "t.gz", "rt", encoding="utf-8") as fh:
+        assert fh.readline().startswith("ünïcode wörds")

@@ -1,0 +1,134 @@
+"""Download code against a real HTTP server on 127.0.0.1 serving bytes the test made."""
+
+import hashlib
+import http.server
+import threading
+
+import pytest
+
+from learnability.download import fetch, resolve_package_path
+from learnability.errors import DownloadError
+
+PAYLOAD = bytes(range(256)) * 4096  # 1 MiB
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    payload = PAYLOAD
+    support_range = True
+    served: list[int] = []
+    fail_first: list[bool] = []
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path == "/missing":
+            self.send_error(404)
+            return
+        if self.path == "/error":
+            self.send_error(500)
+            return
+        start = 0
+        rng = self.headers.get("Range")
+        if rng and self.support_range:
+            start = int(rng.split("=")[1].split("-")[0])
+            self.send_response(206)
+            self.send_header("Content-Range",
+                             f"bytes {start}-{len(self.payload) - 1}/{len(self.payload)}")
+        else:
+            self.send_response(200)
+        body = self.payload[start:]
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        # record before writing: the client may finish reading before this thread resumes
+        if self.fail_first and self.fail_first.pop():
+            # send half, then drop the connection: the client must resume
+            type(self).served.append(len(body) // 2)
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.connection.close()
+            return
+        type(self).served.append(len(body))
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def server():
+    Handler.served = []
+    Handler.fail_first = []
+    Handler.support_range = True
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+SHA256 = hashlib.sha256(PAYLOAD).hexdigest()
+
+
+def test_full_download_verified(server, tmp_path):
+    dest = fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {"sha256": SHA256})
+    assert dest.read_bytes() == PAYLOAD
+    assert not (tmp_path / "d.bz2.part").exists()
+
+
+def test_resume_from_partial_file_uses_range(server, tmp_path):
+    part = tmp_path / "d.bz2.part"
+    part.write_bytes(PAYLOAD[:300_000])
+    fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {"sha1": hashlib.sha1(PAYLOAD).hexdigest()})
+    assert (tmp_path / "d.bz2").read_bytes() == PAYLOAD
+    assert Handler.served == [len(PAYLOAD) - 300_000]  # only the missing bytes were sent
+
+
+def test_dropped_connection_resumes_not_restarts(server, tmp_path):
+    Handler.fail_first = [True]
+    fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {"sha256": SHA256}, retries=2)
+    assert (tmp_path / "d.bz2").read_bytes() == PAYLOAD
+    assert Handler.served == [len(PAYLOAD) // 2, len(PAYLOAD) - len(PAYLOAD) // 2]
+
+
+def test_server_without_range_restarts_cleanly(server, tmp_path):
+    Handler.support_range = False
+    (tmp_path / "d.bz2.part").write_bytes(b"garbage" * 10)
+    fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {"sha256": SHA256})
+    assert (tmp_path / "d.bz2").read_bytes() == PAYLOAD
+
+
+def test_checksum_mismatch_leaves_nothing(server, tmp_path):
+    with pytest.raises(DownloadError, match="sha256 mismatch"):
+        fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {"sha256": "0" * 64})
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("path,code", [("/missing", "404"), ("/error", "500")])
+def test_http_errors_are_clear(server, tmp_path, path, code):
+    with pytest.raises(DownloadError, match=code):
+        fetch(f"{server}{path}", tmp_path / "d.bz2", {"sha256": SHA256}, retries=1)
+    assert not (tmp_path / "d.bz2").exists()
+
+
+def test_missing_checksum_is_an_error_unless_allowed(server, tmp_path):
+    with pytest.raises(DownloadError, match="allow_unverified"):
+        fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {})
+    fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {}, allow_unverified=True)
+    assert (tmp_path / "d.bz2").read_bytes() == PAYLOAD
+
+
+def test_package_source_is_gensim_sample(tmp_path):
+    src = "package://gensim/test/test_data/enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
+    path = resolve_package_path(src)
+    assert path.is_file()
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    dest = fetch(src, tmp_path / "sample.bz2", {"sha256": sha})
+    assert dest.read_bytes() == path.read_bytes()
+    with pytest.raises(DownloadError, match="not installed"):
+        resolve_package_path("package://no_such_pkg_xyz/a.bz2")
+
+
+def test_local_file_source(tmp_path):
+    src = tmp_path / "src.bin"
+    src.write_bytes(PAYLOAD)
+    fetch(f"file://{src}", tmp_path / "out.bin", {"md5": hashlib.md5(PAYLOAD).hexdigest()})
+    assert (tmp_path / "out.bin").read_bytes() == PAYLOAD

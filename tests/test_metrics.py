@@ -1,0 +1,40 @@
+import numpy as np
+import pytest
+from sklearn.metrics import accuracy_score, precision_score, recall_score, roc_auc_score
+
+from learnability.metrics import binary_metrics, roc_auc
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_auc_matches_sklearn_with_ties(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.random(101) < 0.4
+    scores = np.round(rng.normal(size=101) + y, 1)  # rounding makes many ties
+    assert roc_auc(y, scores) == pytest.approx(roc_auc_score(y, scores), abs=1e-12)
+
+
+def test_auc_hand_case():
+    # positives 0.8, 0.4; negatives 0.5, 0.4 -> pairs: (0.8>0.5)=1, (0.8>0.4)=1,
+    # (0.4<0.5)=0, (0.4=0.4)=0.5 -> 2.5 / 4
+    assert roc_auc(np.array([1, 1, 0, 0]), np.array([0.8, 0.4, 0.5, 0.4])) == 0.625
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_threshold_metrics_match_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.random(80) < 0.5
+    scores = rng.normal(size=80) + 0.8 * y
+    m = binary_metrics(y, scores)
+    pred = scores > 0
+    assert m["accuracy"] == pytest.approx(accuracy_score(y, pred))
+    assert m["recall"] == pytest.approx(recall_score(y, pred))
+    assert m["precision"] == pytest.approx(precision_score(y, pred))
+    assert m["fpr"] == pytest.approx(((pred) & ~y).sum() / (~y).sum())
+    assert m["auc"] == pytest.approx(roc_auc_score(y, scores))
+
+
+def test_precision_without_positive_predictions_is_zero_like_sklearn():
+    y = np.array([1, 0, 1, 0], bool)
+    scores = -np.ones(4)
+    assert binary_metrics(y, scores)["precision"] == precision_score(y, scores > 0,
+                                                                     zero_division=0)

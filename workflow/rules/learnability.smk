@@ -1,0 +1,19 @@
+rule learnability:
+    input:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        concept="results/concepts/{embedding}/{list}.parquet",
+    output:
+        iterations="results/learnability/{embedding}/{list}/iterations.parquet",
+        summary="results/learnability/{embedding}/{list}/summary.parquet",
+    params:
+        iterations=config["learnability"]["iterations"],
+        C=config["learnability"]["C"],
+        seed=config["learnability"]["seed"],
+        min_words=config["learnability"].get("min_words", 4),
+    log:
+        "logs/learnability/{embedding}/{list}.log",
+    benchmark:
+        "benchmarks/out/learnability/{embedding}/{list}.tsv"
+    script:
+        "../scripts/learnability.py"

@@ -1,0 +1,17 @@
+from learnability.io import read_tables
+from learnability.logs import logged
+from learnability.tables import write_all
+
+with logged(snakemake.log[0]):
+    i, p = snakemake.input, snakemake.params
+    write_all(
+        summary=read_tables(list(i.summaries), "summary"),
+        random_rows=read_tables([i.random_rows], "random_rows"),
+        pvalues=read_tables([i.pvalues], "pvalues"),
+        wilcoxon=read_tables([i.wilcoxon], "wilcoxon"),
+        coverage=read_tables([i.coverage], "coverage"),
+        embeddings=list(p.embeddings),
+        lists=list(p.lists),
+        size=p.table_size,
+        out=dict(snakemake.output.items()),
+    )

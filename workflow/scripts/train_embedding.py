@@ -1,0 +1,15 @@
+from pathlib import Path
+
+from learnability.embeddings import save_embedding, train
+from learnability.logs import logged
+
+with logged(snakemake.log[0]) as log:
+    hp = dict(snakemake.params.hp)
+    method = hp.pop("method")
+    log.info("training %s (%s) with %d threads: %s", snakemake.wildcards.embedding, method,
+             snakemake.threads, hp)
+    emb = train(method, snakemake.input[0], hp, snakemake.threads)
+    emb.name = snakemake.wildcards.embedding
+    emb.meta["threads"] = snakemake.threads
+    save_embedding(emb, Path(snakemake.output.vectors).parent)
+    log.info("%d words, %.1f s", len(emb), emb.meta.get("seconds", 0))
