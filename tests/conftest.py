@@ -17,9 +17,11 @@ def page(title: str, text: str, ns: int = 0, redirect: str | None = None) -> str
     from xml.sax.saxutils import escape
 
     red = f'<redirect title="{escape(redirect)}" />' if redirect else ""
-    return (f"  <page><title>{escape(title)}</title><ns>{ns}</ns><id>1</id>{red}"
-            f"<revision><id>2</id><text xml:space=\"preserve\">{escape(text)}</text>"
-            "</revision></page>\n")
+    return (
+        f"  <page><title>{escape(title)}</title><ns>{ns}</ns><id>1</id>{red}"
+        f'<revision><id>2</id><text xml:space="preserve">{escape(text)}</text>'
+        "</revision></page>\n"
+    )
 
 
 def write_dump(path: Path, pages: list[str]) -> Path:

@@ -28,8 +28,20 @@ good\t1
 kind of\t1
 """
 
-VOCAB = ["happy", "happiness", "happen", "hap", "love", "mother", "brother", "brotherhood",
-         "family", "families", "familiar", "cat"]
+VOCAB = [
+    "happy",
+    "happiness",
+    "happen",
+    "hap",
+    "love",
+    "mother",
+    "brother",
+    "brotherhood",
+    "family",
+    "families",
+    "familiar",
+    "cat",
+]
 
 
 def test_dic_reader_and_wildcards(tmp_path):
@@ -40,8 +52,7 @@ def test_dic_reader_and_wildcards(tmp_path):
     assert [e.text for e in dic.entries["family"]] == ["Mother", "brother*", "famil*"]
     assert dic.entries["empty"] == []
 
-    res = resolve(dic.entries["posemo"], VOCAB, list_name="posemo", embedding="e",
-                  source=str(path))
+    res = resolve(dic.entries["posemo"], VOCAB, list_name="posemo", embedding="e", source=str(path))
     # happ* expands to happen, happiness, happy (not 'hap', which lacks the prefix)
     exp = res[res["entry"] == "happ*"]
     assert sorted(exp["word"]) == ["happen", "happiness", "happy"]
@@ -52,10 +63,15 @@ def test_dic_reader_and_wildcards(tmp_path):
     assert sorted(concept_words(res)) == ["happen", "happiness", "happy", "love"]
     assert res["line"].tolist()[0] == 6
 
-    fam = resolve(dic.entries["family"], VOCAB, list_name="family", embedding="e",
-                  source=str(path))
-    assert sorted(concept_words(fam)) == ["brother", "brotherhood", "familiar", "families",
-                                          "family", "mother"]
+    fam = resolve(dic.entries["family"], VOCAB, list_name="family", embedding="e", source=str(path))
+    assert sorted(concept_words(fam)) == [
+        "brother",
+        "brotherhood",
+        "familiar",
+        "families",
+        "family",
+        "mother",
+    ]
 
     cov = coverage(pd.concat([res, fam]))
     row = cov.set_index("list").loc["posemo"]
@@ -73,8 +89,9 @@ def test_dic_reader_and_wildcards(tmp_path):
 def test_overlapping_wildcard_and_word_counted_once():
     from learnability.concepts import Entry
 
-    res = resolve([Entry("happy", 1), Entry("happ*", 2)], VOCAB, list_name="l",
-                  embedding="e", source="s")
+    res = resolve(
+        [Entry("happy", 1), Entry("happ*", 2)], VOCAB, list_name="l", embedding="e", source="s"
+    )
     assert sorted(concept_words(res)) == ["happen", "happiness", "happy"]
     assert (res["status"] == "duplicate").sum() == 1
 
@@ -82,8 +99,9 @@ def test_overlapping_wildcard_and_word_counted_once():
 def test_member_indices_maps_words_to_rows():
     from learnability.concepts import Entry
 
-    res = resolve([Entry("cat", 1), Entry("love", 2)], VOCAB, list_name="l", embedding="e",
-                  source="s")
+    res = resolve(
+        [Entry("cat", 1), Entry("love", 2)], VOCAB, list_name="l", embedding="e", source="s"
+    )
     assert member_indices(res, VOCAB).tolist() == [11, 4]
     assert member_indices(res, pd.Series(VOCAB)).dtype == np.int64
 
@@ -93,16 +111,18 @@ def test_wordlist_comments_blank_lines_and_normalisation(tmp_path):
     path.write_text("# header\n\nHappy  # trailing comment\n  Don’t \nLOVE\n", encoding="utf-8")
     entries = read_wordlist(path)
     assert [(e.text, e.line) for e in entries] == [("Happy", 3), ("Don’t", 4), ("LOVE", 5)]
-    res = resolve(entries, ["happy", "don't", "love"], list_name="l", embedding="e",
-                  source="s")
+    res = resolve(entries, ["happy", "don't", "love"], list_name="l", embedding="e", source="s")
     assert concept_words(res) == ["happy", "don't", "love"]
 
 
-@pytest.mark.parametrize("content,match", [
-    ("# only comments\n\n", "no entries"),
-    (b"\x00\x01binary", "binary"),
-    (b"caf\xe9\n", "line 1: not valid UTF-8"),
-])
+@pytest.mark.parametrize(
+    "content,match",
+    [
+        ("# only comments\n\n", "no entries"),
+        (b"\x00\x01binary", "binary"),
+        (b"caf\xe9\n", "line 1: not valid UTF-8"),
+    ],
+)
 def test_wordlist_errors_name_the_file(tmp_path, content, match):
     path = tmp_path / "bad.txt"
     (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
@@ -111,12 +131,15 @@ def test_wordlist_errors_name_the_file(tmp_path, content, match):
     assert "bad.txt" in str(err.value)
 
 
-@pytest.mark.parametrize("content,match", [
-    ("happy\t1\n", "line 1: a .dic file must start with a '%'"),
-    ("%\n1\tposemo\n%\nhappy\t7\n", "line 4: entry 'happy' uses category id 7"),
-    ("%\n1\tposemo\nhappy\t1\n", "not closed"),
-    ("%\n1\tposemo\n%\nhappy\n", "line 4: entry 'happy' has no category id"),
-])
+@pytest.mark.parametrize(
+    "content,match",
+    [
+        ("happy\t1\n", "line 1: a .dic file must start with a '%'"),
+        ("%\n1\tposemo\n%\nhappy\t7\n", "line 4: entry 'happy' uses category id 7"),
+        ("%\n1\tposemo\nhappy\t1\n", "not closed"),
+        ("%\n1\tposemo\n%\nhappy\n", "line 4: entry 'happy' has no category id"),
+    ],
+)
 def test_dic_errors(tmp_path, content, match):
     path = tmp_path / "bad.dic"
     path.write_text(content)

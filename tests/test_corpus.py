@@ -11,20 +11,26 @@ LONG = " ".join(f"w{i % 50}x" for i in range(2500))
 
 
 def test_extract_filters_pages_and_counts(tmp_path):
-    dump = write_dump(tmp_path / "d.xml.bz2", [
-        page("Art", "The '''cat''' sat on the [[mat]]. " * 10),
-        page("Redirect", "#REDIRECT [[Art]]", redirect="Art"),
-        page("Untagged redirect", "#redirect [[Art]]"),
-        page("Talk:Art", "talk page text " * 30, ns=1),
-        page("Stub", "Too short."),
-        page("Long", LONG),
-    ])
+    dump = write_dump(
+        tmp_path / "d.xml.bz2",
+        [
+            page("Art", "The '''cat''' sat on the [[mat]]. " * 10),
+            page("Redirect", "#REDIRECT [[Art]]", redirect="Art"),
+            page("Untagged redirect", "#redirect [[Art]]"),
+            page("Talk:Art", "talk page text " * 30, ns=1),
+            page("Stub", "Too short."),
+            page("Long", LONG),
+        ],
+    )
     text, stats_path = tmp_path / "text.txt.gz", tmp_path / "stats.json"
     stats = extract_corpus([dump], text, stats_path, min_article_tokens=20, max_line_tokens=1000)
     assert stats == json.loads(stats_path.read_text())
     assert stats["pages"] == 6
-    assert stats["skipped"] == {"non_article_namespace": 1, "redirect": 2,
-                                "shorter_than_20_tokens": 1}
+    assert stats["skipped"] == {
+        "non_article_namespace": 1,
+        "redirect": 2,
+        "shorter_than_20_tokens": 1,
+    }
     assert stats["articles"] == 2
     lines = list(iter_lines(text))
     assert lines[0][:6] == ["the", "cat", "sat", "on", "the", "mat"]

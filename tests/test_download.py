@@ -33,8 +33,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if rng and self.support_range:
             start = int(rng.split("=")[1].split("-")[0])
             self.send_response(206)
-            self.send_header("Content-Range",
-                             f"bytes {start}-{len(self.payload) - 1}/{len(self.payload)}")
+            self.send_header(
+                "Content-Range", f"bytes {start}-{len(self.payload) - 1}/{len(self.payload)}"
+            )
         else:
             self.send_response(200)
         body = self.payload[start:]

@@ -11,33 +11,45 @@ from learnability.sampling import derive_seed, half_split, sample_nonmembers
 
 def test_planted_concept_is_learnable(planted):
     vectors, members = planted
-    its = evaluate_concept(vectors, members, iterations=20, C=1.0, seed=0,
-                           list_name="planted", embedding="synthetic")
+    its = evaluate_concept(
+        vectors, members, iterations=20, C=1.0, seed=0, list_name="planted", embedding="synthetic"
+    )
     assert its["auc"].mean() > 0.9
     assert its["accuracy"].mean() > 0.8
-    assert set(its.columns) >= {"iteration", "seed", "accuracy", "recall", "fpr",
-                                "precision", "auc"}
+    assert set(its.columns) >= {
+        "iteration",
+        "seed",
+        "accuracy",
+        "recall",
+        "fpr",
+        "precision",
+        "auc",
+    }
 
 
 def test_random_list_is_not_learnable(planted):
     vectors, _ = planted
     # 250 words from outside the planted concept: no structure to find
     members = np.arange(500, 750)
-    its = evaluate_concept(vectors, members, iterations=20, C=1.0, seed=0,
-                           list_name="random", embedding="synthetic")
+    its = evaluate_concept(
+        vectors, members, iterations=20, C=1.0, seed=0, list_name="random", embedding="synthetic"
+    )
     assert abs(its["auc"].mean() - 0.5) < 0.05
 
 
 def test_deterministic_and_each_iteration_reproducible(planted):
     vectors, members = planted
-    a = evaluate_concept(vectors, members, iterations=5, C=1.0, seed=3, list_name="p",
-                         embedding="x")
-    b = evaluate_concept(vectors, members, iterations=5, C=1.0, seed=3, list_name="p",
-                         embedding="y")
+    a = evaluate_concept(
+        vectors, members, iterations=5, C=1.0, seed=3, list_name="p", embedding="x"
+    )
+    b = evaluate_concept(
+        vectors, members, iterations=5, C=1.0, seed=3, list_name="p", embedding="y"
+    )
     # seeds depend on the list, not the embedding: paired splits across embeddings
     assert a[["seed", "auc", "accuracy"]].equals(b[["seed", "auc", "accuracy"]])
-    c = evaluate_concept(vectors, members, iterations=5, C=1.0, seed=4, list_name="p",
-                         embedding="x")
+    c = evaluate_concept(
+        vectors, members, iterations=5, C=1.0, seed=4, list_name="p", embedding="x"
+    )
     assert not a["auc"].equals(c["auc"])
     # iteration 3 alone, from its recorded seed
     seed = int(a.loc[3, "seed"])
@@ -87,17 +99,20 @@ def test_fit_reaches_the_objectives_optimum():
 
     theta = minimize(loss, np.zeros(6), method="BFGS", options={"gtol": 1e-10}).x
     x_test = rng.normal(size=(10, 5))
-    assert fit_scores(x, y, x_test, C) == pytest.approx(x_test @ theta[:-1] + theta[-1],
-                                                         rel=1e-4, abs=1e-5)
+    assert fit_scores(x, y, x_test, C) == pytest.approx(
+        x_test @ theta[:-1] + theta[-1], rel=1e-4, abs=1e-5
+    )
     ref = LogisticRegression(C=C, solver="newton-cholesky", tol=1e-10).fit(x, y)
-    assert fit_scores(x, y, x_test, C) == pytest.approx(ref.decision_function(x_test),
-                                                         rel=1e-4, abs=1e-5)
+    assert fit_scores(x, y, x_test, C) == pytest.approx(
+        ref.decision_function(x_test), rel=1e-4, abs=1e-5
+    )
 
 
 def test_summary_mean_and_std(planted):
     vectors, members = planted
-    its = evaluate_concept(vectors, members, iterations=6, C=1.0, seed=0, list_name="p",
-                           embedding="e")
+    its = evaluate_concept(
+        vectors, members, iterations=6, C=1.0, seed=0, list_name="p", embedding="e"
+    )
     s = summarize(its).set_index("metric")
     assert s.loc["auc", "mean"] == pytest.approx(its["auc"].mean())
     assert s.loc["auc", "std"] == pytest.approx(its["auc"].std(ddof=1))
@@ -107,16 +122,15 @@ def test_summary_mean_and_std(planted):
 def test_too_small_list_is_a_clear_error(planted):
     vectors, _ = planted
     with pytest.raises(InputError, match="only 3 words.*at least 4"):
-        evaluate_concept(vectors, np.arange(3), iterations=2, C=1.0, seed=0,
-                         list_name="tiny", embedding="e")
+        evaluate_concept(
+            vectors, np.arange(3), iterations=2, C=1.0, seed=0, list_name="tiny", embedding="e"
+        )
 
 
 def test_null_distribution_rows_and_determinism(planted):
     vectors, _ = planted
-    a = null_distribution(vectors, size=40, lists=6, iterations=3, C=1.0, seed=5,
-                          embedding="e")
-    b = null_distribution(vectors, size=40, lists=6, iterations=3, C=1.0, seed=5,
-                          embedding="e")
+    a = null_distribution(vectors, size=40, lists=6, iterations=3, C=1.0, seed=5, embedding="e")
+    b = null_distribution(vectors, size=40, lists=6, iterations=3, C=1.0, seed=5, embedding="e")
     assert len(a) == 6 and a.equals(b)
     assert (a["size"] == 40).all() and (a["iterations"] == 3).all()
     assert a["seed"].nunique() == 6

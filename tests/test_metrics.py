@@ -36,5 +36,4 @@ def test_threshold_metrics_match_sklearn(seed):
 def test_precision_without_positive_predictions_is_zero_like_sklearn():
     y = np.array([1, 0, 1, 0], bool)
     scores = -np.ones(4)
-    assert binary_metrics(y, scores)["precision"] == precision_score(y, scores > 0,
-                                                                     zero_division=0)
+    assert binary_metrics(y, scores)["precision"] == precision_score(y, scores > 0, zero_division=0)

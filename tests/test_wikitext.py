@@ -24,15 +24,51 @@ def test_removed_and_kept():
     text = strip_wikitext(WIKITEXT)
     words = set(tokenize(text))
     # kept: prose, link anchors, link targets without anchors, headings, list items
-    for w in ["ada", "lovelace", "english", "mathematicians", "engine", "early", "life",
-              "london", "website", "small", "text", "entities", "here", "writer"]:
+    for w in [
+        "ada",
+        "lovelace",
+        "english",
+        "mathematicians",
+        "engine",
+        "early",
+        "life",
+        "london",
+        "website",
+        "small",
+        "text",
+        "entities",
+        "here",
+        "writer",
+    ]:
         assert w in words, w
     # removed: templates (nested), refs, files with captions, tables, comments,
     # categories, interlanguage links, URLs, math, magic words
-    for w in ["infobox", "nested", "deep", "secret", "hidden", "reference", "hiddencaption",
-              "portrait", "tablecell", "wikitable", "invisible", "mathematicians_category",
-              "example", "bare", "hiddenmath", "notoc", "de", "uk", "flag", "class", "1815",
-              "england", "design", "analytical"]:
+    for w in [
+        "infobox",
+        "nested",
+        "deep",
+        "secret",
+        "hidden",
+        "reference",
+        "hiddencaption",
+        "portrait",
+        "tablecell",
+        "wikitable",
+        "invisible",
+        "mathematicians_category",
+        "example",
+        "bare",
+        "hiddenmath",
+        "notoc",
+        "de",
+        "uk",
+        "flag",
+        "class",
+        "1815",
+        "england",
+        "design",
+        "analytical",
+    ]:
         assert w not in words, w
     assert "Category" not in text and "{{" not in text and "<ref" not in text
 

@@ -35,8 +35,10 @@ def _read_text(path: Path) -> list[str]:
     except OSError as exc:
         raise InputError(f"{path}: cannot read the word list ({exc.strerror})") from exc
     if b"\x00" in raw:
-        raise InputError(f"{path}: contains NUL bytes; this looks like a binary file, "
-                         "not a word list (one entry per line, UTF-8)")
+        raise InputError(
+            f"{path}: contains NUL bytes; this looks like a binary file, "
+            "not a word list (one entry per line, UTF-8)"
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -54,8 +56,9 @@ def read_wordlist(path: str | os.PathLike[str]) -> list[Entry]:
         if text:
             entries.append(Entry(text, lineno))
     if not entries:
-        raise InputError(f"{path}: the word list has no entries (one word per line, "
-                         "'#' for comments)")
+        raise InputError(
+            f"{path}: the word list has no entries (one word per line, '#' for comments)"
+        )
     return entries
 
 
@@ -77,8 +80,10 @@ def read_dic(path: str | os.PathLike[str]) -> Dictionary:
     while i < len(lines) and not lines[i].strip():
         i += 1
     if i >= len(lines) or lines[i].strip() != "%":
-        raise InputError(f"{path}, line {i + 1}: a .dic file must start with a '%' line, "
-                         "then 'id<TAB>category' lines, then another '%' line")
+        raise InputError(
+            f"{path}, line {i + 1}: a .dic file must start with a '%' line, "
+            "then 'id<TAB>category' lines, then another '%' line"
+        )
     categories: dict[str, str] = {}
     i += 1
     while i < len(lines) and lines[i].strip() != "%":
@@ -86,8 +91,9 @@ def read_dic(path: str | os.PathLike[str]) -> Dictionary:
         if line:
             parts = line.split(None, 1)
             if len(parts) != 2:
-                raise InputError(f"{path}, line {i + 1}: header line {line!r} must be "
-                                 "'id<TAB>category name'")
+                raise InputError(
+                    f"{path}, line {i + 1}: header line {line!r} must be 'id<TAB>category name'"
+                )
             cid, name = parts[0], parts[1].strip()
             if cid in categories:
                 raise InputError(f"{path}, line {i + 1}: category id {cid} defined twice")
@@ -105,12 +111,15 @@ def read_dic(path: str | os.PathLike[str]) -> Dictionary:
             fields = line.split()
         word, ids = fields[0].strip(), [f.strip() for f in fields[1:] if f.strip()]
         if not ids:
-            raise InputError(f"{path}, line {lineno}: entry {word!r} has no category id; "
-                             "write 'entry<TAB>id'")
+            raise InputError(
+                f"{path}, line {lineno}: entry {word!r} has no category id; write 'entry<TAB>id'"
+            )
         for cid in ids:
             if cid not in categories:
-                raise InputError(f"{path}, line {lineno}: entry {word!r} uses category id "
-                                 f"{cid}, which the header does not define")
+                raise InputError(
+                    f"{path}, line {lineno}: entry {word!r} uses category id "
+                    f"{cid}, which the header does not define"
+                )
             entries[categories[cid]].append(Entry(word, lineno))
     return Dictionary(path, categories, entries)
 

@@ -64,8 +64,7 @@ def evaluate_concept(
     noise out of the comparison between them.
     """
     members = np.unique(np.asarray(members, dtype=np.int64))
-    check_size(members.size, vectors.shape[0], f"list {list_name!r} on {embedding!r}",
-               min_words)
+    check_size(members.size, vectors.shape[0], f"list {list_name!r} on {embedding!r}", min_words)
     seeds = [derive_seed(seed, "concept", list_name, i) for i in range(iterations)]
     df = pd.DataFrame(_run_iterations(vectors, members, iterations, C, seeds))
     df.insert(0, "size", members.size)
@@ -79,11 +78,17 @@ def summarize(iterations: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (list_name, embedding, size), g in iterations.groupby(["list", "embedding", "size"]):
         for metric in METRICS:
-            rows.append({
-                "list": list_name, "embedding": embedding, "size": size,
-                "iterations": len(g), "metric": metric,
-                "mean": g[metric].mean(), "std": g[metric].std(ddof=1) if len(g) > 1 else 0.0,
-            })
+            rows.append(
+                {
+                    "list": list_name,
+                    "embedding": embedding,
+                    "size": size,
+                    "iterations": len(g),
+                    "metric": metric,
+                    "mean": g[metric].mean(),
+                    "std": g[metric].std(ddof=1) if len(g) > 1 else 0.0,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -107,6 +112,14 @@ def null_distribution(
         members = np.sort(rng.choice(vectors.shape[0], size=size, replace=False))
         seeds = [derive_seed(list_seed, "null-split", i) for i in range(iterations)]
         it = pd.DataFrame(_run_iterations(vectors, members, iterations, C, seeds))
-        rows.append({"embedding": embedding, "size": size, "null_list": r, "seed": list_seed,
-                     "iterations": iterations, **it[list(METRICS)].mean().to_dict()})
+        rows.append(
+            {
+                "embedding": embedding,
+                "size": size,
+                "null_list": r,
+                "seed": list_seed,
+                "iterations": iterations,
+                **it[list(METRICS)].mean().to_dict(),
+            }
+        )
     return pd.DataFrame(rows)

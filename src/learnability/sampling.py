@@ -22,9 +22,7 @@ def derive_seed(base_seed: int, *key: object) -> int:
     return int(state[0])
 
 
-def sample_nonmembers(
-    rng: np.random.Generator, member_mask: np.ndarray, n: int
-) -> np.ndarray:
+def sample_nonmembers(rng: np.random.Generator, member_mask: np.ndarray, n: int) -> np.ndarray:
     """``n`` distinct vocabulary indices, uniform over the words outside ``member_mask``.
 
     Rejection sampling costs O(n) per call instead of the O(|V|) of a permutation, which

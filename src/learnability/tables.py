@@ -12,15 +12,26 @@ import pandas as pd
 from learnability.io import atomic_path
 from learnability.schemas import METRICS
 
-HEADERS = {"accuracy": "Accuracy", "recall": "Recall", "fpr": "FPR", "precision": "Prec",
-           "auc": "AUC"}
+HEADERS = {
+    "accuracy": "Accuracy",
+    "recall": "Recall",
+    "fpr": "FPR",
+    "precision": "Prec",
+    "auc": "AUC",
+}
 
 
-def table6(summary: pd.DataFrame, random_rows: pd.DataFrame, embeddings: list[str],
-           lists: list[str], size: int) -> pd.DataFrame:
+def table6(
+    summary: pd.DataFrame,
+    random_rows: pd.DataFrame,
+    embeddings: list[str],
+    lists: list[str],
+    size: int,
+) -> pd.DataFrame:
     """Lists x embeddings of mean AUC, then Mean, Median, random(max), random(avg) rows."""
-    auc = summary[summary["metric"] == "auc"].pivot(index="list", columns="embedding",
-                                                     values="mean")
+    auc = summary[summary["metric"] == "auc"].pivot(
+        index="list", columns="embedding", values="mean"
+    )
     auc = auc.reindex(index=lists, columns=embeddings)
     body = auc.copy()
     body.loc["Mean"] = auc.mean(axis=0)
@@ -33,8 +44,14 @@ def table6(summary: pd.DataFrame, random_rows: pd.DataFrame, embeddings: list[st
     return body.reset_index()
 
 
-def embedding_table(summary: pd.DataFrame, random_rows: pd.DataFrame, pvalues: pd.DataFrame,
-                    embedding: str, lists: list[str], size: int) -> pd.DataFrame:
+def embedding_table(
+    summary: pd.DataFrame,
+    random_rows: pd.DataFrame,
+    pvalues: pd.DataFrame,
+    embedding: str,
+    lists: list[str],
+    size: int,
+) -> pd.DataFrame:
     """The paper's Tables 2-5 for one embedding: every metric per list, the random rows,
     and the empirical p-value of each list's AUC."""
     s = summary[summary["embedding"] == embedding]
@@ -61,7 +78,7 @@ def to_markdown(df: pd.DataFrame, digits: int = 3) -> str:
         if isinstance(v, float | np.floating):
             if np.isnan(v):
                 return ""
-            if v != 0 and abs(v) < 10 ** -digits:
+            if v != 0 and abs(v) < 10**-digits:
                 return f"{v:.1e}"
             return f"{v:.{digits}f}"
         if isinstance(v, int | np.integer):
@@ -75,8 +92,12 @@ def to_markdown(df: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join([header, align, *body]) + "\n"
 
 
-def write_table_files(df: pd.DataFrame, md_path: str | os.PathLike[str],
-                      csv_path: str | os.PathLike[str] | None = None, title: str = "") -> None:
+def write_table_files(
+    df: pd.DataFrame,
+    md_path: str | os.PathLike[str],
+    csv_path: str | os.PathLike[str] | None = None,
+    title: str = "",
+) -> None:
     md = (f"## {title}\n\n" if title else "") + to_markdown(df)
     with atomic_path(md_path) as tmp:
         Path(tmp).write_text(md, encoding="utf-8")
@@ -99,8 +120,12 @@ def write_all(
 ) -> None:
     """Write every table of ``results/tables/`` (keys of ``out``: ``table6_md``, ...)."""
     t6 = table6(summary, random_rows, embeddings, lists, size)
-    write_table_files(t6, out["table6_md"], out["table6_csv"],
-                      title="Mean AUC per list and embedding (layout of the paper's Table 6)")
+    write_table_files(
+        t6,
+        out["table6_md"],
+        out["table6_csv"],
+        title="Mean AUC per list and embedding (layout of the paper's Table 6)",
+    )
     parts = [embedding_table(summary, random_rows, pvalues, e, lists, size) for e in embeddings]
     md = "".join(f"## {e}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True))
     with atomic_path(out["learnability_md"]) as tmp:
@@ -108,7 +133,15 @@ def write_all(
     long = pd.concat([t.assign(embedding=e) for e, t in zip(embeddings, parts, strict=True)])
     with atomic_path(out["learnability_csv"]) as tmp:
         long.to_csv(tmp, index=False)
-    write_table_files(wilcoxon, out["wilcoxon_md"], out["wilcoxon_csv"],
-                      title="Wilcoxon signed-rank tests on per-list mean AUC")
-    write_table_files(coverage, out["coverage_md"], out["coverage_csv"],
-                      title="Coverage of each list in each embedding")
+    write_table_files(
+        wilcoxon,
+        out["wilcoxon_md"],
+        out["wilcoxon_csv"],
+        title="Wilcoxon signed-rank tests on per-list mean AUC",
+    )
+    write_table_files(
+        coverage,
+        out["coverage_md"],
+        out["coverage_csv"],
+        title="Coverage of each list in each embedding",
+    )

@@ -16,9 +16,26 @@ import re
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # Elements whose content is not running prose, removed with their content.
 _DROP_ELEMENTS = (
-    "ref", "math", "chem", "ce", "gallery", "timeline", "score", "syntaxhighlight",
-    "source", "pre", "code", "imagemap", "hiero", "graph", "mapframe", "maplink",
-    "references", "templatedata", "inputbox", "categorytree",
+    "ref",
+    "math",
+    "chem",
+    "ce",
+    "gallery",
+    "timeline",
+    "score",
+    "syntaxhighlight",
+    "source",
+    "pre",
+    "code",
+    "imagemap",
+    "hiero",
+    "graph",
+    "mapframe",
+    "maplink",
+    "references",
+    "templatedata",
+    "inputbox",
+    "categorytree",
 )
 _DROP_ELEMENT = re.compile(
     r"<(" + "|".join(_DROP_ELEMENTS) + r")\b[^>]*?(?:/>|>.*?</\1\s*>)",

@@ -45,8 +45,13 @@ def embedding_params(config: dict, name: str) -> dict:
     method = spec["method"]
     block = _merged_training(config, name)
     if method == "random":
-        return {"method": "random", "dim": block["dim"], "seed": spec.get("seed", 0),
-                "reference": spec["reference"], "threads": 1}
+        return {
+            "method": "random",
+            "dim": block["dim"],
+            "seed": spec.get("seed", 0),
+            "reference": spec["reference"],
+            "threads": 1,
+        }
     params = {"method": method, **{k: block[k] for k in METHOD_KEYS[method]}}
     params.update(block[NESTED[method]] if method in NESTED else {})
     params["threads"] = block["threads"]
@@ -58,8 +63,10 @@ def list_registry(config: dict) -> dict[str, dict]:
     lists: dict[str, dict] = {}
     directory = Path(config["wordlists"]["dir"])
     if not directory.is_dir():
-        raise ConfigError(f"wordlists.dir: {directory} is not a directory; create it or fix "
-                          "the path in the config")
+        raise ConfigError(
+            f"wordlists.dir: {directory} is not a directory; create it or fix "
+            "the path in the config"
+        )
     for path in sorted(directory.glob("*.txt")):
         name = path.stem
         if not NAME.match(name):
@@ -71,8 +78,7 @@ def list_registry(config: dict) -> dict[str, dict]:
     for dic in config["wordlists"].get("dictionaries", []):
         path = Path(dic["path"])
         if not path.is_file():
-            raise ConfigError(f"wordlists.dictionaries[{dic['name']}].path: {path} does not "
-                              "exist")
+            raise ConfigError(f"wordlists.dictionaries[{dic['name']}].path: {path} does not exist")
         parsed = read_dic(path)
         wanted = dic.get("categories") or list(parsed.categories.values())
         unknown = [c for c in wanted if c not in parsed.entries]
@@ -84,15 +90,19 @@ def list_registry(config: dict) -> dict[str, dict]:
         for category in wanted:
             name = f"{dic['name']}_{category}"
             if not NAME.match(name):
-                raise ConfigError(f"{path}: category {category!r} cannot be used in a file "
-                                  "name; list only plain categories in 'categories'")
+                raise ConfigError(
+                    f"{path}: category {category!r} cannot be used in a file "
+                    "name; list only plain categories in 'categories'"
+                )
             if name in lists:
-                raise ConfigError(f"list name {name!r} is defined twice ({path} and "
-                                  f"{lists[name]['path']})")
+                raise ConfigError(
+                    f"list name {name!r} is defined twice ({path} and {lists[name]['path']})"
+                )
             lists[name] = {"path": str(path), "kind": "dic", "category": category}
     if not lists:
-        raise ConfigError(f"no concept lists: put *.txt lists in {directory} or add "
-                          "wordlists.dictionaries")
+        raise ConfigError(
+            f"no concept lists: put *.txt lists in {directory} or add wordlists.dictionaries"
+        )
     return lists
 
 
@@ -103,20 +113,30 @@ def check_config(config: dict) -> None:
         if spec["method"] == "random":
             ref = spec.get("reference")
             if ref is None:
-                raise ConfigError(f"embeddings.{name}.reference: a random embedding needs "
-                                  "the name of an embedding whose vocabulary it uses")
-            if ref not in embeddings or embeddings[ref]["method"] == "random":
-                raise ConfigError(f"embeddings.{name}.reference: {ref!r} is not a trained "
-                                  f"embedding; choose one of "
-                                  f"{[e for e, s in embeddings.items() if s['method'] != 'random']}")
+                raise ConfigError(
+                    f"embeddings.{name}.reference: a random embedding needs "
+                    "the name of an embedding whose vocabulary it uses"
+                )
+            trained = [e for e, s in embeddings.items() if s["method"] != "random"]
+            if ref not in trained:
+                raise ConfigError(
+                    f"embeddings.{name}.reference: {ref!r} is not a trained "
+                    f"embedding; choose one of {trained}"
+                )
         elif "reference" in spec or "seed" in spec:
-            raise ConfigError(f"embeddings.{name}: 'reference' and 'seed' are for random "
-                              "embeddings; use params.seed for a trainer's seed")
+            raise ConfigError(
+                f"embeddings.{name}: 'reference' and 'seed' are for random "
+                "embeddings; use params.seed for a trainer's seed"
+            )
     for name in config["compare"]["embeddings"]:
         if name not in embeddings:
-            raise ConfigError(f"compare.embeddings: {name!r} is not defined under "
-                              f"embeddings (defined: {sorted(embeddings)})")
+            raise ConfigError(
+                f"compare.embeddings: {name!r} is not defined under "
+                f"embeddings (defined: {sorted(embeddings)})"
+            )
     table_size = config.get("report", {}).get("table_size", 400)
     if table_size not in config["random_lists"]["sizes"]:
-        raise ConfigError(f"report.table_size: {table_size} must be one of random_lists.sizes "
-                          f"{config['null']['sizes']}")
+        raise ConfigError(
+            f"report.table_size: {table_size} must be one of random_lists.sizes "
+            f"{config['random_lists']['sizes']}"
+        )

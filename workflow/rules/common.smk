@@ -1,5 +1,16 @@
+import os
 import re
+import sys
 from pathlib import Path
+
+# Run this checkout's package, installed or not (and inside per-rule conda envs, which
+# inherit the search path). PYTHONPATH is optional, so it is extended, not required
+# (hence no envvars: directive).
+_SRC = Path(workflow.basedir) / "src"
+if (_SRC / "learnability").is_dir():
+    sys.path.insert(0, str(_SRC))
+    _paths = [str(_SRC), *filter(None, [dict(os.environ).get("PYTHONPATH")])]
+    os.environ.update(PYTHONPATH=os.pathsep.join(_paths))
 
 from snakemake.utils import min_version, validate
 
@@ -62,7 +73,9 @@ def null_sizes(embedding):
         import pandas as pd
 
         for name in LISTS:
-            path = checkpoints.resolve_concept.get(embedding=embedding, list=name).output[0]
+            path = checkpoints.resolve_concept.get(
+                embedding=embedding, list=name
+            ).output[0]
             resolved = pd.read_parquet(path, columns=["status"])
             sizes.add(int(resolved["status"].isin(["in_vocab", "expanded"]).sum()))
     return sorted(sizes)
@@ -86,7 +99,9 @@ def summaries(embeddings):
 
 def concept_files():
     return expand(
-        "results/concepts/{embedding}/{list}.parquet", embedding=EMBEDDINGS, list=list(LISTS)
+        "results/concepts/{embedding}/{list}.parquet",
+        embedding=EMBEDDINGS,
+        list=list(LISTS),
     )
 
 

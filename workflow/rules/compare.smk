@@ -5,11 +5,13 @@ rule pvalues:
     output:
         pvalues="results/stats/pvalues.parquet",
         random_rows="results/stats/random_rows.parquet",
+    log:
+        "logs/pvalues.log",
+    conda:
+        "../envs/learnability.yaml"
     params:
         match_sizes=config["random_lists"].get("match_sizes", True),
         sizes=config["random_lists"]["sizes"],
-    log:
-        "logs/pvalues.log",
     script:
         "../scripts/pvalues.py"
 
@@ -19,10 +21,12 @@ rule wilcoxon:
         summaries(config["compare"]["embeddings"]),
     output:
         "results/stats/wilcoxon.parquet",
+    log:
+        "logs/wilcoxon.log",
+    conda:
+        "../envs/learnability.yaml"
     params:
         embeddings=config["compare"]["embeddings"],
         alternative=config["compare"].get("alternative", "greater"),
-    log:
-        "logs/wilcoxon.log",
     script:
         "../scripts/wilcoxon.py"

@@ -4,10 +4,12 @@ checkpoint resolve_concept:
         vocab="results/embeddings/{embedding}/vocab.parquet",
     output:
         "results/concepts/{embedding}/{list}.parquet",
-    params:
-        category=list_category,
     log:
         "logs/resolve_concept/{embedding}/{list}.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        category=list_category,
     script:
         "../scripts/resolve_concept.py"
 
@@ -19,5 +21,7 @@ rule coverage:
         parquet="results/concepts/coverage.parquet",
     log:
         "logs/coverage.log",
+    conda:
+        "../envs/learnability.yaml"
     script:
         "../scripts/coverage.py"

@@ -5,17 +5,19 @@ rule train_embedding:
         vectors="results/embeddings/{embedding}/vectors.npy",
         vocab="results/embeddings/{embedding}/vocab.parquet",
         meta="results/embeddings/{embedding}/meta.json",
-    wildcard_constraints:
-        embedding="|".join(map(re.escape, TRAINED)) if TRAINED else "(?!)",
-    params:
-        hp=training_params,
-    threads: lambda wildcards: training_threads(wildcards)
-    resources:
-        mem_mb=8000,
     log:
         "logs/train_embedding/{embedding}.log",
     benchmark:
         "benchmarks/out/train_embedding/{embedding}.tsv"
+    wildcard_constraints:
+        embedding="|".join(map(re.escape, TRAINED)) if TRAINED else "(?!)",
+    conda:
+        "../envs/learnability.yaml"
+    threads: lambda wildcards: training_threads(wildcards)
+    resources:
+        mem_mb=8000,
+    params:
+        hp=training_params,
     script:
         "../scripts/train_embedding.py"
 
@@ -27,11 +29,13 @@ rule random_embedding:
         vectors="results/embeddings/{embedding}/vectors.npy",
         vocab="results/embeddings/{embedding}/vocab.parquet",
         meta="results/embeddings/{embedding}/meta.json",
-    wildcard_constraints:
-        embedding="|".join(map(re.escape, RANDOM)) if RANDOM else "(?!)",
-    params:
-        hp=training_params,
     log:
         "logs/random_embedding/{embedding}.log",
+    wildcard_constraints:
+        embedding="|".join(map(re.escape, RANDOM)) if RANDOM else "(?!)",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        hp=training_params,
     script:
         "../scripts/random_embedding.py"

@@ -6,14 +6,16 @@ rule learnability:
     output:
         iterations="results/learnability/{embedding}/{list}/iterations.parquet",
         summary="results/learnability/{embedding}/{list}/summary.parquet",
+    log:
+        "logs/learnability/{embedding}/{list}.log",
+    benchmark:
+        "benchmarks/out/learnability/{embedding}/{list}.tsv"
+    conda:
+        "../envs/learnability.yaml"
     params:
         iterations=config["learnability"]["iterations"],
         C=config["learnability"]["C"],
         seed=config["learnability"]["seed"],
         min_words=config["learnability"].get("min_words", 4),
-    log:
-        "logs/learnability/{embedding}/{list}.log",
-    benchmark:
-        "benchmarks/out/learnability/{embedding}/{list}.tsv"
     script:
         "../scripts/learnability.py"

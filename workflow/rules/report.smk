@@ -14,11 +14,13 @@ rule tables:
         wilcoxon_csv="results/tables/wilcoxon.csv",
         coverage_md="results/tables/coverage.md",
         coverage_csv="results/tables/coverage.csv",
+    log:
+        "logs/tables.log",
+    conda:
+        "../envs/learnability.yaml"
     params:
         embeddings=EMBEDDINGS,
         lists=list(LISTS),
         table_size=config.get("report", {}).get("table_size", 400),
-    log:
-        "logs/tables.log",
     script:
         "../scripts/tables.py"

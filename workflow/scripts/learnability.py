@@ -12,9 +12,14 @@ with logged(snakemake.log[0]) as log, threadpool_limits(snakemake.threads):
     vocab = pd.read_parquet(snakemake.input.vocab, columns=["word"])["word"]
     members = member_indices(pd.read_parquet(snakemake.input.concept), vocab)
     its = evaluate_concept(
-        vectors, members, iterations=snakemake.params.iterations, C=snakemake.params.C,
-        seed=snakemake.params.seed, list_name=snakemake.wildcards.list,
-        embedding=snakemake.wildcards.embedding, min_words=snakemake.params.min_words,
+        vectors,
+        members,
+        iterations=snakemake.params.iterations,
+        C=snakemake.params.C,
+        seed=snakemake.params.seed,
+        list_name=snakemake.wildcards.list,
+        embedding=snakemake.wildcards.embedding,
+        min_words=snakemake.params.min_words,
     )
     write_table(its, snakemake.output.iterations, "iterations")
     summary = summarize(its)

@@ -9,8 +9,17 @@ with logged(snakemake.log[0]) as log:
     category = snakemake.params.category
     entries = read_dic(source).entries[category] if category else read_wordlist(source)
     vocab = pd.read_parquet(snakemake.input.vocab, columns=["word"])["word"].tolist()
-    resolved = resolve(entries, vocab, list_name=snakemake.wildcards.list,
-                       embedding=snakemake.wildcards.embedding, source=source)
+    resolved = resolve(
+        entries,
+        vocab,
+        list_name=snakemake.wildcards.list,
+        embedding=snakemake.wildcards.embedding,
+        source=source,
+    )
     write_table(resolved, snakemake.output[0], "concept_words")
-    log.info("%s on %s: %s", snakemake.wildcards.list, snakemake.wildcards.embedding,
-             resolved["status"].value_counts().to_dict())
+    log.info(
+        "%s on %s: %s",
+        snakemake.wildcards.list,
+        snakemake.wildcards.embedding,
+        resolved["status"].value_counts().to_dict(),
+    )

@@ -6,8 +6,13 @@ from learnability.logs import logged
 with logged(snakemake.log[0]) as log:
     hp = dict(snakemake.params.hp)
     method = hp.pop("method")
-    log.info("training %s (%s) with %d threads: %s", snakemake.wildcards.embedding, method,
-             snakemake.threads, hp)
+    log.info(
+        "training %s (%s) with %d threads: %s",
+        snakemake.wildcards.embedding,
+        method,
+        snakemake.threads,
+        hp,
+    )
     emb = train(method, snakemake.input[0], hp, snakemake.threads)
     emb.name = snakemake.wildcards.embedding
     emb.meta["threads"] = snakemake.threads

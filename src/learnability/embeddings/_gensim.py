@@ -50,5 +50,6 @@ def train_gensim(model_cls: type, corpus: str, kwargs: dict) -> Embedding:
     }
     # wv.vectors are the input (word) vectors: for fastText they already include the
     # n-gram contribution, i.e. what wv[word] returns for an in-vocabulary word.
-    return Embedding(words=words, vectors=np.asarray(wv.vectors, dtype=np.float32),
-                     counts=counts, meta=meta)
+    return Embedding(
+        words=words, vectors=np.asarray(wv.vectors, dtype=np.float32), counts=counts, meta=meta
+    )

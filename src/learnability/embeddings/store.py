@@ -68,8 +68,10 @@ def save_embedding(emb: Embedding, directory: str | os.PathLike[str]) -> None:
         with open(tmp, "wb") as fh:
             np.save(fh, np.ascontiguousarray(emb.vectors, dtype=np.float32))
     write_table(vocab, directory / "vocab.parquet", "vocab")
-    write_json({"embedding": emb.name, "dim": emb.dim, "words": len(emb), **emb.meta},
-               directory / "meta.json")
+    write_json(
+        {"embedding": emb.name, "dim": emb.dim, "words": len(emb), **emb.meta},
+        directory / "meta.json",
+    )
 
 
 def load_embedding(directory: str | os.PathLike[str], *, mmap: bool = False) -> Embedding:

@@ -1,0 +1,101 @@
+import copy
+
+import jsonschema
+import pytest
+import yaml
+from conftest import REPO
+
+from learnability.workflow_config import (
+    ConfigError,
+    check_config,
+    embedding_params,
+    list_registry,
+)
+
+SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+
+
+def load(name="config.yaml"):
+    return yaml.safe_load((REPO / "config" / name).read_text())
+
+
+def validate(cfg):
+    jsonschema.Draft202012Validator(SCHEMA).validate(cfg)
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])
+def test_shipped_configs_are_valid(name):
+    cfg = load(name)
+    validate(cfg)
+    check_config(cfg)
+
+
+@pytest.mark.parametrize(
+    "mutate,match",
+    [
+        (lambda c: c["learnability"].update(iteratons=5), "iteratons"),
+        (lambda c: c["learnability"].update(iterations="many"), "'many' is not of type 'integer'"),
+        (lambda c: c["learnability"].update(iterations=-1), "-1 is less than the minimum"),
+        (lambda c: c["training"].update(dim=3.5), "3.5 is not of type 'integer'"),
+        (lambda c: c["embeddings"].update({"../x": {"method": "word2vec"}}), "does not match"),
+        (lambda c: c["embeddings"]["word2vec"].update(method="bert"), "'bert' is not one of"),
+    ],
+)
+def test_schema_rejects_bad_config(mutate, match):
+    cfg = copy.deepcopy(load())
+    mutate(cfg)
+    with pytest.raises(jsonschema.ValidationError, match=match):
+        validate(cfg)
+
+
+@pytest.mark.parametrize(
+    "mutate,match",
+    [
+        (lambda c: c["compare"].update(embeddings=["word2vec", "bert"]), "'bert' is not defined"),
+        (lambda c: c["embeddings"]["random"].update(reference="random"), "not a trained"),
+        (lambda c: c["embeddings"]["random"].pop("reference"), "needs the name"),
+        (lambda c: c["report"].update(table_size=123), "must be one of random_lists.sizes"),
+    ],
+)
+def test_cross_key_checks(mutate, match):
+    cfg = copy.deepcopy(load())
+    mutate(cfg)
+    with pytest.raises(ConfigError, match=match):
+        check_config(cfg)
+
+
+def test_params_hold_only_what_each_trainer_reads():
+    cfg = load()
+    w2v, ft, glove = (embedding_params(cfg, e) for e in ("word2vec", "fasttext", "glove"))
+    assert "minn" not in w2v and "x_max" not in w2v
+    assert ft["minn"] == 3 and ft["maxn"] == 6
+    assert glove["x_max"] == 100 and glove["epochs"] == 15 and "negative" not in glove
+    assert w2v["dim"] == ft["dim"] == glove["dim"] == 300
+    assert w2v["window"] == ft["window"] == glove["window"] == 5
+    # a per-embedding override changes that embedding's params only
+    cfg["embeddings"]["word2vec"]["params"] = {"epochs": 9}
+    assert embedding_params(cfg, "word2vec")["epochs"] == 9
+    assert embedding_params(cfg, "fasttext")["epochs"] == 5
+
+
+def test_list_registry(tmp_path):
+    (tmp_path / "b.txt").write_text("x\n")
+    (tmp_path / "a.txt").write_text("y\n")
+    dic = tmp_path / "mini.dic"
+    dic.write_text("%\n1\tposemo\n2\tanger\n%\nhappy\t1\n")
+    cfg = {
+        "wordlists": {
+            "dir": str(tmp_path),
+            "dictionaries": [{"name": "liwc", "path": str(dic), "categories": ["posemo"]}],
+        }
+    }
+    reg = list_registry(cfg)
+    assert list(reg) == ["a", "b", "liwc_posemo"]
+    assert reg["liwc_posemo"] == {"path": str(dic), "kind": "dic", "category": "posemo"}
+    cfg["wordlists"]["dictionaries"][0]["categories"] = ["nope"]
+    with pytest.raises(ConfigError, match=r"\['nope'\] are not in"):
+        list_registry(cfg)
+    (tmp_path / "bad name.txt").write_text("z\n")
+    cfg["wordlists"]["dictionaries"] = []
+    with pytest.raises(ConfigError, match="rename the file"):
+        list_registry(cfg)

@@ -1,0 +1,77 @@
+import gzip
+
+import numpy as np
+import pytest
+
+from learnability.embeddings import load_embedding, save_embedding, train
+from learnability.embeddings.gaussian import random_embedding
+from learnability.embeddings.glove import count_vocabulary
+
+PARAMS = dict(
+    dim=16,
+    window=2,
+    min_count=3,
+    negative=3,
+    sample=0.0,
+    alpha=0.025,
+    min_alpha=0.0001,
+    epochs=2,
+    seed=1,
+    minn=3,
+    maxn=4,
+    bucket=5000,
+)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(40)] + ["rare1", "rare2"]
+    lines = []
+    for _ in range(300):
+        lines.append(" ".join(rng.choice(words[:40], size=12)))
+    lines.append("rare1 rare1 rare2")  # rare1: 2, rare2: 1 -> below min_count 3
+    path = tmp_path_factory.mktemp("c") / "text.txt.gz"
+    with gzip.open(path, "wt") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("method", ["word2vec", "fasttext"])
+def test_gensim_trainers_vocab_counts_and_determinism(corpus, method):
+    a = train(method, corpus, PARAMS, threads=1)
+    b = train(method, corpus, PARAMS, threads=1)
+    assert set(a.words) == {f"w{i}" for i in range(40)}  # min_count honoured
+    assert a.vectors.shape == (40, 16) and a.vectors.dtype == np.float32
+    assert a.counts.sum() == 300 * 12
+    np.testing.assert_array_equal(a.vectors, b.vectors)  # one thread: bit-reproducible
+
+
+def test_glove_vocab_and_cooccurrences(corpus):
+    params = dict(PARAMS, x_max=10, alpha=0.75, learning_rate=0.05, epochs=3)
+    emb = train("glove", corpus, params, threads=1)
+    words, counts = count_vocabulary(corpus, 3)
+    assert emb.words == words and "rare1" not in words
+    assert list(counts) == sorted(counts, reverse=True)
+    assert emb.vectors.shape == (40, 16) and np.isfinite(emb.vectors).all()
+    assert emb.meta["cooccurrence_entries"] > 0
+    again = train("glove", corpus, params, threads=1)
+    np.testing.assert_array_equal(emb.vectors, again.vectors)
+
+
+def test_store_roundtrip_and_gaussian(corpus, tmp_path):
+    emb = train("word2vec", corpus, PARAMS, threads=1)
+    emb.name = "w2v"
+    save_embedding(emb, tmp_path / "w2v")
+    back = load_embedding(tmp_path / "w2v")
+    assert back.words == emb.words and back.name == "w2v"
+    np.testing.assert_array_equal(back.vectors, emb.vectors)
+    np.testing.assert_array_equal(back.counts, emb.counts)
+    assert back.index["w0"] == emb.words.index("w0")
+
+    big = random_embedding(back, dim=5000, seed=3)
+    assert big.words == back.words and big.vectors.shape == (40, 5000)
+    assert abs(big.vectors.mean()) < 0.01 and abs(big.vectors.var() - 1) < 0.02
+    np.testing.assert_array_equal(
+        random_embedding(back, 8, 3).vectors, random_embedding(back, 8, 3).vectors
+    )

@@ -1,0 +1,36 @@
+import re
+
+import pandas as pd
+import pytest
+from conftest import REPO
+
+from learnability import schemas
+from learnability.io import write_table
+
+
+def documented_tables() -> dict[str, list[tuple[str, str]]]:
+    text = (REPO / "docs" / "outputs.md").read_text()
+    tables = {}
+    for block in re.split(r"^### ", text, flags=re.MULTILINE)[1:]:
+        name, _, body = block.partition("\n")
+        rows = re.findall(r"^\| (\w+) \| (\w+) \|", body, flags=re.MULTILINE)
+        tables[name.strip()] = [r for r in rows if r[0] != "column"]
+    return tables
+
+
+def test_docs_and_code_define_the_same_tables():
+    docs = documented_tables()
+    assert set(docs) == set(schemas.TABLES)
+    for name, spec in schemas.TABLES.items():
+        assert docs[name] == list(spec.items()), name
+
+
+def test_writer_rejects_drift(tmp_path):
+    df = pd.DataFrame({"embedding": ["e"], "index": [0], "word": ["w"]})
+    with pytest.raises(ValueError, match=r"missing columns \['count'\]"):
+        write_table(df, tmp_path / "v.parquet", "vocab")
+    assert not (tmp_path / "v.parquet").exists()
+    df["count"] = 3
+    df["extra"] = 1
+    with pytest.raises(ValueError, match="unexpected columns"):
+        write_table(df, tmp_path / "v.parquet", "vocab")

@@ -1,0 +1,169 @@
+"""The real workflow, run by Snakemake in a subprocess on a tiny config."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from conftest import REPO
+
+from learnability import schemas
+
+pytestmark = pytest.mark.slow
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+DIC = (
+    "%\n1\tkin\n%\nmother\t1\nfather\t1\nbrother*\t1\nsister*\t1\nson\t1\ndaughter\t1\n"
+    "famil*\t1\nwife\t1\nhusband\t1\nchild*\t1\nparent*\t1\nuncle\t1\n"
+)
+
+
+def tiny_config(workdir: Path) -> dict:
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    cfg["training"].update(dim=16, epochs=1)
+    cfg["training"]["glove"]["epochs"] = 2
+    cfg["training"]["fasttext"]["bucket"] = 20000
+    cfg["wordlists"] = {"dir": "lists", "dictionaries": [{"name": "mini", "path": "mini.dic"}]}
+    cfg["learnability"].update(iterations=4)
+    cfg["random_lists"].update(lists=6, iterations=2, sizes=[60])
+    cfg["report"] = {"table_size": 60}
+    return cfg
+
+
+def run(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    return subprocess.run(
+        [*SNAKEMAKE, "--cores", "2", *args],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def scheduled(dry_run_output: str) -> dict[str, int]:
+    """Rule -> job count from the 'Job stats' table of a dry run."""
+    stats = dry_run_output.split("Job stats:", 1)
+    if len(stats) < 2:
+        return {}
+    counts = {}
+    for line in stats[1].splitlines()[3:]:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            break
+        if parts[0] != "total":
+            counts[parts[0]] = int(parts[1])
+    return counts
+
+
+@pytest.fixture(scope="module")
+def workflow_dir(tmp_path_factory):
+    wd = tmp_path_factory.mktemp("wf")
+    shutil.copy(REPO / "Snakefile", wd / "Snakefile")
+    shutil.copytree(REPO / "workflow", wd / "workflow")
+    (wd / "config").mkdir()
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(tiny_config(wd), sort_keys=False))
+    (wd / "lists").mkdir()
+    for name in ("family", "work"):
+        shutil.copy(REPO / "resources" / "wordlists" / f"{name}.txt", wd / "lists")
+    (wd / "mini.dic").write_text(DIC)
+    result = run(wd)
+    assert result.returncode == 0, result.stderr[-5000:]
+    return wd
+
+
+def test_every_output_exists_with_its_documented_columns(workflow_dir):
+    wd = workflow_dir
+    embeddings = ["word2vec", "fasttext", "glove", "random"]
+    lists = ["family", "work", "mini_kin"]
+    expected = {
+        "vocab": [f"results/embeddings/{e}/vocab.parquet" for e in embeddings],
+        "concept_words": [f"results/concepts/{e}/{li}.parquet" for e in embeddings for li in lists],
+        "coverage": ["results/concepts/coverage.parquet"],
+        "iterations": [
+            f"results/learnability/{e}/{li}/iterations.parquet" for e in embeddings for li in lists
+        ],
+        "summary": [
+            f"results/learnability/{e}/{li}/summary.parquet" for e in embeddings for li in lists
+        ],
+        "null": [f"results/null/{e}/size-60.parquet" for e in embeddings],
+        "pvalues": ["results/stats/pvalues.parquet"],
+        "random_rows": ["results/stats/random_rows.parquet"],
+        "wilcoxon": ["results/stats/wilcoxon.parquet"],
+    }
+    for table, paths in expected.items():
+        for path in paths:
+            df = pd.read_parquet(wd / path)
+            assert list(df.columns) == schemas.columns(table), path
+            assert len(df) > 0, path
+    for name in ("table6", "learnability", "wilcoxon", "coverage"):
+        assert (wd / f"results/tables/{name}.md").read_text().count("|") > 10
+        assert (wd / f"results/tables/{name}.csv").stat().st_size > 0
+    assert (wd / "results/corpus/enwiki-sample/stats.json").exists()
+    its = pd.read_parquet(wd / "results/learnability/word2vec/family/iterations.parquet")
+    assert len(its) == 4 and its["auc"].between(0, 1).all()
+    # the wildcard expansions of the .dic are recorded
+    kin = pd.read_parquet(wd / "results/concepts/word2vec/mini_kin.parquet")
+    assert (kin["status"] == "expanded").sum() >= 3
+    # size-matched nulls exist for each list's size
+    pv = pd.read_parquet(wd / "results/stats/pvalues.parquet")
+    assert (pv["null_size"] == pv["size"]).all()
+    for e in embeddings:
+        for size in pv.loc[pv["embedding"] == e, "size"]:
+            assert (wd / f"results/null/{e}/size-{size}.parquet").exists()
+    t6 = pd.read_csv(wd / "results/tables/table6.csv")
+    assert list(t6.columns) == ["list", *embeddings]
+    assert list(t6["list"]) == [*lists, "Mean", "Median", "random(max)", "random(avg)"]
+
+
+def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_dir):
+    wd = workflow_dir
+    again = run(wd, "-n")
+    assert again.returncode == 0
+    assert "Nothing to be done" in again.stdout + again.stderr
+    shutil.copy(REPO / "resources" / "wordlists" / "health.txt", wd / "lists")
+    try:
+        dry = run(wd, "-n")
+        assert dry.returncode == 0, dry.stderr[-3000:]
+        out = dry.stdout + dry.stderr
+        jobs = scheduled(out)
+        assert jobs.get("resolve_concept") == 4 and jobs.get("learnability") == 4, jobs
+        assert not {"fetch_dump", "extract_corpus", "train_embedding", "random_embedding"} & set(
+            jobs
+        ), jobs
+        assert set(jobs) <= {
+            "resolve_concept",
+            "learnability",
+            "coverage",
+            "pvalues",
+            "wilcoxon",
+            "tables",
+            "all",
+            "null_distribution",
+        }, jobs
+        lists_in_jobs = set(re.findall(r"list=([\w.-]+)", out))
+        assert lists_in_jobs == {"health"}
+    finally:
+        (wd / "lists" / "health.txt").unlink()
+
+
+def test_bad_config_fails_before_any_job(tmp_path):
+    shutil.copy(REPO / "Snakefile", tmp_path / "Snakefile")
+    shutil.copytree(REPO / "workflow", tmp_path / "workflow")
+    (tmp_path / "config").mkdir()
+    cfg = tiny_config(tmp_path)
+    cfg["learnability"]["iteratons"] = 3
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = run(tmp_path, "-n")
+    assert result.returncode != 0
+    assert "iteratons" in result.stdout + result.stderr
+    assert not (tmp_path / "results").exists()
