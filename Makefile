@@ -35,7 +35,7 @@ dryrun: $(STAMP)
 	$(BIN)/snakemake -n --cores $(CORES)
 
 rulegraph: $(STAMP)
-	$(BIN)/snakemake --rulegraph
+	$(BIN)/snakemake --rulegraph 2>/dev/null | dot -Tsvg > docs/rulegraph.svg
 
 clean:
 	rm -rf results logs .snakemake benchmarks/out

@@ -1,4 +1,5 @@
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
@@ -134,3 +135,42 @@ def test_null_distribution_rows_and_determinism(planted):
     assert len(a) == 6 and a.equals(b)
     assert (a["size"] == 40).all() and (a["iterations"] == 3).all()
     assert a["seed"].nunique() == 6
+
+
+def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls():
+    """The acceptance check of the random baseline, at small scale: averaged over lists the
+    mean AUC is 0.5 +- 0.02, and no list lies outside the range of random lists of its
+    own size (a list is itself a random list on a Gaussian embedding)."""
+    from learnability.stats import pvalues
+
+    rng = np.random.default_rng(11)
+    vectors = rng.standard_normal((3000, 300))
+    sizes = [12, 30, 60, 120]
+    its = [
+        evaluate_concept(
+            vectors,
+            rng.choice(3000, n, replace=False),
+            iterations=25,
+            C=1.0,
+            seed=1,
+            list_name=f"list{n}",
+            embedding="gauss",
+        )
+        for n in sizes
+    ]
+    summary = summarize(pd.concat(its))
+    auc = summary[summary["metric"] == "auc"]
+    assert abs(auc["mean"].mean() - 0.5) < 0.02
+    null = pd.concat(
+        [
+            null_distribution(
+                vectors, size=n, lists=60, iterations=4, C=1.0, seed=2, embedding="gauss"
+            )
+            for n in sizes
+        ]
+    )
+    p = pvalues(summary, null, match_sizes=True)
+    assert ((p["auc"] >= p["null_auc_min"]) & (p["auc"] <= p["null_auc_max"])).all()
+    # the spread of random-list means shrinks with size (about 0.2/sqrt(n))
+    spread = null.groupby("size")["auc"].std()
+    assert spread[12] > 2 * spread[120]

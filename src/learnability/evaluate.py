@@ -104,7 +104,7 @@ def null_distribution(
 ) -> pd.DataFrame:
     """Score ``lists`` random word lists of ``size`` words (schema ``null``): one row per
     random list holding the mean of each metric over its ``iterations`` splits."""
-    check_size(size, vectors.shape[0], f"null lists of size {size} on {embedding!r}", 2)
+    check_size(size, vectors.shape[0], f"null lists of size {size} on {embedding!r}")
     rows = []
     for r in range(lists):
         list_seed = derive_seed(seed, "null", size, r)

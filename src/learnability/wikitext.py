@@ -58,36 +58,31 @@ _RULE = re.compile(r"^-{4,}\s*$", re.MULTILINE)
 
 
 def _remove_nested(text: str, token: re.Pattern[str], opener: str) -> str:
-    """Remove balanced ``opener ... closer`` spans, nesting included, in one linear scan.
+    """Remove balanced ``opener ... closer`` spans, nesting included.
 
     A closer with no opener is left as text; an opener never closed removes only itself,
     so one stray ``{{`` cannot swallow the rest of an article.
     """
     out: list[str] = []
-    depth = 0
-    pos = 0  # start of text not yet emitted (when depth == 0)
-    start = 0
-    unclosed: list[int] = []
-    for m in token.finditer(text):
-        if m.group() == opener:
-            if depth == 0:
-                out.append(text[pos : m.start()])
-                start = m.start()
-            unclosed.append(m.start())
-            depth += 1
-        elif depth > 0:
-            unclosed.pop()
-            depth -= 1
-            if depth == 0:
-                pos = m.end()
-    if depth > 0:
-        # Openers never closed: drop only the outermost opener and scan the rest again.
-        first = unclosed[0] if unclosed else start
-        rest = text[first + len(opener) :]
-        out.append(_remove_nested(rest, token, opener))
-        return "".join(out)
-    out.append(text[pos:])
-    return "".join(out)
+    while True:
+        depth = 0
+        pos = 0  # start of the text not yet emitted
+        start = 0  # where the outermost open span began
+        for m in token.finditer(text):
+            if m.group() == opener:
+                if depth == 0:
+                    out.append(text[pos : m.start()])
+                    start = m.start()
+                depth += 1
+            elif depth > 0:
+                depth -= 1
+                if depth == 0:
+                    pos = m.end()
+        if depth == 0:
+            out.append(text[pos:])
+            return "".join(out)
+        # The span opened at ``start`` never closed: drop its opener, rescan the rest.
+        text = text[start + len(opener) :]
 
 
 def _link_text(match: re.Match[str]) -> str:
