@@ -174,3 +174,16 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls():
     # the spread of random-list means shrinks with size (about 0.2/sqrt(n))
     spread = null.groupby("size")["auc"].std()
     assert spread[12] > 2 * spread[120]
+
+
+def test_bootstrap_interval_matches_normal_theory_for_many_iterations():
+    from learnability.evaluate import bootstrap_ci
+
+    rng = np.random.default_rng(4)
+    values = rng.normal(0.8, 0.05, size=400)
+    low, high = bootstrap_ci(values, 4000, 0.95, seed=1)
+    half = 1.96 * values.std(ddof=1) / np.sqrt(values.size)
+    assert low < values.mean() < high
+    assert (high - low) / 2 == pytest.approx(half, rel=0.1)
+    assert bootstrap_ci(values, 4000, 0.95, seed=1) == (low, high)
+    assert np.isnan(bootstrap_ci(values[:1], 100, 0.95, 0)[0])

@@ -3,9 +3,10 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import wilcoxon
+from scipy.stats import false_discovery_control, rankdata, wilcoxon
 
 from learnability.stats import (
+    adjust_pvalues,
     compare_embeddings,
     empirical_pvalue,
     pvalues,
@@ -14,61 +15,89 @@ from learnability.stats import (
 )
 
 
-def brute_force_wplus_pvalue(d):
-    """Exact one-sided p-value by enumerating all 2^n sign flips (no ties)."""
-    ranks = np.argsort(np.argsort(np.abs(d))) + 1
+def brute_force_pvalues(d):
+    """W+ and its one-sided p-values by enumerating all 2^n sign flips over midranks."""
+    ranks = rankdata(np.abs(d))
     w_obs = ranks[d > 0].sum()
-    count = 0
-    for signs in itertools.product([0, 1], repeat=len(d)):
-        count += ranks[np.array(signs, bool)].sum() >= w_obs
-    return w_obs, count / 2 ** len(d)
+    flips = np.array(list(itertools.product([0, 1], repeat=len(d))), bool)
+    w_all = flips.astype(float) @ ranks
+    return w_obs, np.mean(w_all >= w_obs - 1e-9), np.mean(w_all <= w_obs + 1e-9)
 
 
 def test_wilcoxon_without_ties_matches_scipy_exact():
     a = np.array([0.91, 0.85, 0.77, 0.95, 0.66, 0.72, 0.88, 0.59])
     b = np.array([0.80, 0.86, 0.70, 0.82, 0.61, 0.75, 0.78, 0.50])
+    for alternative in ("greater", "less", "two-sided"):
+        res = wilcoxon_test(a, b, alternative)
+        ref = wilcoxon(a, b, alternative=alternative, method="exact")
+        assert res["method"] == "exact"
+        assert res["p_value"] == pytest.approx(ref.pvalue)
     res = wilcoxon_test(a, b, "greater")
-    ref = wilcoxon(a, b, alternative="greater", method="exact")
-    assert res["method"] == "exact"
-    assert res["p_value"] == pytest.approx(ref.pvalue)
-    assert res["statistic"] == pytest.approx(ref.statistic)
+    assert res["statistic"] == pytest.approx(wilcoxon(a, b, alternative="greater").statistic)
     assert res["statistic"] + res["w_minus"] == 8 * 9 / 2
 
 
 def test_wilcoxon_on_the_papers_table6_fasttext_vs_glove():
-    """AUCs copied to 3 decimals tie (0.970-0.947 == 0.975-0.952 = 0.023): the float
-    noise must not break the tie, and the tie means the p-value is approximate."""
+    """AUCs copied to 3 decimals tie (0.970-0.947 == 0.975-0.952 = 0.023): float noise
+    must not break the tie, and the p-value is exact given the ties, checked against a
+    hand enumeration of all 2^10 sign flips."""
     fasttext = np.array([0.965, 0.973, 0.970, 0.974, 0.961, 0.958, 0.973, 0.970, 0.963, 0.975])
     glove = np.array([0.961, 0.965, 0.957, 0.960, 0.971, 0.960, 0.962, 0.947, 0.948, 0.952])
     res = wilcoxon_test(fasttext, glove, "greater")
     assert res["n"] == 10
     assert res["w_minus"] == 5  # the table's W- (the text says 3; see shared/paper/README)
     assert res["statistic"] == 50
-    assert res["method"] == "approximate"
-    d = np.round(fasttext - glove, 12)
-    ref = wilcoxon(d, alternative="greater", method="asymptotic")
-    assert res["p_value"] == pytest.approx(ref.pvalue)
-    assert 0.005 < res["p_value"] < 0.02
+    assert res["method"] == "exact-conditional"
+    w, p_greater, p_less = brute_force_pvalues(np.round(fasttext - glove, 12))
+    assert w == 50
+    assert res["p_value"] == pytest.approx(p_greater, abs=1e-12)
+    assert wilcoxon_test(fasttext, glove, "less")["p_value"] == pytest.approx(p_less)
+    assert res["rank_biserial"] == pytest.approx((50 - 5) / 55)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_wilcoxon_exact_conditional_on_random_ties_and_zeros(seed):
+    rng = np.random.default_rng(seed)
+    d = rng.integers(-4, 6, size=11).astype(float)  # many ties and some zeros
+    res = wilcoxon_test(d, np.zeros_like(d), "greater")
+    nz = d[d != 0]
+    w, p_greater, _ = brute_force_pvalues(nz)
+    assert res["n"] == nz.size and res["statistic"] == w
+    assert res["p_value"] == pytest.approx(p_greater, abs=1e-12)
 
 
 def test_wilcoxon_exact_small_case_by_enumeration():
     d = np.array([0.5, -0.1, 0.3, 0.9, 0.2, -0.4, 0.7])
     res = wilcoxon_test(d, np.zeros_like(d), "greater")
-    w, p = brute_force_wplus_pvalue(d)
+    w, p, _ = brute_force_pvalues(d)
     assert res["method"] == "exact"
     assert res["statistic"] == w == 5 + 3 + 7 + 2 + 6
     assert res["p_value"] == pytest.approx(p)
     assert res["w_minus"] == 1 + 4
 
 
-def test_wilcoxon_ties_use_approximation_and_zeros_are_dropped():
-    a = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
-    b = np.array([0.8, 0.7, 0.7, 0.5, 0.4])  # diffs 0.1 (x3 tied), 0, 0.1
+def test_wilcoxon_large_n_uses_tie_corrected_normal():
+    rng = np.random.default_rng(5)
+    a = np.round(rng.normal(0.8, 0.05, 80), 3)
+    b = np.round(a - rng.normal(0.01, 0.02, 80), 3)
     res = wilcoxon_test(a, b, "greater")
-    assert res["n"] == 4
     assert res["method"] == "approximate"
     ref = wilcoxon(np.round(a - b, 12), alternative="greater", method="asymptotic")
     assert res["p_value"] == pytest.approx(ref.pvalue)
+
+
+def test_adjust_pvalues():
+    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
+    # Holm by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06,
+    # 0.04, then the running maximum -> 0.02, 0.03, 0.06, 0.06
+    holm = adjust_pvalues(p, "holm")
+    np.testing.assert_allclose(holm[:4], [0.03, 0.06, 0.06, 0.02])
+    assert np.isnan(holm[4])
+    bh = adjust_pvalues(p, "bh")
+    np.testing.assert_allclose(bh[:4], false_discovery_control(p[:4], method="bh"))
+    np.testing.assert_array_equal(adjust_pvalues(p, "none")[:4], p[:4])
+    with pytest.raises(ValueError, match="unknown"):
+        adjust_pvalues(p, "bonf")
 
 
 def test_empirical_pvalue_plus_one():
@@ -116,6 +145,12 @@ def test_pvalues_use_size_matched_null():
     assert p.loc["a", "p_value"] == pytest.approx(2 / 4)
     assert p.loc["b", "null_size"] == 20 and p.loc["b", "p_value"] == pytest.approx(1 / 4)
     assert p.loc["b", "null_auc_max"] == 0.54
+    # Holm across the two lists of embedding w: 0.25 * 2 = 0.5, max(0.5 * 1, 0.5) = 0.5
+    assert p.loc["a", "p_adjusted"] == pytest.approx(0.5)
+    assert p.loc["b", "p_adjusted"] == pytest.approx(0.5)
+    assert (p["adjustment"] == "holm").all()
+    bh = pvalues(summary, null, match_sizes=True, adjust="bh").set_index("list")
+    assert bh.loc["b", "p_adjusted"] == pytest.approx(0.5)
     with pytest.raises(ValueError, match="no size-matched null"):
         pvalues(_summary([("c", "w", 15, 0.7)]), null, match_sizes=True)
 
@@ -149,3 +184,5 @@ def test_compare_embeddings_ordered_pairs():
     w = compare_embeddings(summary, ["a", "b"]).set_index(["embedding_a", "embedding_b"])
     assert w.loc[("a", "b"), "statistic"] == 21 and w.loc[("b", "a"), "statistic"] == 0
     assert w.loc[("a", "b"), "p_value"] == pytest.approx(1 / 64)
+    assert w.loc[("a", "b"), "rank_biserial"] == 1.0
+    assert w.loc[("a", "b"), "p_holm"] == pytest.approx(2 / 64)

@@ -73,11 +73,38 @@ def evaluate_concept(
     return df
 
 
-def summarize(iterations: pd.DataFrame) -> pd.DataFrame:
-    """Mean and standard deviation (ddof=1) of each metric: schema ``summary``."""
+def bootstrap_ci(
+    values: np.ndarray, resamples: int, level: float, seed: int
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values``.
+
+    Over iterations this measures the Monte Carlo error of the mean (how much it would move
+    with other random splits), not the uncertainty from which words the list holds.
+    """
+    values = np.asarray(values, dtype=float)
+    if values.size < 2 or resamples == 0:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
+    alpha = (1 - level) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    return float(low), float(high)
+
+
+def summarize(
+    iterations: pd.DataFrame, *, bootstrap: int = 1000, level: float = 0.95, seed: int = 0
+) -> pd.DataFrame:
+    """Mean, standard deviation (ddof=1) and bootstrap interval of the mean of each metric:
+    schema ``summary``."""
     rows = []
     for (list_name, embedding, size), g in iterations.groupby(["list", "embedding", "size"]):
         for metric in METRICS:
+            low, high = bootstrap_ci(
+                g[metric].to_numpy(),
+                bootstrap,
+                level,
+                derive_seed(seed, "bootstrap", list_name, metric),
+            )
             rows.append(
                 {
                     "list": list_name,
@@ -87,6 +114,8 @@ def summarize(iterations: pd.DataFrame) -> pd.DataFrame:
                     "metric": metric,
                     "mean": g[metric].mean(),
                     "std": g[metric].std(ddof=1) if len(g) > 1 else 0.0,
+                    "ci_low": low,
+                    "ci_high": high,
                 }
             )
     return pd.DataFrame(rows)

@@ -61,6 +61,8 @@ TABLES: dict[str, dict[str, str]] = {
         "metric": "string",
         "mean": "float64",
         "std": "float64",
+        "ci_low": "float64",
+        "ci_high": "float64",
     },
     "null": {
         "embedding": "string",
@@ -82,6 +84,8 @@ TABLES: dict[str, dict[str, str]] = {
         "null_auc_max": "float64",
         "n_null_ge": "int64",
         "p_value": "float64",
+        "p_adjusted": "float64",
+        "adjustment": "string",
     },
     "random_rows": {
         "embedding": "string",
@@ -100,7 +104,9 @@ TABLES: dict[str, dict[str, str]] = {
         "w_minus": "float64",
         "p_value": "float64",
         "method": "string",
+        "rank_biserial": "float64",
         "median_difference": "float64",
+        "p_holm": "float64",
     },
 }
 

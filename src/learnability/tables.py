@@ -57,15 +57,18 @@ def embedding_table(
     s = summary[summary["embedding"] == embedding]
     wide = s.pivot(index="list", columns="metric", values="mean").reindex(lists)
     sizes = s.drop_duplicates("list").set_index("list")["size"].reindex(lists)
-    p = pvalues[pvalues["embedding"] == embedding].set_index("list")["p_value"].reindex(lists)
+    pv = pvalues[pvalues["embedding"] == embedding].set_index("list").reindex(lists)
     out = pd.DataFrame({"list": lists, "Size": sizes.to_numpy()})
     for m in METRICS:
         out[HEADERS[m]] = wide[m].to_numpy()
-    out["p"] = p.to_numpy()
+    out["p"] = pv["p_value"].to_numpy()
+    adjustment = pv["adjustment"].dropna()
+    label = f"p ({adjustment.iloc[0]})" if len(adjustment) else "p (adjusted)"
+    out[label] = pv["p_adjusted"].to_numpy()
     rr = random_rows[(random_rows["embedding"] == embedding) & (random_rows["size"] == size)]
     for row in ("random(max)", "random(avg)"):
         vals = rr[rr["row"] == row].set_index("metric")["value"]
-        rec = {"list": row, "Size": size, "p": np.nan}
+        rec = {"list": row, "Size": size}
         rec.update({HEADERS[m]: vals.get(m, np.nan) for m in METRICS})
         out = pd.concat([out, pd.DataFrame([rec])], ignore_index=True)
     return out

@@ -17,5 +17,7 @@ rule learnability:
         C=config["learnability"]["C"],
         seed=config["learnability"]["seed"],
         min_words=config["learnability"].get("min_words", 4),
+        bootstrap=config["learnability"].get("bootstrap", 1000),
+        confidence=config["learnability"].get("confidence", 0.95),
     script:
         "../scripts/learnability.py"

@@ -22,6 +22,11 @@ with logged(snakemake.log[0]) as log, threadpool_limits(snakemake.threads):
         min_words=snakemake.params.min_words,
     )
     write_table(its, snakemake.output.iterations, "iterations")
-    summary = summarize(its)
+    summary = summarize(
+        its,
+        bootstrap=snakemake.params.bootstrap,
+        level=snakemake.params.confidence,
+        seed=snakemake.params.seed,
+    )
     write_table(summary, snakemake.output.summary, "summary")
-    log.info("\n%s", summary[["metric", "mean", "std"]].to_string(index=False))
+    log.info("\n%s", summary[["metric", "mean", "std", "ci_low", "ci_high"]].to_string(index=False))

@@ -6,7 +6,9 @@ with logged(snakemake.log[0]):
     summary = read_tables(list(snakemake.input.summaries), "summary")
     null = read_tables(list(snakemake.input.null), "null")
     write_table(
-        pvalues(summary, null, snakemake.params.match_sizes), snakemake.output.pvalues, "pvalues"
+        pvalues(summary, null, snakemake.params.match_sizes, snakemake.params.adjust),
+        snakemake.output.pvalues,
+        "pvalues",
     )
     write_table(
         random_rows(null, list(snakemake.params.sizes)), snakemake.output.random_rows, "random_rows"
