@@ -187,3 +187,135 @@ def test_bootstrap_interval_matches_normal_theory_for_many_iterations():
     assert (high - low) / 2 == pytest.approx(half, rel=0.1)
     assert bootstrap_ci(values, 4000, 0.95, seed=1) == (low, high)
     assert np.isnan(bootstrap_ci(values[:1], 100, 0.95, 0)[0])
+
+
+def test_mean_roc_matches_sklearn_interpolation(planted):
+    from sklearn.metrics import roc_curve
+
+    from learnability.metrics import ROC_GRID, tpr_at
+
+    rng = np.random.default_rng(3)
+    y = rng.random(120) < 0.5
+    scores = np.round(rng.normal(size=120) + y, 1)  # ties
+    fpr, tpr, _ = roc_curve(y, scores)
+    expected = np.interp(ROC_GRID, fpr, tpr)
+    expected[0] = 0.0
+    np.testing.assert_allclose(tpr_at(y, scores), expected)
+
+
+def test_concept_result_roc_and_auc_agree(planted):
+    from learnability.evaluate import Protocol, evaluate_concept_full, mean_roc
+
+    vectors, members = planted
+    res = evaluate_concept_full(
+        vectors, members, Protocol(iterations=8, C=1.0, seed=0), list_name="p", embedding="e"
+    )
+    roc = mean_roc(res)
+    assert list(roc.columns) == [
+        "list",
+        "embedding",
+        "negatives",
+        "iterations",
+        "fpr",
+        "tpr_mean",
+        "tpr_std",
+    ]
+    area = np.trapezoid(roc["tpr_mean"], roc["fpr"])
+    assert area == pytest.approx(res.iterations["auc"].mean(), abs=0.01)
+    assert roc["tpr_mean"].is_monotonic_increasing
+
+
+def test_frequency_bins_and_matched_negatives():
+    from learnability.sampling import frequency_bins, split_concept
+
+    rng = np.random.default_rng(0)
+    counts = np.sort(rng.zipf(1.5, 5000))[::-1] + 4
+    bins = frequency_bins(counts, 5)
+    assert bins.min() == 0 and bins.max() <= 4
+    # rarer words never sit in a higher bin than more frequent ones
+    assert (np.diff(bins) <= 0).all()
+    with pytest.raises(ValueError, match="zero counts"):
+        frequency_bins(np.r_[counts, 0], 5)
+    members = np.arange(0, 300, 3)  # frequent words
+    mask = np.zeros(5000, bool)
+    mask[members] = True
+    pools = [np.flatnonzero((bins == b) & ~mask) for b in range(5)]
+    tr, ytr, te, yte = split_concept(
+        np.random.default_rng(1), members, mask, bins=bins, pools=pools
+    )
+    for idx, y in ((tr, ytr), (te, yte)):
+        assert (
+            np.bincount(bins[idx[y]], minlength=5) == np.bincount(bins[idx[~y]], minlength=5)
+        ).all()
+        assert not mask[idx[~y]].any()
+    assert len(set(tr[~ytr]) | set(te[~yte])) == ytr.sum() + yte.sum()  # fresh negatives
+    # the same seed splits the members identically under uniform negatives
+    tr_u, ytr_u, _, _ = split_concept(np.random.default_rng(1), members, mask)
+    np.testing.assert_array_equal(tr_u[ytr_u], tr[ytr])
+
+
+def test_frequency_matched_protocol_and_profile_null(planted):
+    from learnability.evaluate import Protocol, evaluate_concept_full
+    from learnability.sampling import frequency_bins
+
+    vectors, members = planted
+    counts = np.arange(vectors.shape[0], 0, -1) + 4  # word 0 most frequent
+    bins = frequency_bins(counts, 4)
+    proto = Protocol(iterations=5, C=1.0, seed=0, negatives="frequency_matched", n_bins=4)
+    res = evaluate_concept_full(vectors, members, proto, bins=bins, list_name="p", embedding="e")
+    key = res.iterations["null_key"].iloc[0]
+    assert key == "profile-0-0-0-200"  # the planted words are the 200 most frequent
+    # frequent non-members are scarce here (only 300 left in the top bin): still drawn
+    assert res.iterations["auc"].mean() > 0.9
+    null = null_distribution(
+        vectors,
+        key="profile-0-0-10-10",
+        lists=3,
+        iterations=2,
+        C=1.0,
+        seed=1,
+        embedding="e",
+        negatives="frequency_matched",
+        bins=bins,
+        n_bins=4,
+    )
+    assert (null["size"] == 20).all() and (null["null_key"] == "profile-0-0-10-10").all()
+    again = null_distribution(
+        vectors,
+        key="profile-0-0-10-10",
+        lists=3,
+        iterations=2,
+        C=1.0,
+        seed=1,
+        embedding="e",
+        negatives="frequency_matched",
+        bins=bins,
+        n_bins=4,
+    )
+    assert null.equals(again)
+
+
+def test_learning_curve_rises_with_training_fraction(planted):
+    from learnability.evaluate import Protocol, learning_curve
+
+    vectors, members = planted
+    lc = learning_curve(
+        vectors,
+        members[:60],
+        Protocol(iterations=10, C=1.0, seed=0),
+        [0.1, 0.5, 0.9],
+        list_name="p",
+        embedding="e",
+    )
+    auc = lc[lc["metric"] == "auc"].set_index("train_fraction")["mean"]
+    assert auc[0.1] < auc[0.9]
+    assert set(lc.columns) == {
+        "list",
+        "embedding",
+        "negatives",
+        "train_fraction",
+        "iterations",
+        "metric",
+        "mean",
+        "std",
+    }

@@ -113,7 +113,9 @@ def _summary(rows):
             {
                 "list": li,
                 "embedding": e,
+                "negatives": "uniform",
                 "size": s,
+                "null_key": f"size-{s}",
                 "iterations": 10,
                 "metric": "auc",
                 "mean": v,
@@ -129,6 +131,8 @@ def test_pvalues_use_size_matched_null():
     null = pd.DataFrame(
         {
             "embedding": "w",
+            "negatives": "uniform",
+            "null_key": ["size-10"] * 3 + ["size-20"] * 3,
             "size": [10] * 3 + [20] * 3,
             "null_list": [0, 1, 2] * 2,
             "seed": 0,
@@ -151,14 +155,19 @@ def test_pvalues_use_size_matched_null():
     assert (p["adjustment"] == "holm").all()
     bh = pvalues(summary, null, match_sizes=True, adjust="bh").set_index("list")
     assert bh.loc["b", "p_adjusted"] == pytest.approx(0.5)
-    with pytest.raises(ValueError, match="no size-matched null"):
+    with pytest.raises(ValueError, match="no matched null"):
         pvalues(_summary([("c", "w", 15, 0.7)]), null, match_sizes=True)
+    # without matching, the closest fixed size is used
+    fixed = pvalues(_summary([("c", "w", 12, 0.7)]), null, match_sizes=False)
+    assert fixed["null_key"].tolist() == ["size-10"]
 
 
 def test_random_rows_best_is_min_for_fpr():
     null = pd.DataFrame(
         {
             "embedding": "w",
+            "negatives": "uniform",
+            "null_key": "size-400",
             "size": 400,
             "null_list": [0, 1],
             "seed": 0,

@@ -32,7 +32,7 @@ def tiny_config(workdir: Path) -> dict:
     cfg["training"]["glove"]["epochs"] = 2
     cfg["training"]["fasttext"]["bucket"] = 20000
     cfg["wordlists"] = {"dir": "lists", "dictionaries": [{"name": "mini", "path": "mini.dic"}]}
-    cfg["learnability"].update(iterations=4)
+    cfg["learnability"].update(iterations=4, learning_curve=[0.25, 0.5])
     cfg["random_lists"].update(lists=6, iterations=2, sizes=[60])
     cfg["report"] = {"table_size": 60}
     return cfg
@@ -85,17 +85,18 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
     wd = workflow_dir
     embeddings = ["word2vec", "fasttext", "glove", "random"]
     lists = ["family", "work", "mini_kin"]
+    schemes = ["uniform", "frequency_matched"]
+    per_list = [(e, li, n) for e in embeddings for li in lists for n in schemes]
+    base = "results/learnability/{}/{}/{}/"
     expected = {
         "vocab": [f"results/embeddings/{e}/vocab.parquet" for e in embeddings],
         "concept_words": [f"results/concepts/{e}/{li}.parquet" for e in embeddings for li in lists],
         "coverage": ["results/concepts/coverage.parquet"],
-        "iterations": [
-            f"results/learnability/{e}/{li}/iterations.parquet" for e in embeddings for li in lists
-        ],
-        "summary": [
-            f"results/learnability/{e}/{li}/summary.parquet" for e in embeddings for li in lists
-        ],
-        "null": [f"results/null/{e}/size-60.parquet" for e in embeddings],
+        "iterations": [base.format(*k) + "iterations.parquet" for k in per_list],
+        "summary": [base.format(*k) + "summary.parquet" for k in per_list],
+        "roc": [base.format(*k) + "roc.parquet" for k in per_list],
+        "learning_curve": [base.format(*k) + "learning_curve.parquet" for k in per_list],
+        "null": [f"results/null/{e}/{n}/size-60.parquet" for e in embeddings for n in schemes],
         "pvalues": ["results/stats/pvalues.parquet"],
         "random_rows": ["results/stats/random_rows.parquet"],
         "wilcoxon": ["results/stats/wilcoxon.parquet"],
@@ -105,22 +106,30 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
             df = pd.read_parquet(wd / path)
             assert list(df.columns) == schemas.columns(table), path
             assert len(df) > 0, path
-    for name in ("table6", "learnability", "wilcoxon", "coverage"):
-        assert (wd / f"results/tables/{name}.md").read_text().count("|") > 10
-        assert (wd / f"results/tables/{name}.csv").stat().st_size > 0
+    for scheme in schemes:
+        for name in ("table6", "learnability", "wilcoxon"):
+            assert (wd / f"results/tables/{scheme}/{name}.md").read_text().count("|") > 10
+            assert (wd / f"results/tables/{scheme}/{name}.csv").stat().st_size > 0
+    assert (wd / "results/tables/coverage.md").read_text().count("|") > 10
     assert (wd / "results/corpus/enwiki-sample/stats.json").exists()
-    its = pd.read_parquet(wd / "results/learnability/word2vec/family/iterations.parquet")
+    its = pd.read_parquet(wd / base.format("word2vec", "family", "uniform") / "iterations.parquet")
     assert len(its) == 4 and its["auc"].between(0, 1).all()
     # the wildcard expansions of the .dic are recorded
     kin = pd.read_parquet(wd / "results/concepts/word2vec/mini_kin.parquet")
     assert (kin["status"] == "expanded").sum() >= 3
-    # size-matched nulls exist for each list's size
+    # every list is compared with its own null: its size, or its frequency profile
     pv = pd.read_parquet(wd / "results/stats/pvalues.parquet")
-    assert (pv["null_size"] == pv["size"]).all()
-    for e in embeddings:
-        for size in pv.loc[pv["embedding"] == e, "size"]:
-            assert (wd / f"results/null/{e}/size-{size}.parquet").exists()
-    t6 = pd.read_csv(wd / "results/tables/table6.csv")
+    assert len(pv) == len(per_list)
+    uniform = pv[pv["negatives"] == "uniform"]
+    assert (uniform["null_key"] == "size-" + uniform["size"].astype(str)).all()
+    matched = pv[pv["negatives"] == "frequency_matched"]
+    assert matched["null_key"].str.startswith("profile-").all()
+    assert (matched["null_size"] == matched["size"]).all()
+    for rec in pv.itertuples():
+        assert (
+            wd / f"results/null/{rec.embedding}/{rec.negatives}/{rec.null_key}.parquet"
+        ).exists()
+    t6 = pd.read_csv(wd / "results/tables/uniform/table6.csv")
     assert list(t6.columns) == ["list", *embeddings]
     assert list(t6["list"]) == [*lists, "Mean", "Median", "random(max)", "random(avg)"]
 
@@ -136,14 +145,16 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
         assert dry.returncode == 0, dry.stderr[-3000:]
         out = dry.stdout + dry.stderr
         jobs = scheduled(out)
-        assert jobs.get("resolve_concept") == 4 and jobs.get("learnability") == 4, jobs
+        assert jobs.get("resolve_concept") == 4 and jobs.get("learnability") == 8, jobs
         assert not {"fetch_dump", "extract_corpus", "train_embedding", "random_embedding"} & set(
             jobs
         ), jobs
         assert set(jobs) <= {
             "resolve_concept",
             "learnability",
+            "learning_curve",
             "coverage",
+            "coverage_table",
             "pvalues",
             "wilcoxon",
             "tables",

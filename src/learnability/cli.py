@@ -42,6 +42,7 @@ def read_aucs(path: Path) -> pd.DataFrame:
         {
             "list": df["list"].astype(str),
             "embedding": df["embedding"].astype(str),
+            "negatives": "n/a",  # unknown for published numbers
             "metric": "auc",
             "mean": df["auc"].astype(float),
         }

@@ -1,35 +1,81 @@
-"""The learnability protocol: repeated half splits, one fit each, five metrics each.
-
-Also the null distribution: random word lists of a given size scored the same way.
-"""
+"""The learnability protocol: repeated splits, one fit each, five metrics and a ROC curve
+each; and the null distribution: random word lists scored the same way."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from learnability.classify import fit_scores
 from learnability.errors import InputError
-from learnability.metrics import binary_metrics
-from learnability.sampling import derive_seed, half_split
+from learnability.metrics import ROC_GRID, binary_metrics, tpr_at
+from learnability.sampling import (
+    derive_seed,
+    parse_key,
+    profile_key,
+    sample_by_profile,
+    split_concept,
+)
 from learnability.schemas import METRICS
 
-# Each half must hold at least two members, or recall and AUC are degenerate.
+# Each part of a split must hold at least two members, or recall and AUC are degenerate.
 MIN_WORDS = 4
+NEGATIVES = ("uniform", "frequency_matched")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """Everything that defines one run of the protocol besides the list and embedding."""
+
+    iterations: int
+    C: float
+    seed: int
+    negatives: str = "uniform"
+    train_fraction: float = 0.5
+    n_bins: int = 10
+
+
+@dataclass
+class ConceptResult:
+    iterations: pd.DataFrame  # schema "iterations"
+    tpr: np.ndarray  # (iterations, len(ROC_GRID)): TPR at ROC_GRID per iteration
+
+
+def _pools(bins: np.ndarray, mask: np.ndarray, n_bins: int) -> list[np.ndarray]:
+    return [np.flatnonzero((bins == b) & ~mask) for b in range(n_bins)]
 
 
 def _run_iterations(
-    vectors: np.ndarray, members: np.ndarray, iterations: int, C: float, seeds: list[int]
-) -> list[dict]:
+    vectors: np.ndarray,
+    members: np.ndarray,
+    protocol: Protocol,
+    seeds: list[int],
+    bins: np.ndarray | None,
+) -> tuple[list[dict], np.ndarray]:
     mask = np.zeros(vectors.shape[0], dtype=bool)
     mask[members] = True
+    matched = protocol.negatives == "frequency_matched"
+    if matched and bins is None:
+        raise ValueError("frequency_matched negatives need frequency bins")
+    pools = _pools(bins, mask, protocol.n_bins) if matched else None
     rows = []
-    for i, seed in zip(range(iterations), seeds, strict=True):
+    tpr = np.empty((len(seeds), ROC_GRID.size))
+    for i, seed in enumerate(seeds):
         rng = np.random.default_rng(seed)
-        tr, ytr, te, yte = half_split(rng, members, mask)
-        scores = fit_scores(vectors[tr], ytr, vectors[te], C)
+        tr, ytr, te, yte = split_concept(
+            rng,
+            members,
+            mask,
+            train_fraction=protocol.train_fraction,
+            bins=bins if matched else None,
+            pools=pools,
+        )
+        scores = fit_scores(vectors[tr], ytr, vectors[te], protocol.C)
         rows.append({"iteration": i, "seed": seed, **binary_metrics(yte, scores)})
-    return rows
+        tpr[i] = tpr_at(yte, scores)
+    return rows, tpr
 
 
 def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -> None:
@@ -46,31 +92,86 @@ def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -
         )
 
 
+def null_key(members: np.ndarray, protocol: Protocol, bins: np.ndarray | None) -> str:
+    """Which null a list is compared with: random lists of its size (``size-N``) or, with
+    frequency-matched negatives, of its frequency profile (``profile-...``)."""
+    if protocol.negatives == "frequency_matched":
+        assert bins is not None
+        return profile_key(bins, members, protocol.n_bins)
+    return f"size-{members.size}"
+
+
 def evaluate_concept(
     vectors: np.ndarray,
     members: np.ndarray,
     *,
-    iterations: int,
-    C: float,
-    seed: int,
+    iterations: int | None = None,
+    C: float | None = None,
+    seed: int | None = None,
+    protocol: Protocol | None = None,
+    bins: np.ndarray | None = None,
     list_name: str,
     embedding: str,
     min_words: int = MIN_WORDS,
 ) -> pd.DataFrame:
-    """One row per iteration (schema ``iterations``).
+    """One row per iteration (schema ``iterations``); see :func:`evaluate_concept_full`."""
+    protocol = protocol or Protocol(iterations=iterations, C=C, seed=seed)  # type: ignore[arg-type]
+    return evaluate_concept_full(
+        vectors,
+        members,
+        protocol,
+        bins=bins,
+        list_name=list_name,
+        embedding=embedding,
+        min_words=min_words,
+    ).iterations
 
-    Seeds depend on the list name and not on the embedding, so embeddings that share a
-    vocabulary see identical splits and negatives: a paired design that keeps sampling
-    noise out of the comparison between them.
+
+def evaluate_concept_full(
+    vectors: np.ndarray,
+    members: np.ndarray,
+    protocol: Protocol,
+    *,
+    bins: np.ndarray | None = None,
+    list_name: str,
+    embedding: str,
+    min_words: int = MIN_WORDS,
+) -> ConceptResult:
+    """Run the protocol on one list: per-iteration metrics and ROC curves.
+
+    Seeds depend on the list name and not on the embedding or the negatives scheme, so
+    embeddings that share a vocabulary see identical splits and negatives (a paired
+    design), and both schemes split the members identically.
     """
     members = np.unique(np.asarray(members, dtype=np.int64))
     check_size(members.size, vectors.shape[0], f"list {list_name!r} on {embedding!r}", min_words)
-    seeds = [derive_seed(seed, "concept", list_name, i) for i in range(iterations)]
-    df = pd.DataFrame(_run_iterations(vectors, members, iterations, C, seeds))
+    seeds = [
+        derive_seed(protocol.seed, "concept", list_name, i) for i in range(protocol.iterations)
+    ]
+    rows, tpr = _run_iterations(vectors, members, protocol, seeds, bins)
+    df = pd.DataFrame(rows)
+    df.insert(0, "null_key", null_key(members, protocol, bins))
     df.insert(0, "size", members.size)
+    df.insert(0, "negatives", protocol.negatives)
     df.insert(0, "embedding", embedding)
     df.insert(0, "list", list_name)
-    return df
+    return ConceptResult(df, tpr)
+
+
+def mean_roc(result: ConceptResult) -> pd.DataFrame:
+    """Mean and std of TPR over iterations at each FPR of the grid (schema ``roc``)."""
+    first = result.iterations.iloc[0]
+    return pd.DataFrame(
+        {
+            "list": first["list"],
+            "embedding": first["embedding"],
+            "negatives": first["negatives"],
+            "iterations": result.tpr.shape[0],
+            "fpr": ROC_GRID,
+            "tpr_mean": result.tpr.mean(axis=0),
+            "tpr_std": result.tpr.std(axis=0, ddof=1) if result.tpr.shape[0] > 1 else 0.0,
+        }
+    )
 
 
 def bootstrap_ci(
@@ -97,19 +198,22 @@ def summarize(
     """Mean, standard deviation (ddof=1) and bootstrap interval of the mean of each metric:
     schema ``summary``."""
     rows = []
-    for (list_name, embedding, size), g in iterations.groupby(["list", "embedding", "size"]):
+    keys = ["list", "embedding", "negatives", "size", "null_key"]
+    for (list_name, embedding, negatives, size, key), g in iterations.groupby(keys):
         for metric in METRICS:
             low, high = bootstrap_ci(
                 g[metric].to_numpy(),
                 bootstrap,
                 level,
-                derive_seed(seed, "bootstrap", list_name, metric),
+                derive_seed(seed, "bootstrap", list_name, negatives, metric),
             )
             rows.append(
                 {
                     "list": list_name,
                     "embedding": embedding,
+                    "negatives": negatives,
                     "size": size,
+                    "null_key": key,
                     "iterations": len(g),
                     "metric": metric,
                     "mean": g[metric].mean(),
@@ -124,31 +228,100 @@ def summarize(
 def null_distribution(
     vectors: np.ndarray,
     *,
-    size: int,
+    size: int | None = None,
+    key: str | None = None,
     lists: int,
     iterations: int,
     C: float,
     seed: int,
     embedding: str,
+    negatives: str = "uniform",
+    bins: np.ndarray | None = None,
+    n_bins: int = 10,
 ) -> pd.DataFrame:
-    """Score ``lists`` random word lists of ``size`` words (schema ``null``): one row per
-    random list holding the mean of each metric over its ``iterations`` splits."""
-    check_size(size, vectors.shape[0], f"null lists of size {size} on {embedding!r}")
+    """Score ``lists`` random word lists (schema ``null``): one row per random list holding
+    the mean of each metric over its ``iterations`` splits.
+
+    ``key`` says which random lists: ``size-N`` (N words uniform over the vocabulary) or
+    ``profile-a-b-...`` (as many words from each frequency bin as a real list has).
+    Negatives follow ``negatives`` as for real lists.
+    """
+    key = key or f"size-{size}"
+    kind, spec = parse_key(key)
+    n_words = int(spec.sum())
+    check_size(n_words, vectors.shape[0], f"null lists {key} on {embedding!r}")
+    protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
+    if kind == "profile" or negatives == "frequency_matched":
+        if bins is None:
+            raise ValueError(f"null {key} with {negatives} negatives needs frequency bins")
+    all_pools = (
+        _pools(bins, np.zeros(vectors.shape[0], bool), n_bins) if kind == "profile" else None
+    )
     rows = []
     for r in range(lists):
-        list_seed = derive_seed(seed, "null", size, r)
+        # the seed key for uniform size-N lists is the size alone, as before profiles existed
+        list_seed = derive_seed(seed, "null", int(spec[0]) if kind == "size" else key, r)
         rng = np.random.default_rng(list_seed)
-        members = np.sort(rng.choice(vectors.shape[0], size=size, replace=False))
+        if kind == "size":
+            members = np.sort(rng.choice(vectors.shape[0], size=n_words, replace=False))
+        else:
+            members = np.sort(np.concatenate(sample_by_profile(rng, all_pools, spec)))
         seeds = [derive_seed(list_seed, "null-split", i) for i in range(iterations)]
-        it = pd.DataFrame(_run_iterations(vectors, members, iterations, C, seeds))
+        its, _ = _run_iterations(vectors, members, protocol, seeds, bins)
+        means = pd.DataFrame(its)[list(METRICS)].mean().to_dict()
         rows.append(
             {
                 "embedding": embedding,
-                "size": size,
+                "negatives": negatives,
+                "null_key": key,
+                "size": n_words,
                 "null_list": r,
                 "seed": list_seed,
                 "iterations": iterations,
-                **it[list(METRICS)].mean().to_dict(),
+                **means,
             }
         )
+    return pd.DataFrame(rows)
+
+
+def learning_curve(
+    vectors: np.ndarray,
+    members: np.ndarray,
+    protocol: Protocol,
+    fractions: list[float],
+    *,
+    bins: np.ndarray | None = None,
+    list_name: str,
+    embedding: str,
+    min_words: int = MIN_WORDS,
+) -> pd.DataFrame:
+    """The protocol at several training fractions, all else fixed (schema
+    ``learning_curve``). Iteration i uses the same permutation of the members at every
+    fraction, so the training sets are nested."""
+    from dataclasses import replace
+
+    rows = []
+    for fraction in fractions:
+        res = evaluate_concept_full(
+            vectors,
+            members,
+            replace(protocol, train_fraction=fraction),
+            bins=bins,
+            list_name=list_name,
+            embedding=embedding,
+            min_words=min_words,
+        ).iterations
+        for metric in METRICS:
+            rows.append(
+                {
+                    "list": list_name,
+                    "embedding": embedding,
+                    "negatives": protocol.negatives,
+                    "train_fraction": fraction,
+                    "iterations": len(res),
+                    "metric": metric,
+                    "mean": res[metric].mean(),
+                    "std": res[metric].std(ddof=1) if len(res) > 1 else 0.0,
+                }
+            )
     return pd.DataFrame(rows)

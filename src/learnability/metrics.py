@@ -38,3 +38,33 @@ def binary_metrics(y_true: np.ndarray, scores: np.ndarray, threshold: float = 0.
         "precision": tp / (tp + fp) if tp + fp else 0.0,
         "auc": roc_auc(y, scores),
     }
+
+
+# FPR grid of the mean ROC curve: 0, 0.01, ..., 1
+ROC_GRID = np.linspace(0.0, 1.0, 101)
+
+
+def roc_curve(y_true: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(fpr, tpr) at every distinct threshold, from (0, 0) to (1, 1)."""
+    y = np.asarray(y_true, dtype=bool)
+    order = np.argsort(-np.asarray(scores), kind="mergesort")
+    s = np.asarray(scores)[order]
+    yy = y[order]
+    tps = np.cumsum(yy)
+    fps = np.cumsum(~yy)
+    last = np.r_[np.flatnonzero(np.diff(s)), yy.size - 1]  # last index of each threshold
+    tpr = np.r_[0.0, tps[last] / tps[-1]]
+    fpr = np.r_[0.0, fps[last] / fps[-1]]
+    return fpr, tpr
+
+
+def tpr_at(y_true: np.ndarray, scores: np.ndarray, grid: np.ndarray = ROC_GRID) -> np.ndarray:
+    """TPR interpolated at fixed FPRs, so curves of many iterations can be averaged.
+
+    The convention of scikit-learn's mean-ROC example: linear interpolation of the curve,
+    with TPR 0 at FPR 0.
+    """
+    fpr, tpr = roc_curve(y_true, scores)
+    out = np.interp(grid, fpr, tpr)
+    out[grid == 0] = 0.0
+    return out

@@ -46,22 +46,95 @@ def sample_nonmembers(rng: np.random.Generator, member_mask: np.ndarray, n: int)
     return chosen
 
 
-def half_split(
-    rng: np.random.Generator, members: np.ndarray, member_mask: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The paper's split: a random half of the members plus as many non-members for
-    training; the other half plus as many *fresh* non-members for testing.
+def frequency_bins(counts: np.ndarray, n_bins: int) -> np.ndarray:
+    """Bin id (0 = rarest) per vocabulary word: equal-population bins of log frequency.
 
-    Returns (train_idx, train_y, test_idx, test_y). With an odd number of members the
-    test half gets the extra word.
+    Used to draw non-members with the members' frequency profile: uniform draws from a
+    min_count-5 vocabulary are mostly rare words, which confounds learnability with
+    frequency.
+    """
+    counts = np.asarray(counts, dtype=float)
+    if counts.size == 0 or not (counts > 0).all():
+        raise ValueError(
+            "frequency-matched negatives need the corpus count of every vocabulary word; "
+            "this embedding's vocab.parquet has zero counts. Use negatives: [uniform]."
+        )
+    edges = np.quantile(np.log(counts), np.linspace(0, 1, n_bins + 1)[1:-1])
+    # side="left": words tied with an edge stay in the lower bin, so the rarest words
+    # (many share the minimum count) are bin 0
+    return np.searchsorted(edges, np.log(counts), side="left").astype(np.int64)
+
+
+def profile_key(bins: np.ndarray, members: np.ndarray, n_bins: int) -> str:
+    """The members' frequency profile (words per bin) as a file-name-safe key."""
+    hist = np.bincount(bins[members], minlength=n_bins)
+    return "profile-" + "-".join(map(str, hist))
+
+
+def parse_key(key: str) -> tuple[str, np.ndarray]:
+    """``size-400`` -> ("size", [400]); ``profile-1-0-3`` -> ("profile", [1, 0, 3])."""
+    kind, _, rest = key.partition("-")
+    if kind not in ("size", "profile") or not rest:
+        raise ValueError(f"bad null key {key!r}: expected size-N or profile-N-N-...")
+    return kind, np.array([int(x) for x in rest.split("-")], dtype=np.int64)
+
+
+def sample_by_profile(
+    rng: np.random.Generator, pools: list[np.ndarray], counts: np.ndarray
+) -> list[np.ndarray]:
+    """``counts[b]`` distinct draws from ``pools[b]`` for every bin ``b``."""
+    out = []
+    for b, k in enumerate(counts):
+        if k > pools[b].size:
+            raise ValueError(
+                f"frequency bin {b} needs {k} non-members but holds only {pools[b].size}; "
+                "use fewer learnability.frequency_bins"
+            )
+        out.append(rng.choice(pools[b], size=int(k), replace=False) if k else pools[b][:0])
+    return out
+
+
+def split_concept(
+    rng: np.random.Generator,
+    members: np.ndarray,
+    member_mask: np.ndarray,
+    *,
+    train_fraction: float = 0.5,
+    bins: np.ndarray | None = None,
+    pools: list[np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The paper's split: a random ``train_fraction`` of the members (a half by default)
+    plus as many non-members for training; the other members plus as many *fresh*
+    non-members for testing.
+
+    Non-members are uniform over the vocabulary minus the list, or, with ``bins`` and
+    ``pools`` (non-member indices per frequency bin), drawn bin by bin so that the
+    training and test negatives each have the frequency profile of their positives.
+    Returns (train_idx, train_y, test_idx, test_y).
     """
     perm = rng.permutation(members)
-    n_train = members.size // 2
+    n_train = min(max(int(train_fraction * members.size), 2), members.size - 2)
     pos_train, pos_test = perm[:n_train], perm[n_train:]
-    neg = sample_nonmembers(rng, member_mask, pos_train.size + pos_test.size)
-    neg_train, neg_test = neg[: pos_train.size], neg[pos_train.size :]
+    if bins is None:
+        neg = sample_nonmembers(rng, member_mask, pos_train.size + pos_test.size)
+        neg_train, neg_test = neg[: pos_train.size], neg[pos_train.size :]
+    else:
+        assert pools is not None
+        n_bins = len(pools)
+        k_train = np.bincount(bins[pos_train], minlength=n_bins)
+        k_test = np.bincount(bins[pos_test], minlength=n_bins)
+        drawn = sample_by_profile(rng, pools, k_train + k_test)
+        neg_train = np.concatenate([d[:k] for d, k in zip(drawn, k_train, strict=True)])
+        neg_test = np.concatenate([d[k:] for d, k in zip(drawn, k_train, strict=True)])
     train_idx = np.concatenate([pos_train, neg_train])
     test_idx = np.concatenate([pos_test, neg_test])
     train_y = np.concatenate([np.ones(pos_train.size, bool), np.zeros(neg_train.size, bool)])
     test_y = np.concatenate([np.ones(pos_test.size, bool), np.zeros(neg_test.size, bool)])
     return train_idx, train_y, test_idx, test_y
+
+
+def half_split(
+    rng: np.random.Generator, members: np.ndarray, member_mask: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`split_concept` with uniform negatives and a half split."""
+    return split_concept(rng, members, member_mask)

@@ -28,37 +28,45 @@ def empirical_pvalue(observed: float, null_values: np.ndarray) -> tuple[int, flo
 def pvalues(
     summary: pd.DataFrame, null: pd.DataFrame, match_sizes: bool, adjust: str = "holm"
 ) -> pd.DataFrame:
-    """One row per (list, embedding): observed mean AUC against the null of random lists of
-    the same size (``match_sizes``) or of the closest fixed size otherwise.
+    """One row per (list, embedding, negatives): the observed mean AUC against the null of
+    random lists like it (``match_sizes``: the list's ``null_key``, i.e. its size, or its
+    frequency profile under frequency-matched negatives) or else of the closest fixed size.
 
     ``p_adjusted`` corrects for testing many lists on one embedding (the family is the
-    lists of that embedding): ``holm`` (family-wise error), ``bh`` (false discovery rate)
-    or ``none``."""
+    lists of one embedding and negatives scheme): ``holm`` (family-wise error), ``bh``
+    (false discovery rate) or ``none``."""
     auc = summary[summary["metric"] == "auc"]
     rows = []
     for rec in auc.itertuples(index=False):
-        pool = null[null["embedding"] == rec.embedding]
+        pool = null[(null["embedding"] == rec.embedding) & (null["negatives"] == rec.negatives)]
         if pool.empty:
-            raise ValueError(f"no null distribution for embedding {rec.embedding!r}")
-        sizes = np.sort(pool["size"].unique())
+            raise ValueError(
+                f"no null distribution for embedding {rec.embedding!r} with "
+                f"{rec.negatives} negatives"
+            )
         if match_sizes:
-            if rec.size not in sizes:
+            key = rec.null_key
+            if key not in set(pool["null_key"]):
                 raise ValueError(
-                    f"no size-matched null (size {rec.size}) for list {rec.list!r} on "
-                    f"{rec.embedding!r}; null sizes present: {sizes.tolist()}"
+                    f"no matched null ({key}) for list {rec.list!r} on {rec.embedding!r} "
+                    f"({rec.negatives}); null keys present: {sorted(set(pool['null_key']))}"
                 )
-            null_size = int(rec.size)
         else:
-            null_size = int(sizes[np.argmin(np.abs(sizes - rec.size))])
-        values = pool.loc[pool["size"] == null_size, "auc"].to_numpy()
+            fixed = pool[pool["null_key"].str.startswith("size-")]
+            sizes = np.sort(fixed["size"].unique())
+            key = f"size-{int(sizes[np.argmin(np.abs(sizes - rec.size))])}"
+        chosen = pool[pool["null_key"] == key]
+        values = chosen["auc"].to_numpy()
         n_ge, p = empirical_pvalue(rec.mean, values)
         rows.append(
             {
                 "list": rec.list,
                 "embedding": rec.embedding,
+                "negatives": rec.negatives,
                 "size": rec.size,
                 "auc": rec.mean,
-                "null_size": null_size,
+                "null_key": key,
+                "null_size": int(chosen["size"].iloc[0]),
                 "null_lists": values.size,
                 "null_auc_mean": values.mean(),
                 "null_auc_min": values.min(),
@@ -69,7 +77,7 @@ def pvalues(
         )
     out = pd.DataFrame(rows)
     out["p_adjusted"] = np.nan
-    for _, idx in out.groupby("embedding").groups.items():
+    for _, idx in out.groupby(["embedding", "negatives"]).groups.items():
         out.loc[idx, "p_adjusted"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(), adjust)
     out["adjustment"] = adjust
     return out
@@ -78,12 +86,14 @@ def pvalues(
 def random_rows(null: pd.DataFrame, sizes: list[int]) -> pd.DataFrame:
     """The paper's random(avg) and random(max) rows for each embedding and fixed size."""
     rows = []
-    for (embedding, size), g in null[null["size"].isin(sizes)].groupby(["embedding", "size"]):
+    fixed = null[null["null_key"].isin([f"size-{n}" for n in sizes])]
+    for (embedding, negatives, size), g in fixed.groupby(["embedding", "negatives", "size"]):
         for metric in METRICS:
             best = g[metric].min() if metric in LOWER_IS_BETTER else g[metric].max()
             rows.append(
                 {
                     "embedding": embedding,
+                    "negatives": negatives,
                     "size": size,
                     "row": "random(avg)",
                     "metric": metric,
@@ -93,6 +103,7 @@ def random_rows(null: pd.DataFrame, sizes: list[int]) -> pd.DataFrame:
             rows.append(
                 {
                     "embedding": embedding,
+                    "negatives": negatives,
                     "size": size,
                     "row": "random(max)",
                     "metric": metric,
@@ -205,27 +216,31 @@ def adjust_pvalues(p: np.ndarray, method: str) -> np.ndarray:
 def compare_embeddings(
     summary: pd.DataFrame, embeddings: list[str], alternative: str = "greater"
 ) -> pd.DataFrame:
-    """Wilcoxon test for each ordered pair (a, b) over per-list mean AUCs: does a beat b?"""
-    auc = summary[summary["metric"] == "auc"].pivot(
-        index="list", columns="embedding", values="mean"
-    )
-    missing = [e for e in embeddings if e not in auc.columns]
-    if missing:
-        raise ValueError(f"no AUCs for embeddings {missing}; present: {list(auc.columns)}")
-    rows = []
-    for a, b in itertools.permutations(embeddings, 2):
-        pair = auc[[a, b]].dropna()
-        res = wilcoxon_test(pair[a].to_numpy(), pair[b].to_numpy(), alternative)
-        rows.append(
-            {
-                "embedding_a": a,
-                "embedding_b": b,
-                "alternative": alternative,
-                "n_lists": len(pair),
-                **res,
-            }
-        )
-    out = pd.DataFrame(rows)
-    # Holm over every test in the table: the family is all ordered pairs reported.
-    out["p_holm"] = adjust_pvalues(out["p_value"].to_numpy(), "holm")
-    return out
+    """Wilcoxon test for each ordered pair (a, b) over per-list mean AUCs: does a beat b?
+    One family per negatives scheme; Holm adjusts over the pairs of a family."""
+    frames = []
+    for scheme in dict.fromkeys(summary["negatives"]):
+        part = summary[summary["negatives"] == scheme]
+        auc = part[part["metric"] == "auc"].pivot(index="list", columns="embedding", values="mean")
+        missing = [e for e in embeddings if e not in auc.columns]
+        if missing:
+            raise ValueError(f"no AUCs for embeddings {missing}; present: {list(auc.columns)}")
+        rows = []
+        for a, b in itertools.permutations(embeddings, 2):
+            pair = auc[[a, b]].dropna()
+            res = wilcoxon_test(pair[a].to_numpy(), pair[b].to_numpy(), alternative)
+            rows.append(
+                {
+                    "negatives": scheme,
+                    "embedding_a": a,
+                    "embedding_b": b,
+                    "alternative": alternative,
+                    "n_lists": len(pair),
+                    **res,
+                }
+            )
+        out = pd.DataFrame(rows)
+        # Holm over every test of the family: all ordered pairs reported.
+        out["p_holm"] = adjust_pvalues(out["p_value"].to_numpy(), "holm")
+        frames.append(out)
+    return pd.concat(frames, ignore_index=True)

@@ -115,36 +115,39 @@ def write_all(
     random_rows: pd.DataFrame,
     pvalues: pd.DataFrame,
     wilcoxon: pd.DataFrame,
-    coverage: pd.DataFrame,
     embeddings: list[str],
     lists: list[str],
     size: int,
+    negatives: str,
     out: dict[str, str],
 ) -> None:
-    """Write every table of ``results/tables/`` (keys of ``out``: ``table6_md``, ...)."""
+    """Write the tables of one negatives scheme (keys of ``out``: ``table6_md``, ...)."""
+
+    def scheme(df: pd.DataFrame) -> pd.DataFrame:
+        return df[df["negatives"] == negatives]
+
+    summary, random_rows = scheme(summary), scheme(random_rows)
+    pvalues, wilcoxon = scheme(pvalues), scheme(wilcoxon)
+    note = f" ({negatives} non-members)"
     t6 = table6(summary, random_rows, embeddings, lists, size)
     write_table_files(
         t6,
         out["table6_md"],
         out["table6_csv"],
-        title="Mean AUC per list and embedding (layout of the paper's Table 6)",
+        title="Mean AUC per list and embedding (layout of the paper's Table 6)" + note,
     )
     parts = [embedding_table(summary, random_rows, pvalues, e, lists, size) for e in embeddings]
-    md = "".join(f"## {e}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True))
+    md = "".join(
+        f"## {e}{note}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True)
+    )
     with atomic_path(out["learnability_md"]) as tmp:
         Path(tmp).write_text(md, encoding="utf-8")
     long = pd.concat([t.assign(embedding=e) for e, t in zip(embeddings, parts, strict=True)])
     with atomic_path(out["learnability_csv"]) as tmp:
         long.to_csv(tmp, index=False)
     write_table_files(
-        wilcoxon,
+        wilcoxon.drop(columns="negatives"),
         out["wilcoxon_md"],
         out["wilcoxon_csv"],
-        title="Wilcoxon signed-rank tests on per-list mean AUC",
-    )
-    write_table_files(
-        coverage,
-        out["coverage_md"],
-        out["coverage_csv"],
-        title="Coverage of each list in each embedding",
+        title="Wilcoxon signed-rank tests on per-list mean AUC" + note,
     )

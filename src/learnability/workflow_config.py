@@ -140,3 +140,43 @@ def check_config(config: dict) -> None:
             f"report.table_size: {table_size} must be one of random_lists.sizes "
             f"{config['random_lists']['sizes']}"
         )
+
+
+def _vocab_bins(vocab_path: str, n_bins: int):
+    """Frequency bins of a vocabulary file, cached on (path, mtime) within one process."""
+    import os
+
+    import pandas as pd
+
+    from learnability.sampling import frequency_bins
+
+    key = (vocab_path, os.stat(vocab_path).st_mtime_ns, n_bins)
+    if key not in _BINS_CACHE:
+        vocab = pd.read_parquet(vocab_path, columns=["word", "count"])
+        _BINS_CACHE[key] = (vocab["word"], frequency_bins(vocab["count"].to_numpy(), n_bins))
+    return _BINS_CACHE[key]
+
+
+_BINS_CACHE: dict = {}
+
+
+def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins: int) -> str:
+    """The null a resolved list needs: ``size-N``, or ``profile-...`` under frequency-matched
+    negatives (the same key :func:`learnability.evaluate.null_key` gives it)."""
+    import pandas as pd
+
+    from learnability.concepts import member_indices
+    from learnability.sampling import profile_key
+
+    resolved = pd.read_parquet(concept_path, columns=["status", "word"])
+    if negatives != "frequency_matched":
+        return f"size-{int(resolved['status'].isin(['in_vocab', 'expanded']).sum())}"
+    words, bins = _vocab_bins(vocab_path, n_bins)
+    return profile_key(bins, member_indices(resolved, words), n_bins)
+
+
+def bins_for(vocab_path: str, n_bins: int | None):
+    """Frequency bins for a job whose params ask for them (``n_bins`` set), else None."""
+    if n_bins is None:
+        return None
+    return _vocab_bins(vocab_path, int(n_bins))[1]

@@ -18,6 +18,7 @@ from learnability.workflow_config import (
     check_config,
     embedding_params,
     list_registry,
+    matched_null_key,
 )
 
 min_version("9.0")
@@ -30,6 +31,9 @@ LISTS = list_registry(config)
 EMBEDDINGS = list(config["embeddings"])
 TRAINED = [e for e in EMBEDDINGS if config["embeddings"][e]["method"] != "random"]
 RANDOM = [e for e in EMBEDDINGS if config["embeddings"][e]["method"] == "random"]
+NEGATIVES = list(config["learnability"].get("negatives", ["uniform"]))
+N_BINS = config["learnability"].get("frequency_bins", 10)
+LEARNING_CURVE = list(config["learnability"].get("learning_curve", []))
 DUMP = config["dump"]["name"]
 DUMP_FILE = Path(config["dump"]["source"].rstrip("/")).name
 
@@ -38,7 +42,8 @@ wildcard_constraints:
     dump=re.escape(DUMP),
     embedding="|".join(map(re.escape, EMBEDDINGS)),
     list="|".join(map(re.escape, LISTS)) if LISTS else "(?!)",
-    size=r"\d+",
+    negatives="|".join(NEGATIVES),
+    key=r"size-\d+|profile-\d+(?:-\d+)*",
 
 
 def list_source(wildcards):
@@ -66,35 +71,49 @@ def training_threads(wildcards):
     return int(embedding_params(config, wildcards.embedding)["threads"])
 
 
-def null_sizes(embedding):
-    """Fixed sizes, plus each list's in-vocabulary size once the concepts are resolved."""
-    sizes = set(config["random_lists"]["sizes"])
-    if config["random_lists"].get("match_sizes", True):
-        import pandas as pd
+def frequency_bins_param(wildcards):
+    # only frequency-matched jobs read the bin count: changing it reruns nothing else
+    return N_BINS if wildcards.negatives == "frequency_matched" else None
 
+
+def null_keys(embedding, negatives):
+    """Fixed sizes, plus the key of each list once the concepts are resolved: its size,
+    or its frequency profile under frequency-matched negatives."""
+    keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
+    if config["random_lists"].get("match_sizes", True):
+        vocab = f"results/embeddings/{embedding}/vocab.parquet"
         for name in LISTS:
             path = checkpoints.resolve_concept.get(
                 embedding=embedding, list=name
             ).output[0]
-            resolved = pd.read_parquet(path, columns=["status"])
-            sizes.add(int(resolved["status"].isin(["in_vocab", "expanded"]).sum()))
-    return sorted(sizes)
+            keys.add(matched_null_key(path, vocab, negatives, N_BINS))
+    return sorted(keys)
 
 
 def null_files(wildcards):
     return [
-        f"results/null/{embedding}/size-{size}.parquet"
+        f"results/null/{embedding}/{negatives}/{key}.parquet"
         for embedding in EMBEDDINGS
-        for size in null_sizes(embedding)
+        for negatives in NEGATIVES
+        for key in null_keys(embedding, negatives)
     ]
 
 
-def summaries(embeddings):
+def summaries(embeddings, negatives=NEGATIVES):
     return expand(
-        "results/learnability/{embedding}/{list}/summary.parquet",
+        "results/learnability/{embedding}/{list}/{negatives}/summary.parquet",
         embedding=embeddings,
         list=list(LISTS),
+        negatives=negatives,
     )
+
+
+def scheme_summaries(wildcards):
+    return summaries(EMBEDDINGS, [wildcards.negatives])
+
+
+def scheme_compare_summaries(wildcards):
+    return summaries(config["compare"]["embeddings"], [wildcards.negatives])
 
 
 def concept_files():
@@ -106,11 +125,26 @@ def concept_files():
 
 
 def get_final_outputs():
-    return [
-        "results/tables/table6.md",
-        "results/tables/table6.csv",
-        "results/tables/learnability.md",
-        "results/tables/wilcoxon.md",
-        "results/tables/coverage.md",
+    outputs = [
         f"results/corpus/{DUMP}/stats.json",
+        "results/tables/coverage.md",
+        *expand(
+            "results/tables/{negatives}/{table}",
+            negatives=NEGATIVES,
+            table=["table6.md", "table6.csv", "learnability.md", "wilcoxon.md"],
+        ),
+        *expand(
+            "results/learnability/{embedding}/{list}/{negatives}/roc.parquet",
+            embedding=EMBEDDINGS,
+            list=list(LISTS),
+            negatives=NEGATIVES,
+        ),
     ]
+    if LEARNING_CURVE:
+        outputs += expand(
+            "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",
+            embedding=EMBEDDINGS,
+            list=list(LISTS),
+            negatives=NEGATIVES,
+        )
+    return outputs

@@ -11,8 +11,8 @@ rule pvalues:
         "../envs/learnability.yaml"
     params:
         match_sizes=config["random_lists"].get("match_sizes", True),
-        adjust=config["random_lists"].get("adjust", "holm"),
         sizes=config["random_lists"]["sizes"],
+        adjust=config["random_lists"].get("adjust", "holm"),
     script:
         "../scripts/pvalues.py"
 

@@ -4,12 +4,13 @@ rule learnability:
         vocab="results/embeddings/{embedding}/vocab.parquet",
         concept="results/concepts/{embedding}/{list}.parquet",
     output:
-        iterations="results/learnability/{embedding}/{list}/iterations.parquet",
-        summary="results/learnability/{embedding}/{list}/summary.parquet",
+        iterations="results/learnability/{embedding}/{list}/{negatives}/iterations.parquet",
+        summary="results/learnability/{embedding}/{list}/{negatives}/summary.parquet",
+        roc="results/learnability/{embedding}/{list}/{negatives}/roc.parquet",
     log:
-        "logs/learnability/{embedding}/{list}.log",
+        "logs/learnability/{embedding}/{list}/{negatives}.log",
     benchmark:
-        "benchmarks/out/learnability/{embedding}/{list}.tsv"
+        "benchmarks/out/learnability/{embedding}/{list}/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
     params:
@@ -19,5 +20,30 @@ rule learnability:
         min_words=config["learnability"].get("min_words", 4),
         bootstrap=config["learnability"].get("bootstrap", 1000),
         confidence=config["learnability"].get("confidence", 0.95),
+        n_bins=frequency_bins_param,
     script:
         "../scripts/learnability.py"
+
+
+rule learning_curve:
+    input:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        concept="results/concepts/{embedding}/{list}.parquet",
+    output:
+        "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",
+    log:
+        "logs/learning_curve/{embedding}/{list}/{negatives}.log",
+    benchmark:
+        "benchmarks/out/learning_curve/{embedding}/{list}/{negatives}.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        fractions=LEARNING_CURVE,
+        iterations=config["learnability"]["iterations"],
+        C=config["learnability"]["C"],
+        seed=config["learnability"]["seed"],
+        min_words=config["learnability"].get("min_words", 4),
+        n_bins=frequency_bins_param,
+    script:
+        "../scripts/learning_curve.py"

@@ -1,12 +1,13 @@
 rule null_distribution:
     input:
         vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
     output:
-        "results/null/{embedding}/size-{size}.parquet",
+        "results/null/{embedding}/{negatives}/{key}.parquet",
     log:
-        "logs/null_distribution/{embedding}/size-{size}.log",
+        "logs/null_distribution/{embedding}/{negatives}/{key}.log",
     benchmark:
-        "benchmarks/out/null_distribution/{embedding}/size-{size}.tsv"
+        "benchmarks/out/null_distribution/{embedding}/{negatives}/{key}.tsv"
     conda:
         "../envs/learnability.yaml"
     params:
@@ -14,5 +15,11 @@ rule null_distribution:
         iterations=config["random_lists"]["iterations"],
         C=config["learnability"]["C"],
         seed=config["random_lists"]["seed"],
+        n_bins=lambda wildcards: (
+            N_BINS
+            if wildcards.negatives == "frequency_matched"
+            or wildcards.key.startswith("profile-")
+            else None
+        ),
     script:
         "../scripts/null_distribution.py"

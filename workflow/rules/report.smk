@@ -1,21 +1,18 @@
 rule tables:
     input:
-        summaries=summaries(EMBEDDINGS),
+        summaries=scheme_summaries,
         pvalues="results/stats/pvalues.parquet",
         random_rows="results/stats/random_rows.parquet",
         wilcoxon="results/stats/wilcoxon.parquet",
-        coverage="results/concepts/coverage.parquet",
     output:
-        table6_md="results/tables/table6.md",
-        table6_csv="results/tables/table6.csv",
-        learnability_md="results/tables/learnability.md",
-        learnability_csv="results/tables/learnability.csv",
-        wilcoxon_md="results/tables/wilcoxon.md",
-        wilcoxon_csv="results/tables/wilcoxon.csv",
-        coverage_md="results/tables/coverage.md",
-        coverage_csv="results/tables/coverage.csv",
+        table6_md="results/tables/{negatives}/table6.md",
+        table6_csv="results/tables/{negatives}/table6.csv",
+        learnability_md="results/tables/{negatives}/learnability.md",
+        learnability_csv="results/tables/{negatives}/learnability.csv",
+        wilcoxon_md="results/tables/{negatives}/wilcoxon.md",
+        wilcoxon_csv="results/tables/{negatives}/wilcoxon.csv",
     log:
-        "logs/tables.log",
+        "logs/tables/{negatives}.log",
     conda:
         "../envs/learnability.yaml"
     params:
@@ -24,3 +21,17 @@ rule tables:
         table_size=config.get("report", {}).get("table_size", 400),
     script:
         "../scripts/tables.py"
+
+
+rule coverage_table:
+    input:
+        "results/concepts/coverage.parquet",
+    output:
+        md="results/tables/coverage.md",
+        csv="results/tables/coverage.csv",
+    log:
+        "logs/coverage_table.log",
+    conda:
+        "../envs/learnability.yaml"
+    script:
+        "../scripts/coverage_table.py"

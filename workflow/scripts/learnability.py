@@ -3,30 +3,30 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from learnability.concepts import member_indices
-from learnability.evaluate import evaluate_concept, summarize
+from learnability.evaluate import Protocol, evaluate_concept_full, mean_roc, summarize
 from learnability.io import write_table
 from learnability.logs import logged
+from learnability.workflow_config import bins_for
 
 with logged(snakemake.log[0]) as log, threadpool_limits(snakemake.threads):
+    p, w = snakemake.params, snakemake.wildcards
     vectors = np.load(snakemake.input.vectors, mmap_mode="r")
     vocab = pd.read_parquet(snakemake.input.vocab, columns=["word"])["word"]
     members = member_indices(pd.read_parquet(snakemake.input.concept), vocab)
-    its = evaluate_concept(
+    protocol = Protocol(
+        iterations=p.iterations, C=p.C, seed=p.seed, negatives=w.negatives, n_bins=p.n_bins or 10
+    )
+    result = evaluate_concept_full(
         vectors,
         members,
-        iterations=snakemake.params.iterations,
-        C=snakemake.params.C,
-        seed=snakemake.params.seed,
-        list_name=snakemake.wildcards.list,
-        embedding=snakemake.wildcards.embedding,
-        min_words=snakemake.params.min_words,
+        protocol,
+        bins=bins_for(snakemake.input.vocab, p.n_bins),
+        list_name=w.list,
+        embedding=w.embedding,
+        min_words=p.min_words,
     )
-    write_table(its, snakemake.output.iterations, "iterations")
-    summary = summarize(
-        its,
-        bootstrap=snakemake.params.bootstrap,
-        level=snakemake.params.confidence,
-        seed=snakemake.params.seed,
-    )
+    write_table(result.iterations, snakemake.output.iterations, "iterations")
+    summary = summarize(result.iterations, bootstrap=p.bootstrap, level=p.confidence, seed=p.seed)
     write_table(summary, snakemake.output.summary, "summary")
+    write_table(mean_roc(result), snakemake.output.roc, "roc")
     log.info("\n%s", summary[["metric", "mean", "std", "ci_low", "ci_high"]].to_string(index=False))

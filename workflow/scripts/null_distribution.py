@@ -4,17 +4,22 @@ from threadpoolctl import threadpool_limits
 from learnability.evaluate import null_distribution
 from learnability.io import write_table
 from learnability.logs import logged
+from learnability.workflow_config import bins_for
 
 with logged(snakemake.log[0]) as log, threadpool_limits(snakemake.threads):
+    p, w = snakemake.params, snakemake.wildcards
     vectors = np.load(snakemake.input.vectors, mmap_mode="r")
     null = null_distribution(
         vectors,
-        size=int(snakemake.wildcards.size),
-        lists=snakemake.params.lists,
-        iterations=snakemake.params.iterations,
-        C=snakemake.params.C,
-        seed=snakemake.params.seed,
-        embedding=snakemake.wildcards.embedding,
+        key=w.key,
+        lists=p.lists,
+        iterations=p.iterations,
+        C=p.C,
+        seed=p.seed,
+        embedding=w.embedding,
+        negatives=w.negatives,
+        bins=bins_for(snakemake.input.vocab, p.n_bins),
+        n_bins=p.n_bins or 10,
     )
     write_table(null, snakemake.output[0], "null")
     log.info("mean AUC %.4f, max %.4f", null["auc"].mean(), null["auc"].max())

@@ -9,9 +9,9 @@ with logged(snakemake.log[0]):
         random_rows=read_tables([i.random_rows], "random_rows"),
         pvalues=read_tables([i.pvalues], "pvalues"),
         wilcoxon=read_tables([i.wilcoxon], "wilcoxon"),
-        coverage=read_tables([i.coverage], "coverage"),
         embeddings=list(p.embeddings),
         lists=list(p.lists),
         size=p.table_size,
+        negatives=snakemake.wildcards.negatives,
         out=dict(snakemake.output.items()),
     )
