@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from learnability.classify import fit_scores
+from learnability.classify import DEFAULT_CHUNK_BYTES, DEFAULT_TOL, fit_many
 from learnability.errors import InputError
 from learnability.metrics import ROC_GRID, binary_metrics, tpr_at
 from learnability.sampling import (
@@ -35,6 +35,9 @@ class Protocol:
     negatives: str = "uniform"
     train_fraction: float = 0.5
     n_bins: int = 10
+    solver: str = "batched"
+    tol: float = DEFAULT_TOL
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES
 
 
 @dataclass
@@ -47,6 +50,57 @@ def _pools(bins: np.ndarray, mask: np.ndarray, n_bins: int) -> list[np.ndarray]:
     return [np.flatnonzero((bins == b) & ~mask) for b in range(n_bins)]
 
 
+def _draw_splits(
+    n_vocab: int,
+    members: np.ndarray,
+    protocol: Protocol,
+    seeds: list[int],
+    bins: np.ndarray | None,
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Every split of one list, each from its own seed."""
+    mask = np.zeros(n_vocab, dtype=bool)
+    mask[members] = True
+    matched = protocol.negatives == "frequency_matched"
+    if matched and bins is None:
+        raise ValueError("frequency_matched negatives need frequency bins")
+    pools = _pools(bins, mask, protocol.n_bins) if matched else None
+    return [
+        split_concept(
+            np.random.default_rng(seed),
+            members,
+            mask,
+            train_fraction=protocol.train_fraction,
+            bins=bins if matched else None,
+            pools=pools,
+        )
+        for seed in seeds
+    ]
+
+
+def _fit_and_score(
+    vectors: np.ndarray, splits: list, protocol: Protocol
+) -> tuple[list[dict], np.ndarray]:
+    """Fit every split (in batches) and score its test half: metrics and TPR per split."""
+    train_idx = np.stack([sp[0] for sp in splits])
+    train_y = np.stack([sp[1] for sp in splits]).astype(np.float64)
+    coef = fit_many(
+        vectors,
+        train_idx,
+        train_y,
+        protocol.C,
+        solver=protocol.solver,
+        tol=protocol.tol,
+        chunk_bytes=protocol.chunk_bytes,
+    )
+    rows = []
+    tpr = np.empty((len(splits), ROC_GRID.size))
+    for i, (_, _, te, yte) in enumerate(splits):
+        scores = np.asarray(vectors[te], dtype=np.float64) @ coef[i, :-1] + coef[i, -1]
+        rows.append(binary_metrics(yte, scores))
+        tpr[i] = tpr_at(yte, scores)
+    return rows, tpr
+
+
 def _run_iterations(
     vectors: np.ndarray,
     members: np.ndarray,
@@ -54,27 +108,12 @@ def _run_iterations(
     seeds: list[int],
     bins: np.ndarray | None,
 ) -> tuple[list[dict], np.ndarray]:
-    mask = np.zeros(vectors.shape[0], dtype=bool)
-    mask[members] = True
-    matched = protocol.negatives == "frequency_matched"
-    if matched and bins is None:
-        raise ValueError("frequency_matched negatives need frequency bins")
-    pools = _pools(bins, mask, protocol.n_bins) if matched else None
-    rows = []
-    tpr = np.empty((len(seeds), ROC_GRID.size))
-    for i, seed in enumerate(seeds):
-        rng = np.random.default_rng(seed)
-        tr, ytr, te, yte = split_concept(
-            rng,
-            members,
-            mask,
-            train_fraction=protocol.train_fraction,
-            bins=bins if matched else None,
-            pools=pools,
-        )
-        scores = fit_scores(vectors[tr], ytr, vectors[te], protocol.C)
-        rows.append({"iteration": i, "seed": seed, **binary_metrics(yte, scores)})
-        tpr[i] = tpr_at(yte, scores)
+    splits = _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
+    metrics, tpr = _fit_and_score(vectors, splits, protocol)
+    rows = [
+        {"iteration": i, "seed": seed, **m}
+        for i, (seed, m) in enumerate(zip(seeds, metrics, strict=True))
+    ]
     return rows, tpr
 
 
@@ -238,6 +277,8 @@ def null_distribution(
     negatives: str = "uniform",
     bins: np.ndarray | None = None,
     n_bins: int = 10,
+    solver: str = "batched",
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
 ) -> pd.DataFrame:
     """Score ``lists`` random word lists (schema ``null``): one row per random list holding
     the mean of each metric over its ``iterations`` splits.
@@ -250,16 +291,22 @@ def null_distribution(
     kind, spec = parse_key(key)
     n_words = int(spec.sum())
     check_size(n_words, vectors.shape[0], f"null lists {key} on {embedding!r}")
-    protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
-    if kind == "profile" or negatives == "frequency_matched":
-        if bins is None:
-            raise ValueError(f"null {key} with {negatives} negatives needs frequency bins")
+    protocol = Protocol(
+        iterations=iterations,
+        C=C,
+        seed=seed,
+        negatives=negatives,
+        n_bins=n_bins,
+        solver=solver,
+    )
+    if (kind == "profile" or negatives == "frequency_matched") and bins is None:
+        raise ValueError(f"null {key} with {negatives} negatives needs frequency bins")
     all_pools = (
         _pools(bins, np.zeros(vectors.shape[0], bool), n_bins) if kind == "profile" else None
     )
-    rows = []
+    list_seeds, splits = [], []
     for r in range(lists):
-        # the seed key for uniform size-N lists is the size alone, as before profiles existed
+        # the seed key of uniform size-N lists is the size alone, as before profiles existed
         list_seed = derive_seed(seed, "null", int(spec[0]) if kind == "size" else key, r)
         rng = np.random.default_rng(list_seed)
         if kind == "size":
@@ -267,20 +314,24 @@ def null_distribution(
         else:
             members = np.sort(np.concatenate(sample_by_profile(rng, all_pools, spec)))
         seeds = [derive_seed(list_seed, "null-split", i) for i in range(iterations)]
-        its, _ = _run_iterations(vectors, members, protocol, seeds, bins)
-        means = pd.DataFrame(its)[list(METRICS)].mean().to_dict()
-        rows.append(
-            {
-                "embedding": embedding,
-                "negatives": negatives,
-                "null_key": key,
-                "size": n_words,
-                "null_list": r,
-                "seed": list_seed,
-                "iterations": iterations,
-                **means,
-            }
-        )
+        list_seeds.append(list_seed)
+        splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
+    # all random lists of one key have the same size: one batched fit for all their splits
+    metrics, _ = _fit_and_score(vectors, splits, protocol)
+    means = pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(lists, iterations, -1)
+    rows = [
+        {
+            "embedding": embedding,
+            "negatives": negatives,
+            "null_key": key,
+            "size": n_words,
+            "null_list": r,
+            "seed": list_seeds[r],
+            "iterations": iterations,
+            **dict(zip(METRICS, means[r].mean(axis=0), strict=True)),
+        }
+        for r in range(lists)
+    ]
     return pd.DataFrame(rows)
 
 

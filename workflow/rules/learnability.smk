@@ -21,6 +21,8 @@ rule learnability:
         bootstrap=config["learnability"].get("bootstrap", 1000),
         confidence=config["learnability"].get("confidence", 0.95),
         n_bins=frequency_bins_param,
+        solver=config["learnability"].get("solver", "batched"),
+        chunk_mb=config["learnability"].get("chunk_mb", 16),
     script:
         "../scripts/learnability.py"
 
@@ -45,5 +47,7 @@ rule learning_curve:
         seed=config["learnability"]["seed"],
         min_words=config["learnability"].get("min_words", 4),
         n_bins=frequency_bins_param,
+        solver=config["learnability"].get("solver", "batched"),
+        chunk_mb=config["learnability"].get("chunk_mb", 16),
     script:
         "../scripts/learning_curve.py"

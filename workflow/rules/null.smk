@@ -15,6 +15,8 @@ rule null_distribution:
         iterations=config["random_lists"]["iterations"],
         C=config["learnability"]["C"],
         seed=config["random_lists"]["seed"],
+        solver=config["learnability"].get("solver", "batched"),
+        chunk_mb=config["learnability"].get("chunk_mb", 16),
         n_bins=lambda wildcards: (
             N_BINS
             if wildcards.negatives == "frequency_matched"

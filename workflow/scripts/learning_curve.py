@@ -14,7 +14,13 @@ with logged(snakemake.log[0]), threadpool_limits(snakemake.threads):
     vocab = pd.read_parquet(snakemake.input.vocab, columns=["word"])["word"]
     members = member_indices(pd.read_parquet(snakemake.input.concept), vocab)
     protocol = Protocol(
-        iterations=p.iterations, C=p.C, seed=p.seed, negatives=w.negatives, n_bins=p.n_bins or 10
+        iterations=p.iterations,
+        C=p.C,
+        seed=p.seed,
+        negatives=w.negatives,
+        n_bins=p.n_bins or 10,
+        solver=p.solver,
+        chunk_bytes=int(p.chunk_mb * 2**20),
     )
     curve = learning_curve(
         vectors,

@@ -20,6 +20,8 @@ with logged(snakemake.log[0]) as log, threadpool_limits(snakemake.threads):
         negatives=w.negatives,
         bins=bins_for(snakemake.input.vocab, p.n_bins),
         n_bins=p.n_bins or 10,
+        solver=p.solver,
+        chunk_bytes=int(p.chunk_mb * 2**20),
     )
     write_table(null, snakemake.output[0], "null")
     log.info("mean AUC %.4f, max %.4f", null["auc"].mean(), null["auc"].max())
