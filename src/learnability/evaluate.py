@@ -144,22 +144,20 @@ def evaluate_concept(
     vectors: np.ndarray,
     members: np.ndarray,
     *,
-    iterations: int | None = None,
-    C: float | None = None,
-    seed: int | None = None,
-    protocol: Protocol | None = None,
-    bins: np.ndarray | None = None,
+    iterations: int,
+    C: float,
+    seed: int,
     list_name: str,
     embedding: str,
     min_words: int = MIN_WORDS,
 ) -> pd.DataFrame:
-    """One row per iteration (schema ``iterations``); see :func:`evaluate_concept_full`."""
-    protocol = protocol or Protocol(iterations=iterations, C=C, seed=seed)  # type: ignore[arg-type]
+    """The paper's protocol (uniform negatives, half splits): one row per iteration
+    (schema ``iterations``). :func:`evaluate_concept_full` takes any :class:`Protocol`."""
+    protocol = Protocol(iterations=iterations, C=C, seed=seed)
     return evaluate_concept_full(
         vectors,
         members,
         protocol,
-        bins=bins,
         list_name=list_name,
         embedding=embedding,
         min_words=min_words,

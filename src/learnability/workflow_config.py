@@ -180,3 +180,31 @@ def bins_for(vocab_path: str, n_bins: int | None):
     if n_bins is None:
         return None
     return _vocab_bins(vocab_path, int(n_bins))[1]
+
+
+def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
+    """What a per-(list, embedding) job reads: the vectors (memory-mapped) and the rows of
+    the concept's words in them."""
+    import numpy as np
+    import pandas as pd
+
+    from learnability.concepts import member_indices
+
+    vectors = np.load(vectors_path, mmap_mode="r")
+    vocab = pd.read_parquet(vocab_path, columns=["word"])["word"]
+    return vectors, member_indices(pd.read_parquet(concept_path), vocab)
+
+
+def job_protocol(params, negatives: str, *, iterations: int | None = None):
+    """The :class:`~learnability.evaluate.Protocol` of a job from its rule's params."""
+    from learnability.evaluate import Protocol
+
+    return Protocol(
+        iterations=iterations if iterations is not None else params.iterations,
+        C=params.C,
+        seed=params.seed,
+        negatives=negatives,
+        n_bins=params.n_bins or 10,
+        solver=params.solver,
+        chunk_bytes=int(params.chunk_mb * 2**20),
+    )
