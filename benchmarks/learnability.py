@@ -11,7 +11,9 @@ project's own sampler, and times on those same splits:
   (b) a tuned reference loop: one BLAS thread per fit, joblib over the cores, metrics
       in numpy;
   (c) the batched solver (the workflow's default), one process; and (c2) the same over
-      the cores, one process and one BLAS thread each.
+      the cores, one process and one BLAS thread each;
+  (d) the same solver on PyTorch, on a CUDA GPU if there is one, else on the CPU, when
+      torch is installed.
 
 It prints wall times, the ratios (a)/(c) and (b)/(c), the largest |AUC difference| of each
 against the converged reference (Newton-Cholesky, tol 1e-10) on the first 200 splits,
@@ -96,6 +98,17 @@ def _c_chunk(vectors, chunk, stats=None):
         ]
 
 
+def _torch_run(vectors, splits, device):
+    idx = np.stack([s[0] for s in splits])
+    y = np.stack([s[1] for s in splits]).astype(float)
+    # a GPU holds far more than a CPU cache: one chunk of up to 4 GiB
+    coef = fit_many(vectors, idx, y, C, device=device, backend="torch", chunk_bytes=4 << 30)
+    return [
+        binary_metrics(s[3], vectors[s[2]] @ w[:-1] + w[-1])["auc"]
+        for s, w in zip(splits, coef, strict=True)
+    ]
+
+
 def parallel(fn, vectors, splits):
     parts = [splits[i::CORES] for i in range(CORES)]
     res = Parallel(n_jobs=CORES)(delayed(fn)(vectors, p) for p in parts)
@@ -170,6 +183,15 @@ def main() -> None:
     print(f"{'(b) tuned loop, joblib x' + str(CORES):34s} {t_b:8.2f} {dauc(auc_b):20.2e}")
     print(f"{'(c) batched, 1 process':34s} {t_c:8.2f} {dauc(auc_c):20.2e}")
     print(f"{'(c2) batched, joblib x' + str(CORES):34s} {t_c2:8.2f} {dauc(auc_c2):20.2e}")
+    try:
+        import torch
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        _torch_run(vectors, splits[:16], device)  # warm-up (CUDA context, kernels)
+        t_d, auc_d = timed(_torch_run, vectors, splits, device)
+        print(f"{'(d) batched, torch ' + device:34s} {t_d:8.2f} {dauc(auc_d):20.2e}")
+    except ImportError:
+        print("(d) torch backend: torch not installed")
     print(
         f"ratios: (a)/(c) {t_a / t_c:.1f}x  (b)/(c) {t_b / t_c:.2f}x  "
         f"(a)/(c2) {t_a / t_c2:.1f}x  (b)/(c2) {t_b / t_c2:.2f}x"

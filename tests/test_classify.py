@@ -122,3 +122,57 @@ def test_chunking_does_not_change_results(trained):
 def test_unknown_solver():
     with pytest.raises(ValueError, match="unknown solver"):
         fit_many(np.zeros((10, 2)), np.zeros((1, 4), int), np.zeros((1, 4)), 1.0, solver="magic")
+
+
+def test_torch_backend_runs_the_same_algorithm(trained):
+    """The optional GPU backend, run on the CPU with torch: same optimum as numpy.
+    Skipped where torch is not installed (it is an optional extra)."""
+    pytest.importorskip("torch")
+    from learnability.classify import backend_ops
+
+    rng = np.random.default_rng(7)
+    X = np.concatenate([rng.normal(size=(4, 120, 20)), np.ones((4, 120, 1))], axis=2)
+    y = (X[:, :, 0] + rng.normal(size=(4, 120)) > 0).astype(float)
+    w_np, it_np, ok_np = lbfgs_batched(X, y, 1.0)
+    w_t, it_t, ok_t = lbfgs_batched(X, y, 1.0, ops=backend_ops("cpu", "torch"))
+    assert ok_np.all() and ok_t.all()
+    np.testing.assert_allclose(w_t, w_np, rtol=1e-6, atol=1e-8)
+    vectors, members = trained
+    a = _coefficients(vectors, members, "batched")
+    from learnability.evaluate import _draw_splits
+
+    proto = Protocol(iterations=6, C=1.0, seed=5)
+    splits = _draw_splits(vectors.shape[0], members, proto, list(range(6)), None)
+    idx = np.stack([s[0] for s in splits])
+    yy = np.stack([s[1] for s in splits]).astype(float)
+    b = fit_many(vectors, idx, yy, 1.0, backend="torch")
+    np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-7)
+
+
+def test_cuda_without_torch_or_gpu_is_a_clear_error(monkeypatch):
+    import builtins
+
+    from learnability.classify import backend_ops
+
+    real_import = builtins.__import__
+
+    def no_torch(name, *args, **kwargs):
+        if name == "torch":
+            raise ImportError("no torch")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_torch)
+    with pytest.raises(RuntimeError, match="needs PyTorch"):
+        backend_ops("cuda")
+
+
+def test_null_distribution_honours_solver_options(trained):
+    from learnability.evaluate import null_distribution
+
+    vectors, _ = trained
+    kw = dict(size=20, lists=3, iterations=2, C=1.0, seed=1, embedding="e")
+    a = null_distribution(vectors, **kw)
+    b = null_distribution(vectors, chunk_bytes=1, **kw)
+    c = null_distribution(vectors, solver="reference", **kw)
+    np.testing.assert_allclose(a["auc"], b["auc"], atol=1e-9)
+    np.testing.assert_allclose(a["auc"], c["auc"], atol=1e-6)

@@ -11,6 +11,8 @@ Two backends:
   paid once per chunk rather than once per fit, and it iterates until the gradient's
   largest entry is below ``tol`` (1e-6), which puts the coefficients within about 1e-6
   (relative) of the exact optimum.
+  The same algorithm runs on torch tensors (float64) when ``device`` is not ``cpu``, e.g.
+  ``cuda``: an optional backend for GPU machines; torch is never needed otherwise.
 - ``reference``: scikit-learn's Newton-Cholesky solver with a tight tolerance, one fit at
   a time, kept so that anyone can rerun the equivalence check.
 """
@@ -33,18 +35,144 @@ MAX_ITER = 2000
 DEFAULT_CHUNK_BYTES = 16 << 20
 
 
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * z))  # overflow-free
+class _NumpyOps:
+    """The array operations the solver needs, on numpy (float64, CPU)."""
+
+    name = "numpy"
+
+    def asarray(self, a):
+        return np.asarray(a, dtype=np.float64)
+
+    def zeros(self, *shape):
+        return np.zeros(shape)
+
+    def empty(self, *shape):
+        return np.empty(shape)
+
+    def ones(self, n):
+        return np.ones(n)
+
+    def arange(self, n):
+        return np.arange(n)
+
+    def nonzero(self, mask):
+        return np.flatnonzero(mask)
+
+    def clone(self, a):
+        return a.copy()
+
+    def rowdot(self, a, b):
+        return np.einsum("bd,bd->b", a, b)
+
+    def absmax(self, a):
+        return np.abs(a).max(axis=1)
+
+    def where(self, cond, a, b):
+        return np.where(cond, a, b)
+
+    def maximum(self, a, value: float):
+        return np.maximum(a, value)
+
+    def softplus(self, z):
+        return np.logaddexp(0.0, z)
+
+    def sigmoid(self, z):
+        return 0.5 * (1.0 + np.tanh(0.5 * z))  # overflow-free
+
+    def matvec(self, X, W):
+        return np.matmul(X, W[:, :, None])[:, :, 0]
+
+    def rmatvec(self, r, X):
+        return np.matmul(r[:, None, :], X)[:, 0, :]
+
+    def numpy(self, a) -> np.ndarray:
+        return np.asarray(a)
 
 
-def _objective(
-    X: np.ndarray, y: np.ndarray, W: np.ndarray, C: float, reg: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+class _TorchOps(_NumpyOps):
+    """The same operations on torch tensors (float64) on ``device``: the optional GPU
+    backend. torch is imported only here, so it stays an optional extra."""
+
+    name = "torch"
+
+    def __init__(self, device: str) -> None:
+        try:
+            import torch
+        except ImportError as exc:
+            raise RuntimeError(
+                f"learnability.device: {device!r} needs PyTorch; install it "
+                "(pip install torch) or use device: cpu"
+            ) from exc
+        if device.startswith("cuda") and not torch.cuda.is_available():
+            raise RuntimeError(f"learnability.device: {device!r} but no CUDA GPU is visible")
+        self.torch = torch
+        self.device = torch.device(device)
+        self.kw = {"dtype": torch.float64, "device": self.device}
+
+    def asarray(self, a):
+        return self.torch.as_tensor(np.asarray(a), **self.kw)
+
+    def zeros(self, *shape):
+        return self.torch.zeros(shape, **self.kw)
+
+    def empty(self, *shape):
+        return self.torch.empty(shape, **self.kw)
+
+    def ones(self, n):
+        return self.torch.ones(n, **self.kw)
+
+    def arange(self, n):
+        return self.torch.arange(n, device=self.device)
+
+    def nonzero(self, mask):
+        return self.torch.nonzero(mask).flatten()
+
+    def clone(self, a):
+        return a.clone()
+
+    def rowdot(self, a, b):
+        return (a * b).sum(dim=1)
+
+    def absmax(self, a):
+        return a.abs().amax(dim=1)
+
+    def where(self, cond, a, b):
+        t = self.torch
+        return t.where(cond, t.as_tensor(a, **self.kw), t.as_tensor(b, **self.kw))
+
+    def maximum(self, a, value: float):
+        return self.torch.clamp(a, min=value)
+
+    def softplus(self, z):
+        return self.torch.nn.functional.softplus(z)
+
+    def sigmoid(self, z):
+        return self.torch.sigmoid(z)
+
+    def matvec(self, X, W):
+        return self.torch.matmul(X, W[:, :, None])[:, :, 0]
+
+    def rmatvec(self, r, X):
+        return self.torch.matmul(r[:, None, :], X)[:, 0, :]
+
+    def numpy(self, a) -> np.ndarray:
+        return a.detach().cpu().numpy()
+
+
+def backend_ops(device: str = "cpu", backend: str | None = None) -> _NumpyOps:
+    """numpy for ``cpu`` (unless ``backend='torch'``, used to test the torch path on a
+    CPU), torch for any other device."""
+    if (backend or ("numpy" if device == "cpu" else "torch")) == "numpy":
+        return _NumpyOps()
+    return _TorchOps(device)
+
+
+def _objective(ops, X, y, W, C: float, reg):
     """Objective and gradient of every problem of a stack: X (B, n, D), y (B, n), W (B, D)."""
-    z = np.matmul(X, W[:, :, None])[:, :, 0]
-    f = 0.5 * np.einsum("bd,bd->b", W * reg, W) + C * (np.logaddexp(0.0, z) - y * z).sum(1)
-    r = C * (_sigmoid(z) - y)
-    g = np.matmul(r[:, None, :], X)[:, 0, :] + W * reg
+    z = ops.matvec(X, W)
+    f = 0.5 * ops.rowdot(W * reg, W) + C * (ops.softplus(z) - y * z).sum(1)
+    r = C * (ops.sigmoid(z) - y)
+    g = ops.rmatvec(r, X) + W * reg
     return f, g
 
 
@@ -56,93 +184,96 @@ def lbfgs_batched(
     tol: float = DEFAULT_TOL,
     memory: int = LBFGS_MEMORY,
     max_iter: int = MAX_ITER,
+    ops: _NumpyOps | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Minimise the objective for a stack of problems at once.
 
     ``X`` is (B, n, D) with the intercept's column of ones last, ``y`` is (B, n) in {0, 1}.
-    Returns (W (B, D), iterations (B,), converged (B,)). Problems leave the working set
-    as they converge, so the slowest one does not make the others iterate.
+    Returns numpy arrays (W (B, D), iterations (B,), converged (B,)). Problems leave the
+    working set as they converge, so the slowest one does not make the others iterate.
+    ``ops`` picks the array backend (numpy by default; torch for a GPU).
     """
+    ops = ops or _NumpyOps()
     B, _, D = X.shape
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    reg = np.ones(D)
+    X = ops.asarray(X)
+    y = ops.asarray(y)
+    reg = ops.ones(D)
     reg[-1] = 0.0  # the intercept is not penalised
-    out = np.zeros((B, D))
+    out = ops.zeros(B, D)
     iters = np.zeros(B, dtype=np.int64)
     converged = np.zeros(B, dtype=bool)
-    act = np.arange(B)
-    W = np.zeros((B, D))
-    f, g = _objective(X, y, W, C, reg)
-    S = np.zeros((memory, B, D))
-    Yh = np.zeros((memory, B, D))
-    rho = np.zeros((memory, B))
+    act = ops.arange(B)
+    W = ops.zeros(B, D)
+    f, g = _objective(ops, X, y, W, C, reg)
+    S = ops.zeros(memory, B, D)
+    Yh = ops.zeros(memory, B, D)
+    rho = ops.zeros(memory, B)
     k = 0
-    done = np.abs(g).max(1) < tol
+    done = ops.absmax(g) < tol
     while True:
         if done.any():
             out[act[done]] = W[done]
-            converged[act[done]] = True
+            converged[ops.numpy(act[done])] = True
             keep = ~done
             act, W, f, g, X, y = act[keep], W[keep], f[keep], g[keep], X[keep], y[keep]
             S, Yh, rho = S[:, keep], Yh[:, keep], rho[:, keep]
-        if act.size == 0 or k >= max_iter:
+        if act.shape[0] == 0 or k >= max_iter:
             break
         # two-loop recursion: q = H_k g for every problem at once
         h = min(k, memory)
-        q = g.copy()
-        alpha = np.empty((h, act.size))
+        q = ops.clone(g)
+        alpha = ops.empty(h, act.shape[0])
         for j in range(h):
             i = (k - 1 - j) % memory
-            alpha[j] = rho[i] * np.einsum("bd,bd->b", S[i], q)
+            alpha[j] = rho[i] * ops.rowdot(S[i], q)
             q -= alpha[j][:, None] * Yh[i]
         if h:
             i = (k - 1) % memory
-            yy = np.einsum("bd,bd->b", Yh[i], Yh[i])
-            sy = np.einsum("bd,bd->b", S[i], Yh[i])
-            q *= np.where(yy > 0, sy / np.where(yy > 0, yy, 1.0), 1.0)[:, None]
+            yy = ops.rowdot(Yh[i], Yh[i])
+            sy = ops.rowdot(S[i], Yh[i])
+            q *= ops.where(yy > 0, sy / ops.where(yy > 0, yy, 1.0), 1.0)[:, None]
         else:
-            q /= np.maximum(np.abs(g).max(1), 1.0)[:, None]
+            q /= ops.maximum(ops.absmax(g), 1.0)[:, None]
         for j in reversed(range(h)):
             i = (k - 1 - j) % memory
-            beta = rho[i] * np.einsum("bd,bd->b", Yh[i], q)
+            beta = rho[i] * ops.rowdot(Yh[i], q)
             q += (alpha[j] - beta)[:, None] * S[i]
         p = -q
-        gp = np.einsum("bd,bd->b", g, p)
+        gp = ops.rowdot(g, p)
         # Armijo backtracking, only for the problems whose full step fails
-        t = np.ones(act.size)
+        t = ops.ones(act.shape[0])
         W_new = W + p
-        f_new, g_new = _objective(X, y, W_new, C, reg)
+        f_new, g_new = _objective(ops, X, y, W_new, C, reg)
         bad = ~(f_new <= f + 1e-4 * gp)
         for _ in range(40):
             if not bad.any():
                 break
-            idx = np.flatnonzero(bad)
+            idx = ops.nonzero(bad)
             t[idx] *= 0.5
             W_new[idx] = W[idx] + t[idx, None] * p[idx]
-            f_new[idx], g_new[idx] = _objective(X[idx], y[idx], W_new[idx], C, reg)
+            f_new[idx], g_new[idx] = _objective(ops, X[idx], y[idx], W_new[idx], C, reg)
             bad[idx] = ~(f_new[idx] <= f[idx] + 1e-4 * t[idx] * gp[idx])
         stuck = bad  # no decrease found: the problem is at its numerical optimum
         s = W_new - W
         yv = g_new - g
-        sy = np.einsum("bd,bd->b", s, yv)
+        sy = ops.rowdot(s, yv)
         i = k % memory
         S[i], Yh[i] = s, yv
-        rho[i] = np.where(sy > 1e-12, 1.0 / np.where(sy > 1e-12, sy, 1.0), 0.0)
+        rho[i] = ops.where(sy > 1e-12, 1.0 / ops.where(sy > 1e-12, sy, 1.0), 0.0)
         W, f, g = W_new, f_new, g_new
         k += 1
-        iters[act] += 1
-        done = (np.abs(g).max(1) < tol) | stuck
+        iters[ops.numpy(act)] += 1
+        done = (ops.absmax(g) < tol) | stuck
     out[act] = W
-    if act.size:
+    if act.shape[0]:
         log.warning(
             "%d of %d fits did not converge in %d L-BFGS iterations (tol %g)",
-            act.size,
+            act.shape[0],
             B,
             max_iter,
             tol,
         )
-    return out, iters, converged
+    return ops.numpy(out), iters, converged
 
 
 def fit_reference(x_train: np.ndarray, y_train: np.ndarray, C: float) -> np.ndarray:
@@ -166,6 +297,8 @@ def fit_many(
     tol: float = DEFAULT_TOL,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     stats: dict | None = None,
+    device: str = "cpu",
+    backend: str | None = None,
 ) -> np.ndarray:
     """Fit one classifier per row of ``train_idx`` (rows of ``vectors``) and return the
     stacked (w, b) as an (iterations, d + 1) array. ``stats``, if given, accumulates the
@@ -179,6 +312,7 @@ def fit_many(
         for i in range(n_fits):
             out[i] = fit_reference(vectors[train_idx[i]], train_y[i], C)
         return out
+    ops = backend_ops(device, backend)
     step = chunk_size(n, d, chunk_bytes)
     for start in range(0, n_fits, step):
         idx = train_idx[start : start + step]
@@ -186,7 +320,7 @@ def fit_many(
         X[:, :, :d] = vectors[idx]
         X[:, :, d] = 1.0
         out[start : start + step], iters, _ = lbfgs_batched(
-            X, train_y[start : start + step], C, tol=tol
+            X, train_y[start : start + step], C, tol=tol, ops=ops
         )
         if stats is not None:
             stats["fits"] = stats.get("fits", 0) + len(iters)

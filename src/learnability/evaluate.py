@@ -38,6 +38,7 @@ class Protocol:
     solver: str = "batched"
     tol: float = DEFAULT_TOL
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
+    device: str = "cpu"
 
 
 @dataclass
@@ -91,6 +92,7 @@ def _fit_and_score(
         solver=protocol.solver,
         tol=protocol.tol,
         chunk_bytes=protocol.chunk_bytes,
+        device=protocol.device,
     )
     rows = []
     tpr = np.empty((len(splits), ROC_GRID.size))
@@ -277,6 +279,7 @@ def null_distribution(
     n_bins: int = 10,
     solver: str = "batched",
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    device: str = "cpu",
 ) -> pd.DataFrame:
     """Score ``lists`` random word lists (schema ``null``): one row per random list holding
     the mean of each metric over its ``iterations`` splits.
@@ -296,6 +299,8 @@ def null_distribution(
         negatives=negatives,
         n_bins=n_bins,
         solver=solver,
+        chunk_bytes=chunk_bytes,
+        device=device,
     )
     if (kind == "profile" or negatives == "frequency_matched") and bins is None:
         raise ValueError(f"null {key} with {negatives} negatives needs frequency bins")

@@ -207,4 +207,5 @@ def job_protocol(params, negatives: str, *, iterations: int | None = None):
         n_bins=params.n_bins or 10,
         solver=params.solver,
         chunk_bytes=int(params.chunk_mb * 2**20),
+        device=params.device,
     )

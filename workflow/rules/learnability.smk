@@ -23,6 +23,7 @@ rule learnability:
         n_bins=frequency_bins_param,
         solver=config["learnability"].get("solver", "batched"),
         chunk_mb=config["learnability"].get("chunk_mb", 16),
+        device=config["learnability"].get("device", "cpu"),
     script:
         "../scripts/learnability.py"
 
@@ -49,5 +50,6 @@ rule learning_curve:
         n_bins=frequency_bins_param,
         solver=config["learnability"].get("solver", "batched"),
         chunk_mb=config["learnability"].get("chunk_mb", 16),
+        device=config["learnability"].get("device", "cpu"),
     script:
         "../scripts/learning_curve.py"

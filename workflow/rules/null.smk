@@ -17,6 +17,7 @@ rule null_distribution:
         seed=config["random_lists"]["seed"],
         solver=config["learnability"].get("solver", "batched"),
         chunk_mb=config["learnability"].get("chunk_mb", 16),
+        device=config["learnability"].get("device", "cpu"),
         n_bins=lambda wildcards: (
             N_BINS
             if wildcards.negatives == "frequency_matched"

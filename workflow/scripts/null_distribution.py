@@ -22,6 +22,7 @@ with logged(snakemake.log[0]) as log, threadpool_limits(snakemake.threads):
         n_bins=p.n_bins or 10,
         solver=p.solver,
         chunk_bytes=int(p.chunk_mb * 2**20),
+        device=p.device,
     )
     write_table(null, snakemake.output[0], "null")
     log.info("mean AUC %.4f, max %.4f", null["auc"].mean(), null["auc"].max())
