@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -142,6 +141,19 @@ def rss_child() -> None:
     from learnability.evaluate import evaluate_concept_full
 
     evaluate_concept_full(vectors, np.arange(900), proto, list_name="big", embedding="e")
+    peak_kb = None
+    try:
+        with open("/proc/self/status") as fh:  # Linux: this process image's peak
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    peak_kb = int(line.split()[1])
+    except OSError:
+        pass
+    if peak_kb is None:
+        import resource
+
+        peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(peak_kb)
 
 
 def main() -> None:
@@ -202,9 +214,13 @@ def main() -> None:
         f"{peak1:.1f} GFLOP/s on 1 core, {peak2:.1f} on {CORES}"
     )
 
-    proc = subprocess.run([sys.executable, __file__, "--rss-child"], check=True)
-    del proc
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # The child reports its own peak (VmHWM): the parent's RUSAGE_CHILDREN would count
+    # joblib workers, and a forked child's ru_maxrss includes the parent's pages held
+    # before exec.
+    out = subprocess.run(
+        [sys.executable, __file__, "--rss-child"], check=True, capture_output=True, text=True
+    ).stdout
+    peak_kb = int(out.split()[-1])
     print(
         f"peak RSS, 1000 iterations of a 900-word list (float32 embedding "
         f"{V * D * 4 / 2**20:.0f} MiB): {peak_kb / 1024:.0f} MiB"
