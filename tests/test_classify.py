@@ -44,7 +44,7 @@ def _compare(vectors, members, C=1.0, iterations=12):
     return a
 
 
-def _coefficients(vectors, members, solver, iterations=6):
+def _coefficients(vectors, members, solver, iterations=6, backend=None):
     from learnability.evaluate import _draw_splits
 
     proto = Protocol(iterations=iterations, C=1.0, seed=5)
@@ -53,7 +53,7 @@ def _coefficients(vectors, members, solver, iterations=6):
     )
     idx = np.stack([s[0] for s in splits])
     y = np.stack([s[1] for s in splits]).astype(float)
-    return fit_many(vectors, idx, y, 1.0, solver=solver)
+    return fit_many(vectors, idx, y, 1.0, solver=solver, backend=backend)
 
 
 def test_batched_equals_reference_on_a_planted_400_word_concept():
@@ -139,13 +139,7 @@ def test_torch_backend_runs_the_same_algorithm(trained):
     np.testing.assert_allclose(w_t, w_np, rtol=1e-6, atol=1e-8)
     vectors, members = trained
     a = _coefficients(vectors, members, "batched")
-    from learnability.evaluate import _draw_splits
-
-    proto = Protocol(iterations=6, C=1.0, seed=5)
-    splits = _draw_splits(vectors.shape[0], members, proto, list(range(6)), None)
-    idx = np.stack([s[0] for s in splits])
-    yy = np.stack([s[1] for s in splits]).astype(float)
-    b = fit_many(vectors, idx, yy, 1.0, backend="torch")
+    b = _coefficients(vectors, members, "batched", backend="torch")
     np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-7)
 
 

@@ -18,8 +18,6 @@ import pandas as pd
 from learnability.errors import InputError
 from learnability.tokenize import normalize
 
-STATUSES = ("in_vocab", "oov", "expanded", "no_match", "phrase", "duplicate")
-
 
 @dataclass(frozen=True)
 class Entry:

@@ -22,7 +22,6 @@ from learnability.schemas import METRICS
 
 # Each part of a split must hold at least two members, or recall and AUC are degenerate.
 MIN_WORDS = 4
-NEGATIVES = ("uniform", "frequency_matched")
 
 
 @dataclass(frozen=True)
