@@ -37,3 +37,27 @@ def test_precision_without_positive_predictions_is_zero_like_sklearn():
     y = np.array([1, 0, 1, 0], bool)
     scores = -np.ones(4)
     assert binary_metrics(y, scores)["precision"] == precision_score(y, scores > 0, zero_division=0)
+
+
+@pytest.mark.parametrize("decimals", [None, 1, 0])
+def test_batch_metrics_and_tpr_equal_the_per_row_functions(decimals):
+    """The batched versions used by the workflow, row by row against the per-row functions
+    (themselves checked against scikit-learn), with and without tied scores."""
+    from learnability.metrics import batch_metrics, batch_tpr_at, tpr_at
+
+    rng = np.random.default_rng(1)
+    scores = rng.standard_normal((120, 40))
+    if decimals is not None:
+        scores = np.round(scores, decimals)
+    y = np.zeros((120, 40), dtype=bool)
+    y[:, :15] = True
+    for row in y:
+        rng.shuffle(row)
+    batch = batch_metrics(y, scores)
+    curves = batch_tpr_at(y, scores)
+    for b in range(120):
+        single = binary_metrics(y[b], scores[b])
+        for name, value in single.items():
+            assert batch[name][b] == pytest.approx(value, abs=1e-12), (name, b)
+        assert batch["auc"][b] == pytest.approx(roc_auc_score(y[b], scores[b]), abs=1e-12)
+        np.testing.assert_allclose(curves[b], tpr_at(y[b], scores[b]), rtol=0, atol=1e-12)

@@ -178,3 +178,20 @@ def test_bad_config_fails_before_any_job(tmp_path):
     assert result.returncode != 0
     assert "iteratons" in result.stdout + result.stderr
     assert not (tmp_path / "results").exists()
+
+
+# Modules that our dependencies import when they are present (numba imports `coverage`,
+# pandas `tables`): Snakemake puts workflow/scripts/ on sys.path, so a script named like
+# one of them is imported in its place and crashes the job. That happened with coverage.py.
+PROBED = {"coverage", "tables", "numexpr", "bottleneck", "matplotlib", "torch", "tbb"}
+
+
+def test_no_script_shadows_a_module_that_a_dependency_may_import():
+    import importlib.util
+
+    for script in (REPO / "workflow" / "scripts").glob("*.py"):
+        name = script.stem
+        assert name not in PROBED, f"{script} shadows the optional module {name!r}; rename it"
+        assert name not in sys.stdlib_module_names, f"{script} shadows the stdlib {name!r}"
+        if name != "learnability":  # site-packages comes first for the package itself
+            assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}"

@@ -4,15 +4,20 @@ trained with cross-entropy), intercept unpenalised, fitted to its optimum.
 The objective is scikit-learn's ``LogisticRegression(penalty="l2", C=C)``:
 ``0.5 * ||w||^2 + C * sum_i log(1 + exp(-s_i (x_i . w + b)))`` with s_i = +-1.
 
-Two backends:
+Solvers:
 
-- ``batched`` (default): L-BFGS over a whole chunk of problems at once, in numpy. Each
-  iteration is a handful of array operations on a (B, n, d+1) stack, so the Python cost is
-  paid once per chunk rather than once per fit, and it iterates until the gradient's
-  largest entry is below ``tol`` (1e-6), which puts the coefficients within about 1e-6
-  (relative) of the exact optimum.
-  The same algorithm runs on torch tensors (float64) when ``device`` is not ``cpu``, e.g.
-  ``cuda``: an optional backend for GPU machines; torch is never needed otherwise.
+- ``batched`` (default): L-BFGS to a gradient below ``tol`` (1e-6), which puts the
+  coefficients within about 1e-6 (relative) of the exact optimum, for a whole batch of
+  problems per call. It has three backends that run the same algorithm:
+
+  - ``numba`` (the default on ``device: cpu``): compiled, one problem per thread at a time,
+    each problem's rows kept in cache for its whole solve (:mod:`learnability.lbfgs`);
+  - ``torch`` (any other ``device``, e.g. ``cuda``): the problems of a chunk stacked into
+    (B, n, d+1) tensors with one shared optimiser loop, the shape a GPU wants. torch is
+    an optional extra, imported only here;
+  - ``numpy``: the same stacked loop on numpy arrays, kept to test the torch path on a
+    CPU and as an independent check of the compiled kernel.
+
 - ``reference``: scikit-learn's Newton-Cholesky solver with a tight tolerance, one fit at
   a time, kept so that anyone can rerun the equivalence check.
 """
@@ -20,18 +25,23 @@ Two backends:
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
+from learnability.lbfgs import ARMIJO, F_SLACK
+
 log = logging.getLogger(__name__)
 
 SOLVERS = ("batched", "reference")
+BACKENDS = ("numba", "numpy", "torch")
 DEFAULT_TOL = 1e-6
 LBFGS_MEMORY = 10
 MAX_ITER = 2000
-# Chunks are kept near the size of a last-level cache: L-BFGS streams the design matrices
-# twice per iteration, so a chunk that spills to DRAM is memory-bound.
+# The stacked backends work in chunks of this many bytes of design matrices. On a CPU a
+# chunk near the size of the last-level cache keeps the numpy loop from going to DRAM
+# twice per iteration; a GPU takes far larger ones.
 DEFAULT_CHUNK_BYTES = 16 << 20
 
 
@@ -159,10 +169,36 @@ class _TorchOps(_NumpyOps):
         return a.detach().cpu().numpy()
 
 
+@contextmanager
+def limit_threads(threads: int):
+    """Cap the threads of BLAS and of the compiled kernels at ``threads`` (a rule's
+    ``threads:``), restoring the previous limits on exit."""
+    import numba
+    from threadpoolctl import threadpool_limits
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        with threadpool_limits(int(threads)):
+            yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def resolve_backend(device: str = "cpu", backend: str | None = None) -> str:
+    """The backend of ``solver: batched``: compiled numba on ``cpu``, torch elsewhere."""
+    backend = backend or ("numba" if device == "cpu" else "torch")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; use one of {BACKENDS}")
+    if backend != "torch" and device != "cpu":
+        raise ValueError(f"backend {backend!r} runs on the CPU only, not on {device!r}")
+    return backend
+
+
 def backend_ops(device: str = "cpu", backend: str | None = None) -> _NumpyOps:
-    """numpy for ``cpu`` (unless ``backend='torch'``, used to test the torch path on a
-    CPU), torch for any other device."""
-    if (backend or ("numpy" if device == "cpu" else "torch")) == "numpy":
+    """Array operations for the stacked loop: numpy, or torch on ``device`` (``cpu``
+    included, to test the torch path without a GPU)."""
+    if backend == "numpy" or (backend is None and device == "cpu"):
         return _NumpyOps()
     return _TorchOps(device)
 
@@ -244,7 +280,8 @@ def lbfgs_batched(
         t = ops.ones(act.shape[0])
         W_new = W + p
         f_new, g_new = _objective(ops, X, y, W_new, C, reg)
-        bad = ~(f_new <= f + 1e-4 * gp)
+        slack = F_SLACK * abs(f)
+        bad = ~(f_new <= f + ARMIJO * gp + slack)
         for _ in range(40):
             if not bad.any():
                 break
@@ -252,7 +289,7 @@ def lbfgs_batched(
             t[idx] *= 0.5
             W_new[idx] = W[idx] + t[idx, None] * p[idx]
             f_new[idx], g_new[idx] = _objective(ops, X[idx], y[idx], W_new[idx], C, reg)
-            bad[idx] = ~(f_new[idx] <= f[idx] + 1e-4 * t[idx] * gp[idx])
+            bad[idx] = ~(f_new[idx] <= f[idx] + ARMIJO * t[idx] * gp[idx] + slack[idx])
         stuck = bad  # no decrease found: the problem is at its numerical optimum
         s = W_new - W
         yv = g_new - g
@@ -265,14 +302,7 @@ def lbfgs_batched(
         iters[ops.numpy(act)] += 1
         done = (ops.absmax(g) < tol) | stuck
     out[act] = W
-    if act.shape[0]:
-        log.warning(
-            "%d of %d fits did not converge in %d L-BFGS iterations (tol %g)",
-            act.shape[0],
-            B,
-            max_iter,
-            tol,
-        )
+    _warn_unconverged(act.shape[0], B, tol, max_iter)
     return ops.numpy(out), iters, converged
 
 
@@ -299,19 +329,39 @@ def fit_many(
     stats: dict | None = None,
     device: str = "cpu",
     backend: str | None = None,
+    threads: int | None = None,
 ) -> np.ndarray:
     """Fit one classifier per row of ``train_idx`` (rows of ``vectors``) and return the
     stacked (w, b) as an (iterations, d + 1) array. ``stats``, if given, accumulates the
-    number of fits and of L-BFGS iterations (for the benchmark's FLOP count)."""
+    number of fits and of L-BFGS iterations (for the benchmark's FLOP count). ``threads``
+    caps the compiled backend's threads; no result depends on it."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; use one of {SOLVERS}")
     n_fits, n = train_idx.shape
     d = vectors.shape[1]
-    out = np.empty((n_fits, d + 1))
     if solver == "reference":
+        out = np.empty((n_fits, d + 1))
         for i in range(n_fits):
             out[i] = fit_reference(vectors[train_idx[i]], train_y[i], C)
         return out
+    backend = resolve_backend(device, backend)
+    if backend == "numba":
+        from learnability.lbfgs import solve_rows
+
+        out, iters, converged = solve_rows(
+            vectors,
+            train_idx,
+            train_y,
+            C,
+            tol=tol,
+            memory=LBFGS_MEMORY,
+            max_iter=MAX_ITER,
+            threads=threads,
+        )
+        _warn_unconverged(int((~converged).sum()), n_fits, tol)
+        _count(stats, iters)
+        return out
+    out = np.empty((n_fits, d + 1))
     ops = backend_ops(device, backend)
     step = chunk_size(n, d, chunk_bytes)
     for start in range(0, n_fits, step):
@@ -322,16 +372,32 @@ def fit_many(
         out[start : start + step], iters, _ = lbfgs_batched(
             X, train_y[start : start + step], C, tol=tol, ops=ops
         )
-        if stats is not None:
-            stats["fits"] = stats.get("fits", 0) + len(iters)
-            stats["iterations"] = stats.get("iterations", 0) + int(iters.sum())
+        _count(stats, iters)
     return out
+
+
+def _count(stats: dict | None, iters: np.ndarray) -> None:
+    if stats is not None:
+        stats["fits"] = stats.get("fits", 0) + len(iters)
+        stats["iterations"] = stats.get("iterations", 0) + int(iters.sum())
+
+
+def _warn_unconverged(n_bad: int, n_fits: int, tol: float, max_iter: int = MAX_ITER) -> None:
+    if n_bad:
+        log.warning(
+            "%d of %d fits did not converge in %d L-BFGS iterations (tol %g)",
+            n_bad,
+            n_fits,
+            max_iter,
+            tol,
+        )
 
 
 def fit_scores(
     x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, C: float
 ) -> np.ndarray:
     """Fit one problem (exactly) and return decision values (logits) for x_test."""
-    X = np.hstack([np.asarray(x_train, dtype=np.float64), np.ones((len(x_train), 1))])
-    w, _, _ = lbfgs_batched(X[None], np.asarray(y_train, dtype=np.float64)[None], C)
+    x_train = np.asarray(x_train)
+    idx = np.arange(len(x_train))[None]
+    w = fit_many(x_train, idx, np.asarray(y_train, dtype=np.float64)[None], C)
     return np.asarray(x_test, dtype=np.float64) @ w[0, :-1] + w[0, -1]

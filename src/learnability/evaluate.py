@@ -10,7 +10,8 @@ import pandas as pd
 
 from learnability.classify import DEFAULT_CHUNK_BYTES, DEFAULT_TOL, fit_many
 from learnability.errors import InputError
-from learnability.metrics import ROC_GRID, binary_metrics, tpr_at
+from learnability.lbfgs import decision_values
+from learnability.metrics import ROC_GRID, batch_metrics, batch_tpr_at
 from learnability.sampling import (
     derive_seed,
     parse_key,
@@ -93,13 +94,12 @@ def _fit_and_score(
         chunk_bytes=protocol.chunk_bytes,
         device=protocol.device,
     )
-    rows = []
-    tpr = np.empty((len(splits), ROC_GRID.size))
-    for i, (_, _, te, yte) in enumerate(splits):
-        scores = np.asarray(vectors[te], dtype=np.float64) @ coef[i, :-1] + coef[i, -1]
-        rows.append(binary_metrics(yte, scores))
-        tpr[i] = tpr_at(yte, scores)
-    return rows, tpr
+    test_idx = np.stack([sp[2] for sp in splits])
+    test_y = np.stack([sp[3] for sp in splits])
+    scores = decision_values(vectors, test_idx, coef)
+    metrics = batch_metrics(test_y, scores)
+    rows = [{m: float(metrics[m][i]) for m in metrics} for i in range(len(splits))]
+    return rows, batch_tpr_at(test_y, scores)
 
 
 def _run_iterations(

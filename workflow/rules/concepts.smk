@@ -24,4 +24,4 @@ rule coverage:
     conda:
         "../envs/learnability.yaml"
     script:
-        "../scripts/coverage.py"
+        "../scripts/concept_coverage.py"

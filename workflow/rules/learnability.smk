@@ -13,6 +13,7 @@ rule learnability:
         "benchmarks/out/learnability/{embedding}/{list}/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
+    threads: config["learnability"].get("threads", 1)
     params:
         iterations=config["learnability"]["iterations"],
         C=config["learnability"]["C"],
@@ -41,6 +42,7 @@ rule learning_curve:
         "benchmarks/out/learning_curve/{embedding}/{list}/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
+    threads: config["learnability"].get("threads", 1)
     params:
         fractions=LEARNING_CURVE,
         iterations=config["learnability"]["iterations"],

@@ -10,6 +10,7 @@ rule null_distribution:
         "benchmarks/out/null_distribution/{embedding}/{negatives}/{key}.tsv"
     conda:
         "../envs/learnability.yaml"
+    threads: config["learnability"].get("threads", 1)
     params:
         lists=config["random_lists"]["lists"],
         iterations=config["random_lists"]["iterations"],

@@ -20,7 +20,7 @@ rule tables:
         lists=list(LISTS),
         table_size=config.get("report", {}).get("table_size", 400),
     script:
-        "../scripts/tables.py"
+        "../scripts/write_tables.py"
 
 
 rule coverage_table:

@@ -1,12 +1,12 @@
 import numpy as np
-from threadpoolctl import threadpool_limits
 
+from learnability.classify import limit_threads
 from learnability.evaluate import null_distribution
 from learnability.io import write_table
 from learnability.logs import logged
 from learnability.workflow_config import bins_for
 
-with logged(snakemake.log[0]) as log, threadpool_limits(snakemake.threads):
+with logged(snakemake.log[0]) as log, limit_threads(snakemake.threads):
     p, w = snakemake.params, snakemake.wildcards
     vectors = np.load(snakemake.input.vectors, mmap_mode="r")
     null = null_distribution(
