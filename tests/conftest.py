@@ -1,6 +1,10 @@
 from __future__ import annotations
 
 import bz2
+import hashlib
+import http.server
+import json
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -40,3 +44,128 @@ def planted():
     direction /= np.linalg.norm(direction)
     vectors[members] += 3.0 * direction
     return vectors, members
+
+
+# A real HTTP server on 127.0.0.1 serving bytes the tests made (no network in tests).
+PAYLOAD = bytes(range(256)) * 4096  # 1 MiB
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    payload = PAYLOAD
+    files: dict[str, bytes] = {}  # other paths the server holds (multi-part dumps)
+    support_range = True
+    served: list[int] = []
+    fail_first: list[bool] = []
+    corrupt: set[str] = set()  # paths served with their last byte flipped
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path == "/missing":
+            self.send_error(404)
+            return
+        if self.path == "/error":
+            self.send_error(500)
+            return
+        payload = self.files.get(self.path, self.payload)
+        if self.path in self.corrupt:
+            payload = payload[:-1] + bytes([payload[-1] ^ 1])
+        start = 0
+        rng = self.headers.get("Range")
+        if rng and self.support_range:
+            start = int(rng.split("=")[1].split("-")[0])
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {start}-{len(payload) - 1}/{len(payload)}")
+        else:
+            self.send_response(200)
+        body = payload[start:]
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        # record before writing: the client may finish reading before this thread resumes
+        if self.fail_first and self.fail_first.pop():
+            # send half, then drop the connection: the client must resume
+            type(self).served.append(len(body) // 2)
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.connection.close()
+            return
+        type(self).served.append(len(body))
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def server():
+    Handler.served = []
+    Handler.fail_first = []
+    Handler.support_range = True
+    Handler.files = {}
+    Handler.corrupt = set()
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+WORDS = [f"w{i}" for i in range(300)]
+
+
+def synthetic_pages(n: int, seed: int = 0) -> list[str]:
+    """Articles of random words, with a redirect, a talk page and a stub mixed in."""
+    import random
+
+    rng = random.Random(seed)
+    pages = []
+    for i in range(n):
+        if i % 17 == 5:
+            pages.append(page(f"R{i}", f"#REDIRECT [[A{i - 1}]]", redirect=f"A{i - 1}"))
+        elif i % 23 == 7:
+            pages.append(page(f"Talk:A{i}", "talk " * 80, ns=1))
+        elif i % 29 == 3:
+            pages.append(page(f"S{i}", "too short"))
+        else:
+            paragraphs = [" ".join(rng.choices(WORDS[: 50 + i % 250], k=120)) for _ in range(3)]
+            pages.append(page(f"A{i}", "\n\n".join(paragraphs)))
+    return pages
+
+
+def multipart_dump(directory: Path, parts: int = 3, pages_per_part: int = 40) -> dict:
+    """A dump in ``parts`` numbered part files plus the same pages as one file, with a
+    dumpstatus.json and a sha1sums.txt. Returns {path in the server: bytes}."""
+    pages = synthetic_pages(parts * pages_per_part)
+    files: dict[str, bytes] = {}
+    status_files = {}
+    sha1_lines = []
+    for k in range(parts):
+        lo, hi = k * pages_per_part + 1, (k + 1) * pages_per_part
+        name = f"testwiki-20990101-pages-articles{k + 1}.xml-p{lo}p{hi}.bz2"
+        chunk = pages[k * pages_per_part : (k + 1) * pages_per_part]
+        data = bz2.compress((XML_HEAD + "".join(chunk) + "</mediawiki>\n").encode())
+        files[f"/dump/{name}"] = data
+        sha1 = hashlib.sha1(data).hexdigest()
+        status_files[name] = {
+            "size": len(data),
+            "url": f"/testwiki/20990101/{name}",
+            "md5": hashlib.md5(data).hexdigest(),
+            "sha1": sha1,
+        }
+        sha1_lines.append(f"{sha1}  {name}")
+    whole = bz2.compress((XML_HEAD + "".join(pages) + "</mediawiki>\n").encode())
+    whole_name = "testwiki-20990101-pages-articles.xml.bz2"
+    files[f"/dump/{whole_name}"] = whole
+    sha1_lines.append(f"{hashlib.sha1(whole).hexdigest()}  {whole_name}")
+    # reversed: the manifest must restore page order itself
+    status = {
+        "jobs": {
+            "articlesdump": {"status": "done", "files": dict(reversed(status_files.items()))},
+            "articlesdumprecombine": {"status": "done", "files": {}},
+        },
+        "version": "0.8",
+    }
+    files["/dump/dumpstatus.json"] = json.dumps(status).encode()
+    files["/dump/testwiki-20990101-sha1sums.txt"] = ("\n".join(sha1_lines) + "\n").encode()
+    for path, data in files.items():
+        (directory / path.rsplit("/", 1)[-1]).write_bytes(data)
+    return files

@@ -55,6 +55,8 @@ def test_schema_rejects_bad_config(mutate, match):
         (lambda c: c["embeddings"]["random"].update(reference="random"), "not a trained"),
         (lambda c: c["embeddings"]["random"].pop("reference"), "needs the name"),
         (lambda c: c["report"].update(table_size=123), "must be one of random_lists.sizes"),
+        (lambda c: c["dump"].update(base_url="https://m/d/"), "exactly one of 'source'.*null"),
+        (lambda c: c["dump"].update(source=None), "exactly one of 'source'"),
     ],
 )
 def test_cross_key_checks(mutate, match):

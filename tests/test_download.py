@@ -1,70 +1,12 @@
 """Download code against a real HTTP server on 127.0.0.1 serving bytes the test made."""
 
 import hashlib
-import http.server
-import threading
 
 import pytest
+from conftest import PAYLOAD, Handler
 
 from learnability.download import fetch, resolve_package_path
 from learnability.errors import DownloadError
-
-PAYLOAD = bytes(range(256)) * 4096  # 1 MiB
-
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    payload = PAYLOAD
-    support_range = True
-    served: list[int] = []
-    fail_first: list[bool] = []
-
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
-        if self.path == "/missing":
-            self.send_error(404)
-            return
-        if self.path == "/error":
-            self.send_error(500)
-            return
-        start = 0
-        rng = self.headers.get("Range")
-        if rng and self.support_range:
-            start = int(rng.split("=")[1].split("-")[0])
-            self.send_response(206)
-            self.send_header(
-                "Content-Range", f"bytes {start}-{len(self.payload) - 1}/{len(self.payload)}"
-            )
-        else:
-            self.send_response(200)
-        body = self.payload[start:]
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        # record before writing: the client may finish reading before this thread resumes
-        if self.fail_first and self.fail_first.pop():
-            # send half, then drop the connection: the client must resume
-            type(self).served.append(len(body) // 2)
-            self.wfile.write(body[: len(body) // 2])
-            self.wfile.flush()
-            self.connection.close()
-            return
-        type(self).served.append(len(body))
-        self.wfile.write(body)
-
-
-@pytest.fixture
-def server():
-    Handler.served = []
-    Handler.fail_first = []
-    Handler.support_range = True
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
 
 SHA256 = hashlib.sha256(PAYLOAD).hexdigest()
 
@@ -85,9 +27,26 @@ def test_resume_from_partial_file_uses_range(server, tmp_path):
 
 def test_dropped_connection_resumes_not_restarts(server, tmp_path):
     Handler.fail_first = [True]
-    fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {"sha256": SHA256}, retries=2)
+    fetch(f"{server}/dump.bz2", tmp_path / "d.bz2", {"sha256": SHA256}, retries=2, backoff=0.01)
     assert (tmp_path / "d.bz2").read_bytes() == PAYLOAD
     assert Handler.served == [len(PAYLOAD) // 2, len(PAYLOAD) - len(PAYLOAD) // 2]
+
+
+def test_progress_and_retries_are_logged(server, tmp_path, caplog):
+    Handler.fail_first = [True]
+    with caplog.at_level("INFO", logger="learnability.download"):
+        fetch(
+            f"{server}/dump.bz2",
+            tmp_path / "d.bz2",
+            {"sha256": SHA256},
+            retries=2,
+            backoff=0.01,
+            progress_every=0.0,
+        )
+    text = caplog.text
+    assert "attempt 1 of 3 failed" in text and "retrying in 0.0 s" in text
+    assert f"resuming at byte {len(PAYLOAD) // 2}" in text
+    assert "1.0 of 1.0 MB (100%)" in text and "MB/s" in text and "ETA" in text
 
 
 def test_server_without_range_restarts_cleanly(server, tmp_path):
@@ -106,7 +65,7 @@ def test_checksum_mismatch_leaves_nothing(server, tmp_path):
 @pytest.mark.parametrize("path,code", [("/missing", "404"), ("/error", "500")])
 def test_http_errors_are_clear(server, tmp_path, path, code):
     with pytest.raises(DownloadError, match=code):
-        fetch(f"{server}{path}", tmp_path / "d.bz2", {"sha256": SHA256}, retries=1)
+        fetch(f"{server}{path}", tmp_path / "d.bz2", {"sha256": SHA256}, retries=1, backoff=0.01)
     assert not (tmp_path / "d.bz2").exists()
 
 

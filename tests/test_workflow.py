@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -146,9 +147,9 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
         out = dry.stdout + dry.stderr
         jobs = scheduled(out)
         assert jobs.get("resolve_concept") == 4 and jobs.get("learnability") == 8, jobs
-        assert not {"fetch_dump", "extract_corpus", "train_embedding", "random_embedding"} & set(
-            jobs
-        ), jobs
+        upstream = {"fetch_dump", "extract_part", "join_corpus", "train_embedding"}
+        upstream.add("random_embedding")
+        assert not upstream & set(jobs), jobs
         assert set(jobs) <= {
             "resolve_concept",
             "learnability",
@@ -178,6 +179,80 @@ def test_bad_config_fails_before_any_job(tmp_path):
     assert result.returncode != 0
     assert "iteratons" in result.stdout + result.stderr
     assert not (tmp_path / "results").exists()
+
+
+def _copy_workflow(wd: Path) -> None:
+    shutil.copy(REPO / "Snakefile", wd / "Snakefile")
+    shutil.copytree(REPO / "workflow", wd / "workflow")
+    (wd / "config").mkdir(exist_ok=True)
+
+
+def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
+    """A synthetic 3-part dump with its dumpstatus.json on 127.0.0.1: one manifest job,
+    one download and one extraction job per part, one join, then the rest of the
+    workflow on the joined corpus."""
+    from conftest import Handler, multipart_dump
+
+    src = tmp_path / "served"
+    src.mkdir()
+    Handler.files = multipart_dump(src)
+    wd = tmp_path / "wf"
+    wd.mkdir()
+    _copy_workflow(wd)
+    cfg = tiny_config(wd)
+    cfg["dump"] = {"name": "testwiki", "base_url": f"{server}/dump/", "status": "dumpstatus.json"}
+    cfg["corpus"]["min_article_tokens"] = 20
+    cfg["training"]["min_count"] = 2
+    cfg["embeddings"] = {
+        "word2vec": {"method": "word2vec"},
+        "random": {"method": "random", "reference": "word2vec", "seed": 7},
+    }
+    cfg["compare"]["embeddings"] = ["word2vec", "random"]
+    cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
+    (wd / "lists").mkdir()
+    (wd / "lists" / "first.txt").write_text("\n".join(f"w{i}" for i in range(30)) + "\n")
+    cfg["learnability"].update(negatives=["uniform"], learning_curve=[])
+    cfg["random_lists"].update(sizes=[30], match_sizes=False)
+    cfg["report"] = {"table_size": 30}
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = run(wd)
+    assert result.returncode == 0, result.stderr[-5000:]
+
+    def jobs(rule: str) -> int:
+        return len(list((wd / "logs" / rule).rglob("*.log")))
+
+    counts = {
+        r: jobs(r)
+        for r in ("dump_manifest", "fetch_dump_part", "extract_part", "join_corpus")
+        + ("train_embedding", "learnability", "null_distribution")
+    }
+    assert counts == {
+        "dump_manifest": 1,
+        "fetch_dump_part": 3,
+        "extract_part": 3,
+        "join_corpus": 1,
+        "train_embedding": 1,
+        "learnability": 2,
+        "null_distribution": 2,
+    }, counts
+    stats = json.loads((wd / "results" / "corpus" / "testwiki" / "stats.json").read_text())
+    assert stats["parts"] == 3 and stats["articles"] > 100
+    assert (wd / "results" / "tables" / "uniform" / "table6.md").exists()
+    assert (wd / "results" / "stats" / "wilcoxon.parquet").exists()
+
+
+def test_paper_config_plans_offline_without_a_traceback(tmp_path):
+    """The paper's 27-part dump cannot be listed offline: the dry run plans the manifest
+    checkpoint and everything it can know, and stops cleanly."""
+    _copy_workflow(tmp_path)
+    shutil.copytree(REPO / "config", tmp_path / "config", dirs_exist_ok=True)
+    shutil.copytree(REPO / "resources", tmp_path / "resources")
+    result = run(tmp_path, "-n", "--configfile", "config/paper.yaml")
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-3000:]
+    assert "Traceback" not in out
+    jobs = scheduled(out)
+    assert jobs.get("dump_manifest") == 1, jobs
 
 
 # Modules that our dependencies import when they are present (numba imports `coverage`,

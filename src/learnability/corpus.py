@@ -5,13 +5,17 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import json
 import os
+import shutil
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
+
+import numpy as np
 
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
@@ -133,6 +137,7 @@ def extract_corpus(
     out_text: str | os.PathLike[str],
     out_stats: str | os.PathLike[str],
     *,
+    out_counts: str | os.PathLike[str] | None = None,
     min_article_tokens: int = 50,
     max_line_tokens: int = 1000,
 ) -> dict[str, object]:
@@ -140,7 +145,11 @@ def extract_corpus(
 
     Articles are namespace 0 pages that are not redirects and have at least
     ``min_article_tokens`` tokens (shorter ones are stubs and disambiguation fragments).
-    Every skipped page is counted in the stats, by reason.
+    Every skipped page is counted in the stats, by reason. ``out_counts`` (Parquet: word,
+    count) keeps the token counts so that :func:`join_corpus` can merge parts exactly.
+
+    It streams: memory holds one page at a time plus the counts of the distinct tokens
+    seen (a few hundred MB for a full Wikipedia part), whatever the size of the dump.
     """
     if not 0 < max_line_tokens <= GENSIM_MAX_SENTENCE:
         raise ValueError(
@@ -181,6 +190,68 @@ def extract_corpus(
                 f"{', '.join(map(str, dumps))}: no <page> found. Is this a MediaWiki XML export?"
             )
     result = stats.as_dict(min_article_tokens, max_line_tokens)
+    if out_counts is not None:
+        write_counts(stats.counts, out_counts)
+    write_json(result, out_stats)
+    return result
+
+
+def write_counts(counts: Counter[str], path: str | os.PathLike[str]) -> None:
+    import pandas as pd
+
+    from learnability.io import write_table
+
+    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    df = pd.DataFrame(
+        {"word": [w for w, _ in items], "count": np.array([c for _, c in items], dtype=np.int64)}
+    )
+    write_table(df, path, "token_counts")
+
+
+def join_corpus(
+    texts: list[str | os.PathLike[str]],
+    counts: list[str | os.PathLike[str]],
+    stats_files: list[str | os.PathLike[str]],
+    out_text: str | os.PathLike[str],
+    out_stats: str | os.PathLike[str],
+) -> dict[str, object]:
+    """Join the extractions of a dump's parts, in page order, into one corpus.
+
+    The gzip members are concatenated byte for byte (a multi-member gzip file reads as
+    the concatenation of its members), so the text equals the extraction of the whole
+    dump in one job; the stats are summed and the type counts merged from the parts'
+    counts, so they equal it too."""
+    import pandas as pd
+
+    if not (len(texts) == len(counts) == len(stats_files)) or not texts:
+        raise ValueError("join_corpus needs one text, counts and stats file per part")
+    parts = [json.loads(Path(p).read_text(encoding="utf-8")) for p in stats_files]
+    settings = {(p["min_article_tokens"], p["max_line_tokens"]) for p in parts}
+    if len(settings) != 1:
+        raise InputError(
+            f"{', '.join(map(str, stats_files))}: the parts were extracted with different "
+            "corpus settings; rerun the extraction of every part"
+        )
+    min_article_tokens, max_line_tokens = settings.pop()
+    stats = CorpusStats()
+    for p in parts:
+        stats.pages += p["pages"]
+        skipped = p["skipped"]
+        stats.skipped_namespace += skipped["non_article_namespace"]
+        stats.skipped_redirect += skipped["redirect"]
+        stats.skipped_short += skipped[f"shorter_than_{min_article_tokens}_tokens"]
+        stats.articles += p["articles"]
+        stats.lines += p["lines"]
+        stats.tokens += p["tokens"]
+    for path in counts:
+        df = pd.read_parquet(path)
+        stats.counts.update(dict(zip(df["word"], df["count"].astype(int), strict=True)))
+    with atomic_path(out_text) as tmp, open(tmp, "wb") as out:
+        for path in texts:
+            with open(path, "rb") as fh:
+                shutil.copyfileobj(fh, out, 16 << 20)
+    result = stats.as_dict(min_article_tokens, max_line_tokens)
+    result["parts"] = len(texts)
     write_json(result, out_stats)
     return result
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import importlib.util
+import logging
 import os
 import shutil
 import time
@@ -30,6 +31,39 @@ from learnability.errors import DownloadError
 
 HASHES = ("sha256", "sha1", "md5")
 CHUNK = 1 << 20
+PROGRESS_SECONDS = 10.0
+
+log = logging.getLogger(__name__)
+
+
+class _Progress:
+    """Logs bytes, rate and ETA of a transfer at most every ``every`` seconds."""
+
+    def __init__(self, name: str, start: int, total: int | None, every: float) -> None:
+        self.name, self.start, self.total, self.every = name, start, total, every
+        self.t0 = self.last = time.monotonic()
+        self.done = start
+
+    def update(self, n: int, *, final: bool = False) -> None:
+        self.done += n
+        now = time.monotonic()
+        if not final and now - self.last < self.every:
+            return
+        self.last = now
+        rate = (self.done - self.start) / max(now - self.t0, 1e-9)
+        if self.total:
+            eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+            log.info(
+                "%s: %.1f of %.1f MB (%.0f%%), %.2f MB/s, ETA %.0f s",
+                self.name,
+                self.done / 1e6,
+                self.total / 1e6,
+                100.0 * self.done / self.total,
+                rate / 1e6,
+                eta,
+            )
+        else:
+            log.info("%s: %.1f MB, %.2f MB/s", self.name, self.done / 1e6, rate / 1e6)
 
 
 def resolve_package_path(source: str) -> Path:
@@ -71,7 +105,9 @@ def verify_checksum(path: Path, checksums: dict[str, str], source: str) -> None:
             )
 
 
-def _http_fetch(url: str, part: Path, retries: int, timeout: float) -> None:
+def _http_fetch(
+    url: str, part: Path, retries: int, timeout: float, backoff: float, progress_every: float
+) -> None:
     last_error: Exception | None = None
     for attempt in range(retries + 1):
         have = part.stat().st_size if part.exists() else 0
@@ -81,13 +117,26 @@ def _http_fetch(url: str, part: Path, retries: int, timeout: float) -> None:
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 # 206: the server resumes; 200: it ignored Range, so start from zero
-                mode = "ab" if have and response.status == 206 else "wb"
+                resumed = have and response.status == 206
+                mode = "ab" if resumed else "wb"
                 expected = response.headers.get("Content-Length")
+                start = have if resumed else 0
+                if have:
+                    log.info(
+                        "%s: %s at byte %d",
+                        url,
+                        "resuming" if resumed else "server ignored Range; restarting",
+                        start,
+                    )
+                total = start + int(expected) if expected is not None else None
+                progress = _Progress(url, start, total, progress_every)
                 received = 0
                 with open(part, mode) as out:
                     while chunk := response.read(CHUNK):
                         out.write(chunk)
                         received += len(chunk)
+                        progress.update(len(chunk))
+                progress.update(0, final=True)
             if expected is not None and received < int(expected):
                 # A dropped connection can look like a clean EOF: keep what arrived and
                 # resume from there.
@@ -105,7 +154,16 @@ def _http_fetch(url: str, part: Path, retries: int, timeout: float) -> None:
         except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
             last_error = exc
         if attempt < retries:
-            time.sleep(min(2.0**attempt, 30.0) * 0.1)
+            delay = min(backoff * 2.0**attempt, 300.0)
+            log.warning(
+                "%s: attempt %d of %d failed (%s); retrying in %.1f s",
+                url,
+                attempt + 1,
+                retries + 1,
+                last_error,
+                delay,
+            )
+            time.sleep(delay)
     raise DownloadError(
         f"{url}: download failed after {retries + 1} attempts ({last_error}). "
         "Rerun to resume where it stopped."
@@ -118,13 +176,17 @@ def fetch(
     checksums: dict[str, str] | None = None,
     *,
     allow_unverified: bool = False,
-    retries: int = 3,
+    retries: int = 5,
     timeout: float = 60.0,
+    backoff: float = 2.0,
+    progress_every: float = PROGRESS_SECONDS,
 ) -> Path:
     """Fetch ``source`` to ``dest``, verified against ``checksums``; return ``dest``.
 
     A missing checksum is an error unless ``allow_unverified`` is set explicitly: a dump
-    that cannot be verified cannot be reproduced.
+    that cannot be verified cannot be reproduced. HTTP transfers retry ``retries`` times
+    with exponential backoff (``backoff`` s, doubling, at most 5 min), resuming each time,
+    and log bytes, rate and ETA every ``progress_every`` seconds.
     """
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -138,7 +200,7 @@ def fetch(
     part = dest.with_name(dest.name + ".part")
     scheme = urlparse(source).scheme
     if scheme in ("http", "https"):
-        _http_fetch(source, part, retries, timeout)
+        _http_fetch(source, part, retries, timeout, backoff, progress_every)
     else:
         if source.startswith("package://"):
             src = resolve_package_path(source)

@@ -14,6 +14,10 @@ METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
 
 # table -> ordered {column: pandas dtype}
 TABLES: dict[str, dict[str, str]] = {
+    "token_counts": {
+        "word": "string",
+        "count": "int64",
+    },
     "vocab": {
         "embedding": "string",
         "index": "int64",

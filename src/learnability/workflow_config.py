@@ -108,6 +108,14 @@ def list_registry(config: dict) -> dict[str, dict]:
 
 def check_config(config: dict) -> None:
     """Cross-key checks; raise :class:`ConfigError` naming the key and the fix."""
+    dump = config["dump"]
+    if (dump.get("source") is None) == (dump.get("base_url") is None):
+        raise ConfigError(
+            "dump: give exactly one of 'source' (one dump file, with sha256/sha1/md5) and "
+            "'base_url' (the folder of a multi-part dump, with 'status'). A --configfile "
+            "is merged into config/config.yaml, whose dump has a 'source': a multi-part "
+            "config sets 'source: null' to drop it."
+        )
     embeddings = config["embeddings"]
     for name, spec in embeddings.items():
         if spec["method"] == "random":

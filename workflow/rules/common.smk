@@ -14,6 +14,7 @@ if (_SRC / "learnability").is_dir():
 
 from snakemake.utils import min_version, validate
 
+from learnability.dumps import read_manifest
 from learnability.workflow_config import (
     check_config,
     embedding_params,
@@ -35,7 +36,10 @@ NEGATIVES = list(config["learnability"].get("negatives", ["uniform"]))
 N_BINS = config["learnability"].get("frequency_bins", 10)
 LEARNING_CURVE = list(config["learnability"].get("learning_curve", []))
 DUMP = config["dump"]["name"]
-DUMP_FILE = Path(config["dump"]["source"].rstrip("/")).name
+# A multi-part dump (base_url) fans out one download and one extraction job per part,
+# listed by the manifest checkpoint; a single file (source) is a dump of one part.
+MULTIPART = config["dump"].get("base_url") is not None
+DUMP_FILE = None if MULTIPART else Path(config["dump"]["source"].rstrip("/")).name
 
 
 wildcard_constraints:
@@ -44,6 +48,41 @@ wildcard_constraints:
     list="|".join(map(re.escape, LISTS)) if LISTS else "(?!)",
     negatives="|".join(NEGATIVES),
     key=r"size-\d+|profile-\d+(?:-\d+)*",
+    part=r"[^/]+",
+
+
+def dump_parts(wildcards):
+    """The dump's part files, in page order (from the manifest checkpoint if multi-part)."""
+    if not MULTIPART:
+        return [DUMP_FILE]
+    manifest = checkpoints.dump_manifest.get(dump=wildcards.dump).output[0]
+    return [f.name for f in read_manifest(manifest)]
+
+
+def dump_part_file(wildcards):
+    if MULTIPART:
+        return f"resources/dumps/{wildcards.dump}/parts/{wildcards.part}"
+    return f"resources/dumps/{wildcards.dump}/{DUMP_FILE}"
+
+
+def extracted_parts(wildcards):
+    pattern = "results/corpus/{dump}/parts/{part}.{kind}"
+    parts = dump_parts(wildcards)
+    return {
+        kind.split(".")[0]: expand(pattern, dump=wildcards.dump, part=parts, kind=kind)
+        for kind in ("txt.gz", "counts.parquet", "stats.json")
+    }
+
+
+def extraction_mem_mb(wildcards, input):
+    # one page at a time plus the part's token counts (bounded by its vocabulary)
+    return 1000 + int(input.size_mb * 2)
+
+
+def extraction_runtime(wildcards, input):
+    # minutes; measured about 0.5 MB/s of bz2 input per core (the README's figures),
+    # with a 4x margin for slower cluster cores
+    return 10 + int(input.size_mb / 0.5 / 60 * 4)
 
 
 def list_source(wildcards):

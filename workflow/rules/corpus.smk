@@ -1,36 +1,95 @@
-rule fetch_dump:
-    output:
-        f"resources/dumps/{{dump}}/{DUMP_FILE}",
-    log:
-        "logs/fetch_dump/{dump}.log",
-    conda:
-        "../envs/learnability.yaml"
-    params:
-        source=config["dump"]["source"],
-        checksums={
-            h: config["dump"][h]
-            for h in ("sha256", "sha1", "md5")
-            if config["dump"].get(h)
-        },
-        allow_unverified=config["dump"].get("allow_unverified", False),
-    script:
-        "../scripts/fetch_dump.py"
+if MULTIPART:
+
+    checkpoint dump_manifest:
+        output:
+            "resources/dumps/{dump}/manifest.tsv",
+        log:
+            "logs/dump_manifest/{dump}.log",
+        conda:
+            "../envs/learnability.yaml"
+        params:
+            base_url=config["dump"]["base_url"],
+            status=config["dump"].get("status", "dumpstatus.json"),
+            job=config["dump"].get("job", "articlesdump"),
+            pattern=config["dump"].get(
+                "pattern", r"-pages-articles\d+\.xml-p\d+p\d+\.bz2$"
+            ),
+            allow_unverified=config["dump"].get("allow_unverified", False),
+        script:
+            "../scripts/dump_manifest.py"
+
+    rule fetch_dump_part:
+        input:
+            manifest="resources/dumps/{dump}/manifest.tsv",
+        output:
+            "resources/dumps/{dump}/parts/{part}",
+        log:
+            "logs/fetch_dump_part/{dump}/{part}.log",
+        benchmark:
+            "benchmarks/out/fetch_dump_part/{dump}/{part}.tsv"
+        conda:
+            "../envs/learnability.yaml"
+        resources:
+            runtime=240,
+        params:
+            allow_unverified=config["dump"].get("allow_unverified", False),
+        script:
+            "../scripts/fetch_dump_part.py"
+
+else:
+
+    rule fetch_dump:
+        output:
+            f"resources/dumps/{{dump}}/{DUMP_FILE}",
+        log:
+            "logs/fetch_dump/{dump}.log",
+        conda:
+            "../envs/learnability.yaml"
+        params:
+            source=config["dump"]["source"],
+            checksums={
+                h: config["dump"][h]
+                for h in ("sha256", "sha1", "md5")
+                if config["dump"].get(h)
+            },
+            allow_unverified=config["dump"].get("allow_unverified", False),
+        script:
+            "../scripts/fetch_dump.py"
 
 
-rule extract_corpus:
+rule extract_part:
     input:
-        f"resources/dumps/{{dump}}/{DUMP_FILE}",
+        dump_part_file,
     output:
-        text="results/corpus/{dump}/text.txt.gz",
-        stats="results/corpus/{dump}/stats.json",
+        text="results/corpus/{dump}/parts/{part}.txt.gz",
+        counts="results/corpus/{dump}/parts/{part}.counts.parquet",
+        stats="results/corpus/{dump}/parts/{part}.stats.json",
     log:
-        "logs/extract_corpus/{dump}.log",
+        "logs/extract_part/{dump}/{part}.log",
     benchmark:
-        "benchmarks/out/extract_corpus/{dump}.tsv"
+        "benchmarks/out/extract_part/{dump}/{part}.tsv"
     conda:
         "../envs/learnability.yaml"
+    threads: 1
+    resources:
+        mem_mb=extraction_mem_mb,
+        runtime=extraction_runtime,
     params:
         min_article_tokens=config["corpus"].get("min_article_tokens", 50),
         max_line_tokens=config["corpus"].get("max_line_tokens", 1000),
     script:
         "../scripts/extract_corpus.py"
+
+
+rule join_corpus:
+    input:
+        unpack(extracted_parts),
+    output:
+        text="results/corpus/{dump}/text.txt.gz",
+        stats="results/corpus/{dump}/stats.json",
+    log:
+        "logs/join_corpus/{dump}.log",
+    conda:
+        "../envs/learnability.yaml"
+    script:
+        "../scripts/join_corpus.py"

@@ -1,0 +1,173 @@
+"""A multi-part dump's file list with the dump's own checksums: the manifest.
+
+Wikimedia publishes, beside every dump, ``dumpstatus.json``::
+
+    {"jobs": {JOB: {"status": "done", "files": {NAME: {"size", "url", "md5", "sha1"}}}}}
+
+(jobs ``articlesdump`` for the numbered parts, ``articlesdumprecombine`` for one file,
+and their ``multistream`` twins), and ``<wiki>-<date>-sha1sums.txt`` / ``md5sums.txt``
+with one ``<hex>  <name>`` line per file. Either becomes a manifest: a TSV with one row
+per part (name, size, sha1, md5, url) in page order, which the workflow reads to fan out
+one download and one extraction job per part.
+
+The status file is the root of trust: it is fetched without a checksum (it defines
+them), so fetch it over HTTPS or from a copy you trust. Every part is then verified
+against it before it becomes an output.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urljoin
+
+from learnability.download import fetch
+from learnability.errors import DownloadError, InputError
+from learnability.io import atomic_path
+
+# pages-articles3.xml-p88445p200507.bz2 -> part 3, first page 88445
+PART_RE = re.compile(r"(\d+)\.xml-p(\d+)p(\d+)")
+DEFAULT_JOB = "articlesdump"
+# parts of the plain (not multistream) articles dump, for checksum lists
+DEFAULT_PATTERN = r"-pages-articles\d+\.xml-p\d+p\d+\.bz2$"
+COLUMNS = ("name", "size", "sha1", "md5", "url")
+
+
+@dataclass(frozen=True)
+class DumpFile:
+    name: str
+    url: str
+    size: int | None = None
+    sha1: str = ""
+    md5: str = ""
+
+    @property
+    def checksums(self) -> dict[str, str]:
+        return {k: v for k, v in (("sha1", self.sha1), ("md5", self.md5)) if v}
+
+
+def page_order(name: str) -> tuple[int, int, str]:
+    """Sort key that puts parts in page order: (part number, first page id, name)."""
+    m = PART_RE.search(name)
+    return (int(m.group(1)), int(m.group(2)), name) if m else (0, 0, name)
+
+
+def parse_dumpstatus(text: str, job: str, base_url: str, source: str) -> list[DumpFile]:
+    try:
+        status = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: not valid JSON ({exc}); is it a dumpstatus.json?") from exc
+    jobs = status.get("jobs") if isinstance(status, dict) else None
+    if not isinstance(jobs, dict):
+        raise InputError(f"{source}: no 'jobs' object; is it a dumpstatus.json?")
+    if job not in jobs:
+        raise InputError(
+            f"{source}: no job {job!r}; it has {', '.join(sorted(jobs))}. Set dump.job."
+        )
+    entry = jobs[job]
+    if entry.get("status") != "done":
+        raise InputError(
+            f"{source}: job {job!r} has status {entry.get('status')!r}, not 'done': the dump "
+            "is incomplete. Pick a finished dump date."
+        )
+    files = []
+    for name, info in (entry.get("files") or {}).items():
+        url = info.get("url") or name
+        files.append(
+            DumpFile(
+                name=name,
+                url=urljoin(base_url, url.rsplit("/", 1)[-1]) if base_url else url,
+                size=int(info["size"]) if info.get("size") is not None else None,
+                sha1=info.get("sha1", "") or "",
+                md5=info.get("md5", "") or "",
+            )
+        )
+    return sorted(files, key=lambda f: page_order(f.name))
+
+
+def parse_checksum_list(text: str, base_url: str, source: str, pattern: str) -> list[DumpFile]:
+    """``<hex>  <name>`` lines (sha1sum/md5sum output); the algorithm from the hex length."""
+    wanted = re.compile(pattern)
+    files = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2 or not re.fullmatch(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}", parts[0]):
+            raise InputError(
+                f"{source}, line {lineno}: expected '<sha1 or md5>  <file name>', got {line!r}"
+            )
+        digest, name = parts[0].lower(), parts[1].lstrip("*")
+        if not wanted.search(name):
+            continue
+        kind = "sha1" if len(digest) == 40 else "md5"
+        files.append(DumpFile(name=name, url=urljoin(base_url, name), **{kind: digest}))
+    return sorted(files, key=lambda f: page_order(f.name))
+
+
+def write_manifest(files: list[DumpFile], path: str | os.PathLike[str]) -> None:
+    with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for f in files:
+            writer.writerow([f.name, "" if f.size is None else f.size, f.sha1, f.md5, f.url])
+
+
+def read_manifest(path: str | os.PathLike[str]) -> list[DumpFile]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    return [
+        DumpFile(
+            name=r["name"],
+            url=r["url"],
+            size=int(r["size"]) if r["size"] else None,
+            sha1=r["sha1"],
+            md5=r["md5"],
+        )
+        for r in rows
+    ]
+
+
+def manifest_entry(path: str | os.PathLike[str], name: str) -> DumpFile:
+    for f in read_manifest(path):
+        if f.name == name:
+            return f
+    raise InputError(f"{path}: no part named {name!r}; delete the manifest to fetch it again")
+
+
+def build_manifest(
+    status: str,
+    base_url: str,
+    dest: str | os.PathLike[str],
+    *,
+    job: str = DEFAULT_JOB,
+    pattern: str = DEFAULT_PATTERN,
+    allow_unverified: bool = False,
+) -> list[DumpFile]:
+    """Fetch the status file (``status``: a URL, a path, or a name relative to
+    ``base_url``), parse it and write the manifest to ``dest``."""
+    source = status if re.match(r"^[a-z]+://|^/", status) else urljoin(base_url, status)
+    raw = Path(str(dest) + ".status")
+    try:
+        fetch(source, raw, allow_unverified=True)  # the status file defines the checksums
+        text = raw.read_text(encoding="utf-8")
+    finally:
+        raw.unlink(missing_ok=True)
+    if source.rstrip("/").endswith(".json"):
+        files = parse_dumpstatus(text, job, base_url, source)
+    else:
+        files = parse_checksum_list(text, base_url, source, pattern)
+    if not files:
+        raise InputError(f"{source}: lists no file of the dump (job {job!r}, pattern {pattern!r})")
+    unverified = [f.name for f in files if not f.checksums]
+    if unverified and not allow_unverified:
+        raise DownloadError(
+            f"{source}: no sha1 or md5 for {len(unverified)} file(s), e.g. {unverified[0]}. "
+            "Use a mirror that publishes them, or set dump.allow_unverified: true."
+        )
+    write_manifest(files, dest)
+    return files

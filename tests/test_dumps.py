@@ -1,0 +1,143 @@
+"""Multi-part dumps: the manifest from the dump's own checksums, verified and resumable
+downloads of each part from a server on 127.0.0.1, and per-part extraction that joins
+into exactly the single-file extraction."""
+
+import gzip
+import json
+
+import pytest
+from conftest import Handler, multipart_dump
+
+from learnability.corpus import extract_corpus, join_corpus
+from learnability.download import fetch
+from learnability.dumps import (
+    DEFAULT_PATTERN,
+    build_manifest,
+    parse_checksum_list,
+    parse_dumpstatus,
+    read_manifest,
+)
+from learnability.errors import DownloadError, InputError
+
+
+def _status(files, status="done"):
+    return json.dumps({"jobs": {"articlesdump": {"status": status, "files": files}}})
+
+
+def test_dumpstatus_parts_in_page_order_on_the_mirror():
+    files = {
+        f"x-pages-articles{k}.xml-p{lo}p{lo + 9}.bz2": {
+            "size": k,
+            "url": f"/enwiki/x/x-pages-articles{k}.xml-p{lo}p{lo + 9}.bz2",
+            "sha1": "a" * 40,
+            "md5": "b" * 32,
+        }
+        for k, lo in [(10, 900), (2, 20), (1, 1), (27, 5000), (27, 4000)]
+    }
+    parsed = parse_dumpstatus(_status(files), "articlesdump", "https://mirror/d/", "status")
+    assert [f.name.split("articles")[1][:12] for f in parsed] == [
+        "1.xml-p1p10.",
+        "2.xml-p20p29",
+        "10.xml-p900p",
+        "27.xml-p4000",
+        "27.xml-p5000",
+    ]
+    assert parsed[0].url == "https://mirror/d/x-pages-articles1.xml-p1p10.bz2"
+    assert parsed[0].checksums == {"sha1": "a" * 40, "md5": "b" * 32}
+
+
+def test_dumpstatus_errors_say_what_to_do():
+    with pytest.raises(InputError, match="no job 'articlesdump'; it has other"):
+        parse_dumpstatus('{"jobs": {"other": {}}}', "articlesdump", "", "s.json")
+    with pytest.raises(InputError, match="status 'in-progress'.*incomplete"):
+        parse_dumpstatus(_status({}, "in-progress"), "articlesdump", "", "s.json")
+    with pytest.raises(InputError, match="not valid JSON"):
+        parse_dumpstatus("<html>", "articlesdump", "", "s.json")
+
+
+def test_checksum_list_picks_the_parts_and_names_a_bad_line():
+    text = (
+        f"{'a' * 40}  w-pages-articles2.xml-p11p20.bz2\n"
+        f"{'b' * 40}  w-pages-articles.xml.bz2\n"
+        f"{'c' * 40}  w-pages-articles1.xml-p1p10.bz2\n"
+        f"{'d' * 32}  w-pages-articles-multistream1.xml-p1p10.bz2\n"
+    )
+    files = parse_checksum_list(text, "http://m/", "sums", DEFAULT_PATTERN)
+    assert [(f.name, f.sha1[:1]) for f in files] == [
+        ("w-pages-articles1.xml-p1p10.bz2", "c"),
+        ("w-pages-articles2.xml-p11p20.bz2", "a"),
+    ]
+    with pytest.raises(InputError, match="sums, line 2"):
+        parse_checksum_list(f"{'a' * 40}  x\nnot a checksum line\n", "", "sums", ".")
+
+
+@pytest.fixture
+def dump_server(server, tmp_path):
+    Handler.files = multipart_dump(_mkdir(tmp_path / "src"))
+    return server
+
+
+def _mkdir(path):
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.mark.parametrize("status", ["dumpstatus.json", "testwiki-20990101-sha1sums.txt"])
+def test_manifest_from_the_server(dump_server, tmp_path, status):
+    files = build_manifest(status, f"{dump_server}/dump/", tmp_path / "m.tsv")
+    assert [f.name for f in files] == [
+        f"testwiki-20990101-pages-articles{k}.xml-p{40 * k - 39}p{40 * k}.bz2" for k in (1, 2, 3)
+    ]
+    assert read_manifest(tmp_path / "m.tsv") == files
+    assert not (tmp_path / "m.tsv.status").exists()
+
+
+def test_parts_without_checksums_need_an_explicit_override(server, tmp_path):
+    bare = {"x-pages-articles1.xml-p1p9.bz2": {"size": 3, "url": "/x"}}
+    Handler.files = {"/dump/dumpstatus.json": _status(bare).encode()}
+    with pytest.raises(DownloadError, match="no sha1 or md5 for 1 file.*allow_unverified"):
+        build_manifest("dumpstatus.json", f"{server}/dump/", tmp_path / "m.tsv")
+    assert not (tmp_path / "m.tsv").exists()
+    build_manifest("dumpstatus.json", f"{server}/dump/", tmp_path / "m.tsv", allow_unverified=True)
+
+
+def test_parts_download_verified_resume_and_join_into_the_whole(dump_server, tmp_path):
+    files = build_manifest("dumpstatus.json", f"{dump_server}/dump/", tmp_path / "m.tsv")
+    Handler.fail_first = [True]  # the first part's connection is cut halfway
+    Handler.served = []
+    parts = [fetch(f.url, tmp_path / "parts" / f.name, f.checksums, backoff=0.01) for f in files]
+    first = Handler.files[f"/dump/{files[0].name}"]
+    assert Handler.served[:2] == [len(first) // 2, len(first) - len(first) // 2]  # resumed
+    for f, path in zip(files, parts, strict=True):
+        assert path.read_bytes() == Handler.files[f"/dump/{f.name}"]
+
+    # extraction part by part, joined, equals the extraction of the single-file dump
+    out = tmp_path / "x"
+    out.mkdir()
+    for k, path in enumerate(parts):
+        extract_corpus(
+            [path], out / f"{k}.txt.gz", out / f"{k}.json", out_counts=out / f"{k}.parquet"
+        )
+    joined = join_corpus(
+        [out / f"{k}.txt.gz" for k in range(3)],
+        [out / f"{k}.parquet" for k in range(3)],
+        [out / f"{k}.json" for k in range(3)],
+        out / "text.txt.gz",
+        out / "stats.json",
+    )
+    whole_path = tmp_path / "whole.bz2"
+    whole_path.write_bytes(Handler.files["/dump/testwiki-20990101-pages-articles.xml.bz2"])
+    whole = extract_corpus([whole_path], out / "whole.txt.gz", out / "whole.json")
+    with gzip.open(out / "text.txt.gz", "rb") as a, gzip.open(out / "whole.txt.gz", "rb") as b:
+        assert a.read() == b.read()
+    assert joined.pop("parts") == 3
+    assert joined == whole
+    assert whole["skipped"]["redirect"] > 0 and whole["skipped"]["non_article_namespace"] > 0
+
+
+def test_a_corrupted_part_is_rejected_and_leaves_nothing(dump_server, tmp_path):
+    files = build_manifest("dumpstatus.json", f"{dump_server}/dump/", tmp_path / "m.tsv")
+    Handler.corrupt = {f"/dump/{files[1].name}"}
+    with pytest.raises(DownloadError, match="sha1 mismatch.*not kept"):
+        fetch(files[1].url, tmp_path / "p" / files[1].name, files[1].checksums)
+    assert list((tmp_path / "p").iterdir()) == []

@@ -1,0 +1,14 @@
+from learnability.download import fetch
+from learnability.dumps import manifest_entry
+from learnability.logs import logged
+
+with logged(snakemake.log[0]) as log:
+    entry = manifest_entry(snakemake.input.manifest, snakemake.wildcards.part)
+    log.info("fetching %s (%s bytes) verified by %s", entry.url, entry.size, entry.checksums)
+    path = fetch(
+        entry.url,
+        snakemake.output[0],
+        entry.checksums,
+        allow_unverified=snakemake.params.allow_unverified,
+    )
+    log.info("fetched %s -> %s", entry.url, path)
