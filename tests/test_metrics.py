@@ -61,3 +61,15 @@ def test_batch_metrics_and_tpr_equal_the_per_row_functions(decimals):
             assert batch[name][b] == pytest.approx(value, abs=1e-12), (name, b)
         assert batch["auc"][b] == pytest.approx(roc_auc_score(y[b], scores[b]), abs=1e-12)
         np.testing.assert_allclose(curves[b], tpr_at(y[b], scores[b]), rtol=0, atol=1e-12)
+
+
+def test_average_ranks_equal_scipy_rankdata_with_ties():
+    from scipy.stats import rankdata
+
+    from learnability.metrics import average_ranks
+
+    rng = np.random.default_rng(5)
+    for decimals in (0, 1, 3):
+        a = np.round(rng.standard_normal((50, 37)), decimals)
+        np.testing.assert_array_equal(average_ranks(a), rankdata(a, axis=1))
+        np.testing.assert_array_equal(average_ranks(a[0]), rankdata(a[0]))

@@ -28,7 +28,6 @@ import logging
 from contextlib import contextmanager
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
 
 from learnability.lbfgs import ARMIJO, F_SLACK
 
@@ -308,6 +307,10 @@ def lbfgs_batched(
 
 def fit_reference(x_train: np.ndarray, y_train: np.ndarray, C: float) -> np.ndarray:
     """One fit with scikit-learn's Newton-Cholesky to a tight tolerance: (w..., b)."""
+    # imported here: scikit-learn takes about a second to import, and only this solver,
+    # which no workflow job uses by default, needs it
+    from sklearn.linear_model import LogisticRegression
+
     model = LogisticRegression(C=C, solver="newton-cholesky", tol=1e-10, max_iter=500)
     model.fit(np.asarray(x_train, dtype=np.float64), y_train)
     return np.r_[model.coef_[0], model.intercept_[0]]
