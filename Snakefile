@@ -15,6 +15,17 @@ include: "workflow/rules/compare.smk"
 include: "workflow/rules/report.smk"
 
 
+# Seconds of work each: on a cluster they run on the submitting node instead of
+# waiting in the queue.
+localrules:
+    all,
+    coverage,
+    coverage_table,
+    pvalues,
+    wilcoxon,
+    tables,
+
+
 rule all:
     default_target: True
     input:

@@ -1,0 +1,122 @@
+"""The cluster profile on a real SLURM scheduler: a single-node cluster started on this
+machine by tests/slurm/cluster.sh (Debian's packages), the tiny workflow submitted through
+--profile profiles/slurm, and its results compared with a local run of the same config.
+
+Skips, saying why, where SLURM cannot be started (not root, no apt-get and no SLURM)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+CLUSTER = REPO / "tests" / "slurm" / "cluster.sh"
+
+
+@pytest.fixture(scope="module")
+def slurm():
+    if os.geteuid() != 0:
+        pytest.skip("starting slurmctld, slurmd and munged needs root")
+    if shutil.which("slurmctld") is None and shutil.which("apt-get") is None:
+        pytest.skip("SLURM is not installed and there is no apt-get to install it")
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        pytest.skip("pip install snakemake-executor-plugin-slurm (it is in the dev extra)")
+    started = subprocess.run(
+        ["bash", str(CLUSTER), "start"], capture_output=True, text=True, timeout=600
+    )
+    if started.returncode != 0:
+        pytest.skip(f"SLURM could not start here: {(started.stdout + started.stderr)[-2000:]}")
+    yield
+    subprocess.run(["bash", str(CLUSTER), "stop"], capture_output=True, timeout=120)
+
+
+def small_config() -> dict:
+    """Few jobs (each SLURM job costs seconds of scheduling): one trained embedding, its
+    random baseline, one list, uniform negatives."""
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    cfg["training"].update(dim=16, epochs=1)
+    cfg["embeddings"] = {
+        "word2vec": {"method": "word2vec"},
+        "random": {"method": "random", "reference": "word2vec", "seed": 7},
+    }
+    cfg["compare"]["embeddings"] = ["word2vec", "random"]
+    cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
+    cfg["learnability"].update(iterations=4, negatives=["uniform"], learning_curve=[])
+    cfg["random_lists"].update(lists=4, iterations=2, sizes=[60], match_sizes=False)
+    cfg["report"] = {"table_size": 60}
+    return cfg
+
+
+def workdir(path: Path) -> Path:
+    path.mkdir()
+    shutil.copy(REPO / "Snakefile", path / "Snakefile")
+    shutil.copytree(REPO / "workflow", path / "workflow")
+    shutil.copytree(REPO / "profiles", path / "profiles")
+    (path / "config").mkdir()
+    (path / "config" / "config.yaml").write_text(yaml.safe_dump(small_config(), sort_keys=False))
+    (path / "lists").mkdir()
+    shutil.copy(REPO / "resources" / "wordlists" / "family.txt", path / "lists")
+    return path
+
+
+def snakemake(path: Path, *args: str, timeout: int) -> subprocess.CompletedProcess:
+    # `timeout` turns a hang (a status query that never returns) into a failure
+    return subprocess.run(
+        ["timeout", str(timeout), sys.executable, "-m", "snakemake", *args],
+        cwd=path,
+        env=dict(os.environ, PYTHONHASHSEED="0"),
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_path):
+    local = workdir(tmp_path / "local")
+    done = snakemake(local, "--cores", "2", timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    cluster = workdir(tmp_path / "cluster")
+    done = snakemake(
+        cluster,
+        "--profile",
+        "profiles/slurm",
+        "--slurm-no-account",
+        "--slurm-init-seconds-before-status-checks",
+        "2",
+        "--default-resources",
+        "slurm_partition=debug",
+        "runtime=30",
+        "mem_mb=1000",
+        # one training thread: word2vec is bit-reproducible only on one
+        "--set-threads",
+        "train_embedding=1",
+        "--latency-wait",
+        "5",
+        timeout=1500,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out[-5000:]
+    submitted = out.count("has been submitted with SLURM jobid")
+    assert submitted >= 8, out[-3000:]  # the heavy rules went through sbatch
+
+    for rel in [
+        "results/learnability/word2vec/family/uniform/iterations.parquet",
+        "results/learnability/random/family/uniform/iterations.parquet",
+        "results/null/word2vec/uniform/size-60.parquet",
+        "results/stats/wilcoxon.parquet",
+    ]:
+        a, b = pd.read_parquet(local / rel), pd.read_parquet(cluster / rel)
+        pd.testing.assert_frame_equal(a, b, check_exact=True, obj=rel)
+    assert (cluster / "results" / "tables" / "uniform" / "table6.md").read_text() == (
+        local / "results" / "tables" / "uniform" / "table6.md"
+    ).read_text()
