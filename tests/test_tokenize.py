@@ -47,3 +47,19 @@ def test_unicode_normalisation_and_case():
 
 def test_underscores_and_punctuation_separate():
     assert tokenize("foo_bar (baz) [qux]; x/y") == ["foo", "bar", "baz", "qux", "x", "y"]
+
+
+def test_the_letter_test_equals_the_regex_definition():
+    """Tokens are kept when they hold a character that is a word character but not a
+    decimal digit ([^\\W\\d_]); the fast test must agree on every script's digits."""
+    import re
+
+    from learnability.tokenize import _TOKEN
+
+    has_letter = re.compile(r"[^\W\d_]")
+    for text in [
+        "1990 19th mp3 000 a i don't 1'2 ٣٤ ٣x ²2 ⅻ 三 ௧௨ 12'ab x'1 '٣'",
+        "ｆｕｌｌ ２０２０ 𝟙𝟚 ab٣ ﻻ",
+    ]:
+        expected = [t for t in _TOKEN.findall(normalize(text)) if has_letter.search(t)]
+        assert tokenize(text) == expected

@@ -158,10 +158,12 @@ def extract_corpus(
         )
     stats = CorpusStats()
     with atomic_path(out_text) as tmp:
-        # No name and mtime=0 in the gzip header keep the bytes identical across runs.
+        # No name and mtime=0 in the gzip header keep the bytes identical across runs;
+        # level 3 compresses about 3x faster than the default 9 (it was a tenth of the
+        # extraction's time) for a slightly larger intermediate file.
         with (
             open(tmp, "wb") as fh,
-            gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0) as raw,
+            gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0, compresslevel=3) as raw,
             io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
         ):
             for dump in dumps:

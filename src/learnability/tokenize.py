@@ -22,7 +22,6 @@ import unicodedata
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
 # letters/digits (``[^\W_]``) with internal apostrophes
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
 def normalize(text: str) -> str:
@@ -32,4 +31,10 @@ def normalize(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Split ``text`` into tokens by the rule in this module's docstring."""
-    return [t for t in _TOKEN.findall(normalize(text)) if _HAS_LETTER.search(t)]
+    # "contains a letter" is "not only decimal digits (and apostrophes)": str.isdecimal is
+    # the \d of Python's regexes, and a C call instead of a regex search per token
+    return [
+        t
+        for t in _TOKEN.findall(normalize(text))
+        if not (t.isdecimal() or ("'" in t and t.replace("'", "").isdecimal()))
+    ]
