@@ -85,6 +85,30 @@ def extraction_runtime(wildcards, input):
     return 10 + int(input.size_mb / 0.5 / 60 * 4)
 
 
+# Measured on the sample with one thread (README, "The paper-scale run"): tokens per MB of
+# the gzipped corpus, and tokens x epochs per second per thread of each trainer.
+TOKENS_PER_GZ_MB = 400_000
+TRAIN_RATE = {"word2vec": 140_000, "fasttext": 50_000, "glove": 120_000}
+# MB of memory per MB of gzipped corpus (vocabulary, buckets, co-occurrence counts)
+TRAIN_MEM_PER_MB = {"word2vec": 2, "fasttext": 3, "glove": 10}
+
+
+def _method(wildcards):
+    return config["embeddings"][wildcards.embedding]["method"]
+
+
+def training_runtime(wildcards, input, threads):
+    """Minutes: tokens x epochs at the measured rate, 3x margin, 75% thread scaling."""
+    epochs = embedding_params(config, wildcards.embedding)["epochs"]
+    work = input.size_mb * TOKENS_PER_GZ_MB * epochs
+    seconds = work / (TRAIN_RATE[_method(wildcards)] * max(1.0, 0.75 * threads))
+    return 10 + int(3 * seconds / 60)
+
+
+def training_mem_mb(wildcards, input):
+    return 4000 + int(input.size_mb * TRAIN_MEM_PER_MB[_method(wildcards)])
+
+
 def list_source(wildcards):
     return LISTS[wildcards.list]["path"]
 

@@ -15,7 +15,8 @@ rule train_embedding:
         "../envs/learnability.yaml"
     threads: lambda wildcards: training_threads(wildcards)
     resources:
-        mem_mb=8000,
+        mem_mb=training_mem_mb,
+        runtime=training_runtime,
     params:
         hp=training_params,
     script:
