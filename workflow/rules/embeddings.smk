@@ -17,6 +17,8 @@ rule train_embedding:
     resources:
         mem_mb=training_mem_mb,
         runtime=training_runtime,
+        # a resource, not a param: the counts, and so the vectors, do not depend on it
+        count_mb=config["training"].get("count_memory_mb", 1024),
     params:
         hp=training_params,
     script:

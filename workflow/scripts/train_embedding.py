@@ -13,7 +13,13 @@ with logged(snakemake.log[0]) as log:
         snakemake.threads,
         hp,
     )
-    emb = train(method, snakemake.input[0], hp, snakemake.threads)
+    emb = train(
+        method,
+        snakemake.input[0],
+        hp,
+        snakemake.threads,
+        count_memory_mb=snakemake.resources.count_mb,
+    )
     emb.name = snakemake.wildcards.embedding
     emb.meta["threads"] = snakemake.threads
     save_embedding(emb, Path(snakemake.output.vectors).parent)

@@ -7,8 +7,12 @@ METHODS = ("word2vec", "fasttext", "glove", "random")
 __all__ = ["METHODS", "Embedding", "load_embedding", "save_embedding", "train"]
 
 
-def train(method: str, corpus: str, params: dict, threads: int) -> Embedding:
-    """Dispatch to the trainer for ``method``; each returns an unnamed :class:`Embedding`."""
+def train(
+    method: str, corpus: str, params: dict, threads: int, *, count_memory_mb: int = 1024
+) -> Embedding:
+    """Dispatch to the trainer for ``method``; each returns an unnamed :class:`Embedding`.
+    ``count_memory_mb`` bounds GloVe's co-occurrence counting (not a hyperparameter: the
+    counts do not depend on it)."""
     if method == "word2vec":
         from learnability.embeddings.word2vec import train_word2vec
 
@@ -20,5 +24,5 @@ def train(method: str, corpus: str, params: dict, threads: int) -> Embedding:
     if method == "glove":
         from learnability.embeddings.glove import train_glove
 
-        return train_glove(corpus, params, threads)
+        return train_glove(corpus, params, threads, count_memory_mb=count_memory_mb)
     raise ValueError(f"unknown training method {method!r}; expected one of {METHODS[:3]}")

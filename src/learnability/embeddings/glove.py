@@ -1,8 +1,11 @@
 """GloVe with the ``glove`` module of ``bicleaner-ai-glove`` (see README for why).
 
-The vocabulary honours ``min_count`` (words below it are skipped when counting, keeping
-window distances), co-occurrences use a symmetric window with 1/distance weighting, and
-``x_max``/``alpha`` shape the weighting function f(x) = min(1, (x / x_max) ** alpha).
+The vocabulary honours ``min_count``. Co-occurrences are counted by
+:mod:`learnability.cooccur` in glove-python's own convention (words below min_count keep
+their place in the window, no self pairs, upper triangle, 1/distance weights), within a
+memory budget, sharding to disk beyond it; glove-python's counter held every pair in
+memory and summed in single precision. ``x_max``/``alpha`` shape the weighting function
+f(x) = min(1, (x / x_max) ** alpha).
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ import time
 from collections import Counter
 
 import numpy as np
-from glove import Corpus, Glove
+import scipy.sparse as sp
+from glove import Glove
 
+from learnability.cooccur import count_cooccurrences
 from learnability.corpus import LineCorpus, iter_lines
 from learnability.embeddings.store import Embedding
 
@@ -26,12 +31,20 @@ def count_vocabulary(corpus: str, min_count: int) -> tuple[list[str], np.ndarray
     return kept, np.array([counts[w] for w in kept], dtype=np.int64)
 
 
-def train_glove(corpus: str, params: dict, threads: int) -> Embedding:
+def train_glove(
+    corpus: str, params: dict, threads: int, *, count_memory_mb: int = 1024
+) -> Embedding:
     start = time.perf_counter()
     words, counts = count_vocabulary(corpus, int(params["min_count"]))
     dictionary = {w: i for i, w in enumerate(words)}
-    cooc = Corpus(dictionary=dictionary)
-    cooc.fit(LineCorpus(corpus), window=int(params["window"]), ignore_missing=True)
+    rows, cols, vals, info = count_cooccurrences(
+        LineCorpus(corpus),
+        dictionary,
+        int(params["window"]),
+        mode="glove_python",
+        budget_bytes=int(count_memory_mb) << 20,
+    )
+    matrix = sp.coo_matrix((vals, (rows, cols)), shape=(len(words), len(words)))
     counted = time.perf_counter()
     model = Glove(
         no_components=int(params["dim"]),
@@ -40,7 +53,7 @@ def train_glove(corpus: str, params: dict, threads: int) -> Embedding:
         max_count=float(params["x_max"]),
         random_state=int(params["seed"]),
     )
-    model.fit(cooc.matrix, epochs=int(params["epochs"]), no_threads=int(threads))
+    model.fit(matrix, epochs=int(params["epochs"]), no_threads=int(threads))
     elapsed = time.perf_counter() - start
     vectors = np.asarray(model.word_vectors, dtype=np.float32)
     if not np.isfinite(vectors).all():
@@ -51,7 +64,8 @@ def train_glove(corpus: str, params: dict, threads: int) -> Embedding:
         "method": "glove",
         "seconds": round(elapsed, 3),
         "counting_seconds": round(counted - start, 3),
-        "cooccurrence_entries": int(cooc.matrix.nnz),
+        "cooccurrence_entries": int(matrix.nnz),
+        "cooccurrence_shards": info["shards"],
         "corpus_words": int(counts.sum()),
         "params": dict(params),
     }

@@ -1,0 +1,264 @@
+"""Word co-occurrence counts within a memory budget, sharded to disk and merged.
+
+Two counting conventions:
+
+- ``reference`` (the GloVe authors' ``cooccur.c``): out-of-vocabulary words are removed
+  before windowing; every pair within ``window`` words counts in both directions,
+  (i, j) and (j, i), a word with itself included, with weight 1/distance.
+- ``glove_python`` (the glove-python family): an out-of-vocabulary word keeps its place
+  (distances are those of the full text), a word never pairs with itself, and each pair
+  counts once, in the upper triangle (min id, max id).
+
+A newline is a document boundary in both: no window crosses it.
+
+Weights are summed exactly, as integers in units of 1/lcm(1..window), so the counts do
+not depend on the order of summation: a sharded count equals an unsharded one bit for
+bit, whatever the budget.
+
+Memory: pairs are generated into a buffer of ``budget_bytes`` (16 bytes per pair, plus
+the same again while sorting). A full buffer is sorted and reduced; when that leaves it
+more than half full it is written to disk as a sorted shard. At the end the shards are
+merged key range by key range, each range sized to the budget, into one sorted
+(row, col, value) list on disk.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+MODES = ("reference", "glove_python")
+BYTES_PER_PAIR = 32  # key + value, and as much again for the sort
+
+
+def weight_scale(window: int) -> int:
+    """lcm(1..window): 1/d is an integer number of these units for every distance d."""
+    return math.lcm(*range(1, window + 1))
+
+
+@njit(cache=True)
+def _pairs(ids, starts, window, scale, upper, drop_oov, V, keys, vals):
+    """Pairs of the lines ids[starts[k]:starts[k+1]] into keys/vals; returns how many."""
+    n = 0
+    buf = np.empty(ids.shape[0], dtype=np.int64)
+    for k in range(starts.shape[0] - 1):
+        s, e = starts[k], starts[k + 1]
+        if drop_oov:
+            m = 0
+            for p in range(s, e):
+                if ids[p] >= 0:
+                    buf[m] = ids[p]
+                    m += 1
+            line = buf[:m]
+        else:
+            line = ids[s:e]
+        L = line.shape[0]
+        for i in range(L):
+            wi = line[i]
+            if wi < 0:
+                continue
+            stop = min(i + window + 1, L)
+            for j in range(i + 1, stop):
+                wj = line[j]
+                if wj < 0:
+                    continue
+                w = scale // (j - i)
+                if upper:
+                    if wi == wj:
+                        continue
+                    a, b = (wi, wj) if wi < wj else (wj, wi)
+                    keys[n] = a * V + b
+                    vals[n] = w
+                    n += 1
+                else:
+                    keys[n] = wi * V + wj
+                    vals[n] = w
+                    keys[n + 1] = wj * V + wi
+                    vals[n + 1] = w
+                    n += 2
+    return n
+
+
+def _reduce(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sort by key and sum the values of equal keys."""
+    if keys.size == 0:
+        return keys, vals
+    order = np.argsort(keys, kind="stable")
+    k, v = keys[order], vals[order]
+    first = np.ones(k.size, dtype=bool)
+    first[1:] = k[1:] != k[:-1]
+    idx = np.flatnonzero(first)
+    return k[idx], np.add.reduceat(v, idx)
+
+
+class CooccurrenceCounter:
+    """Accumulate pairs from encoded lines within ``budget_bytes``; :meth:`finish` merges."""
+
+    def __init__(
+        self,
+        vocab_size: int,
+        window: int,
+        *,
+        mode: str = "reference",
+        budget_bytes: int = 1 << 30,
+        workdir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown co-occurrence mode {mode!r}; use one of {MODES}")
+        if window < 1:
+            raise ValueError("window must be at least 1")
+        self.V, self.window, self.mode = int(vocab_size), int(window), mode
+        self.scale = weight_scale(self.window)
+        per_token = 2 * self.window
+        self.capacity = max(4 * per_token, int(budget_bytes) // BYTES_PER_PAIR)
+        self.keys = np.empty(self.capacity, dtype=np.int64)
+        self.vals = np.empty(self.capacity, dtype=np.int64)
+        self.n = 0
+        self._tmp = tempfile.TemporaryDirectory(dir=workdir, prefix="cooccur-")
+        self.shards: list[Path] = []
+        self.pairs_generated = 0
+
+    def add(self, ids: np.ndarray, starts: np.ndarray) -> None:
+        """Count the lines ``ids[starts[k]:starts[k+1]]`` (ids < 0: out of vocabulary)."""
+        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        starts = np.ascontiguousarray(starts, dtype=np.int64)
+        per_token = 2 * self.window
+        k, n_lines = 0, starts.size - 1
+        while k < n_lines:
+            # the most lines from k whose worst-case pair count fits in the free buffer
+            need = (starts[k + 1 :] - starts[k]) * per_token
+            m = int(np.searchsorted(need, self.capacity - self.n, side="right"))
+            if m == 0:
+                if self.n == 0:
+                    tokens = int(starts[k + 1] - starts[k])
+                    raise MemoryError(
+                        f"a line of {tokens} tokens needs more than the co-occurrence "
+                        f"budget; raise it to at least {tokens * per_token * BYTES_PER_PAIR} "
+                        "bytes"
+                    )
+                self._flush()
+                if need[0] > self.capacity - self.n:
+                    self._spill(*_reduce(self.keys[: self.n], self.vals[: self.n]))
+                continue
+            sub = starts[k : k + m + 1]
+            n = _pairs(
+                ids[sub[0] : sub[-1]],
+                sub - sub[0],
+                self.window,
+                self.scale,
+                self.mode == "glove_python",
+                self.mode == "reference",
+                self.V,
+                self.keys[self.n :],
+                self.vals[self.n :],
+            )
+            self.n += n
+            self.pairs_generated += n
+            k += m
+
+    def _spill(self, k: np.ndarray, v: np.ndarray) -> None:
+        path = Path(self._tmp.name) / f"shard{len(self.shards):05d}"
+        np.save(str(path) + ".keys.npy", k)
+        np.save(str(path) + ".vals.npy", v)
+        self.shards.append(path)
+        self.n = 0
+
+    def _flush(self) -> None:
+        """Sort and reduce the buffer; write it out as a shard if still over half full."""
+        k, v = _reduce(self.keys[: self.n], self.vals[: self.n])
+        if k.size > self.capacity // 2:
+            self._spill(k, v)
+        else:
+            self.keys[: k.size], self.vals[: k.size] = k, v
+            self.n = k.size
+
+    def finish(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rows int32, cols int32, values float64): every nonzero count, sorted by (row,
+        col), values in units of words (1/distance summed)."""
+        if not self.shards:
+            k, v = _reduce(self.keys[: self.n], self.vals[: self.n])
+        else:
+            if self.n:
+                self._spill(*_reduce(self.keys[: self.n], self.vals[: self.n]))
+            k, v = self._merge()
+        self._tmp.cleanup()
+        rows = (k // self.V).astype(np.int32)
+        cols = (k % self.V).astype(np.int32)
+        return rows, cols, v.astype(np.float64) / self.scale
+
+    def _merge(self) -> tuple[np.ndarray, np.ndarray]:
+        """Merge the sorted shards by key ranges that each fit in the budget."""
+        shards = [
+            (
+                np.load(str(p) + ".keys.npy", mmap_mode="r"),
+                np.load(str(p) + ".vals.npy", mmap_mode="r"),
+            )
+            for p in self.shards
+        ]
+        total = sum(k.size for k, _ in shards)
+        n_ranges = max(1, -(-total // max(1, self.capacity // 2)))
+        # range boundaries from the shards' own keys: quantiles of a sample of them
+        sample = np.concatenate([k[:: max(1, k.size // 1000)] for k, _ in shards])
+        bounds = np.unique(
+            np.quantile(sample, np.linspace(0, 1, n_ranges + 1)[1:-1]).astype(np.int64)
+        )
+        edges = [np.iinfo(np.int64).min, *bounds.tolist(), np.iinfo(np.int64).max]
+        out_k, out_v = [], []
+        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+            parts_k, parts_v = [], []
+            for k, v in shards:
+                a, b = np.searchsorted(k, lo, "left"), np.searchsorted(k, hi, "left")
+                if hi == edges[-1]:
+                    b = k.size
+                parts_k.append(np.asarray(k[a:b]))
+                parts_v.append(np.asarray(v[a:b]))
+            rk, rv = _reduce(np.concatenate(parts_k), np.concatenate(parts_v))
+            out_k.append(rk)
+            out_v.append(rv)
+        return np.concatenate(out_k), np.concatenate(out_v)
+
+
+def encode_lines(
+    lines: Iterable[list[str]], index: dict[str, int], batch_tokens: int = 1 << 20
+) -> Iterable[tuple[np.ndarray, np.ndarray]]:
+    """Batches of (ids, line starts) from token lists; unknown words become -1."""
+    ids: list[int] = []
+    starts = [0]
+    get = index.get
+    for tokens in lines:
+        ids.extend(get(t, -1) for t in tokens)
+        starts.append(len(ids))
+        if len(ids) >= batch_tokens:
+            yield np.asarray(ids, dtype=np.int64), np.asarray(starts, dtype=np.int64)
+            ids, starts = [], [0]
+    if len(starts) > 1:
+        yield np.asarray(ids, dtype=np.int64), np.asarray(starts, dtype=np.int64)
+
+
+def count_cooccurrences(
+    lines: Iterable[list[str]],
+    index: dict[str, int],
+    window: int,
+    *,
+    mode: str = "reference",
+    budget_bytes: int = 1 << 30,
+    workdir: str | os.PathLike[str] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """Count the co-occurrences of ``lines`` (token lists); see the module docstring.
+    Returns (rows, cols, values, info) with info on pairs and shards."""
+    counter = CooccurrenceCounter(
+        len(index), window, mode=mode, budget_bytes=budget_bytes, workdir=workdir
+    )
+    for ids, starts in encode_lines(lines, index):
+        counter.add(ids, starts)
+    shards = len(counter.shards)
+    generated = counter.pairs_generated
+    rows, cols, vals = counter.finish()
+    info = {"pairs_generated": generated, "shards": shards, "entries": int(vals.size)}
+    return rows, cols, vals, info

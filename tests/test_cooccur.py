@@ -1,0 +1,96 @@
+"""Co-occurrence counts: a hand-worked corpus in both conventions, glove-python's own
+counter, and sharding under a tiny budget, which must change nothing."""
+
+import numpy as np
+import pytest
+
+from learnability.cooccur import count_cooccurrences, weight_scale
+
+INDEX = {"a": 0, "b": 1, "c": 2}
+LINES = [["a", "b", "c", "a"], ["b", "x", "a"], ["c", "c"]]
+
+
+def dense(rows, cols, vals, n=3):
+    m = np.zeros((n, n))
+    m[rows, cols] = vals
+    return m
+
+
+def test_reference_convention_by_hand():
+    """OOV words removed before windowing (line 2 becomes 'b a'), both directions, a word
+    with itself counted (line 3), weight 1/distance, window 2."""
+    rows, cols, vals, info = count_cooccurrences(LINES, INDEX, 2, mode="reference")
+    expected = np.array(
+        [
+            [0.0, 1 + 0.5 + 1, 0.5 + 1],  # a-b: d1, d2 (b..a), d1 (line 2); a-c: d2, d1
+            [2.5, 0.0, 1.0],  # b-c: d1
+            [1.5, 1.0, 2.0],  # c-c at distance 1, both directions
+        ]
+    )
+    np.testing.assert_array_equal(dense(rows, cols, vals), expected)
+    assert info["entries"] == 7
+
+
+def test_glove_python_convention_by_hand():
+    """OOV keeps its place (line 2: b and a at distance 2), no self pairs, upper triangle."""
+    rows, cols, vals, _ = count_cooccurrences(LINES, INDEX, 2, mode="glove_python")
+    expected = np.array([[0.0, 1 + 0.5 + 0.5, 0.5 + 1], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
+    np.testing.assert_array_equal(dense(rows, cols, vals), expected)
+
+
+def _corpus(seed=0, n_lines=300):
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(400)]
+    p = 1 / np.arange(1, 401)
+    p /= p.sum()
+    lines = [list(rng.choice(words, size=rng.integers(1, 60), p=p)) for _ in range(n_lines)]
+    index = {w: i for i, w in enumerate(words[:250])}  # the rest is out of vocabulary
+    return lines, index
+
+
+@pytest.mark.parametrize("mode", ["reference", "glove_python"])
+def test_a_tiny_budget_shards_and_changes_nothing(mode, tmp_path):
+    lines, index = _corpus()
+    whole = count_cooccurrences(lines, index, 5, mode=mode)
+    tiny = count_cooccurrences(lines, index, 5, mode=mode, budget_bytes=20_000, workdir=tmp_path)
+    assert whole[3]["shards"] == 0 and tiny[3]["shards"] >= 5
+    for a, b in zip(whole[:3], tiny[:3], strict=True):
+        assert np.array_equal(a, b)  # bit for bit: the weights are summed as integers
+    assert list(tmp_path.iterdir()) == []  # shards are cleaned up
+
+
+def test_glove_python_mode_equals_glove_pythons_counter():
+    from glove import Corpus
+
+    lines, index = _corpus(seed=1)
+    corpus = Corpus(dictionary=index)
+    corpus.fit(lines, window=5, ignore_missing=True)
+    ref = corpus.matrix.tocsr()
+    rows, cols, vals, _ = count_cooccurrences(lines, index, 5, mode="glove_python")
+    coo = ref.tocoo()
+    assert vals.size == ref.nnz
+    assert set(zip(rows.tolist(), cols.tolist())) == set(zip(coo.row.tolist(), coo.col.tolist()))
+    # glove-python sums in single precision (7.6e-7 relative here); ours are exact
+    np.testing.assert_allclose(vals, np.asarray(ref[rows, cols]).ravel(), rtol=2e-6)
+
+
+def test_weights_are_exact_multiples():
+    assert weight_scale(5) == 60 and weight_scale(10) == 2520
+
+
+def test_a_line_longer_than_the_budget_is_a_clear_error():
+    with pytest.raises(MemoryError, match="raise it to at least"):
+        count_cooccurrences([["a"] * 500], {"a": 0}, 5, budget_bytes=1000)
+
+
+def test_entries_are_unique_even_when_sharded(tmp_path):
+    """glove-python's counter emitted the same (row, col) several times with partial counts
+    once its per-row maps were compacted; ours never does."""
+    lines, index = _corpus(seed=2, n_lines=600)
+    rows, cols, _, info = count_cooccurrences(
+        lines, index, 5, mode="glove_python", budget_bytes=30_000, workdir=tmp_path
+    )
+    assert info["shards"] > 1
+    keys = rows.astype(np.int64) * len(index) + cols
+    assert np.unique(keys).size == keys.size
+    assert (np.diff(keys) > 0).all()  # sorted by (row, col)
