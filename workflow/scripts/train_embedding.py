@@ -19,6 +19,7 @@ with logged(snakemake.log[0]) as log:
         hp,
         snakemake.threads,
         count_memory_mb=snakemake.resources.count_mb,
+        tmpdir=getattr(snakemake.resources, "tmpdir", None),
     )
     emb.name = snakemake.wildcards.embedding
     emb.meta["threads"] = snakemake.threads

@@ -8,19 +8,26 @@ __all__ = ["METHODS", "Embedding", "load_embedding", "save_embedding", "train"]
 
 
 def train(
-    method: str, corpus: str, params: dict, threads: int, *, count_memory_mb: int = 1024
+    method: str,
+    corpus: str,
+    params: dict,
+    threads: int,
+    *,
+    count_memory_mb: int = 1024,
+    tmpdir: str | None = None,
 ) -> Embedding:
     """Dispatch to the trainer for ``method``; each returns an unnamed :class:`Embedding`.
     ``count_memory_mb`` bounds GloVe's co-occurrence counting (not a hyperparameter: the
-    counts do not depend on it)."""
+    counts do not depend on it); ``tmpdir`` takes word2vec's and fastText's plain-text
+    copy of the corpus."""
     if method == "word2vec":
         from learnability.embeddings.word2vec import train_word2vec
 
-        return train_word2vec(corpus, params, threads)
+        return train_word2vec(corpus, params, threads, tmpdir)
     if method == "fasttext":
         from learnability.embeddings.fasttext import train_fasttext
 
-        return train_fasttext(corpus, params, threads)
+        return train_fasttext(corpus, params, threads, tmpdir)
     if method == "glove":
         from learnability.embeddings.glove import train_glove
 

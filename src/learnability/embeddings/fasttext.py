@@ -8,13 +8,13 @@ from learnability.embeddings._gensim import common_kwargs, train_gensim
 from learnability.embeddings.store import Embedding
 
 
-def train_fasttext(corpus: str, params: dict, threads: int) -> Embedding:
+def train_fasttext(corpus: str, params: dict, threads: int, tmpdir: str | None = None) -> Embedding:
     kwargs = common_kwargs(params, threads)
     kwargs.update(
         min_n=int(params["minn"]),
         max_n=int(params["maxn"]),
         bucket=int(params["bucket"]),
     )
-    emb = train_gensim(FastText, corpus, kwargs)
+    emb = train_gensim(FastText, corpus, kwargs, tmpdir)
     emb.meta["method"] = "fasttext"
     return emb
