@@ -109,6 +109,11 @@ def training_mem_mb(wildcards, input):
     return 4000 + int(input.size_mb * TRAIN_MEM_PER_MB[_method(wildcards)])
 
 
+def fitting_mem_mb(wildcards, input):
+    # the memory-mapped embedding's pages, plus the splits and per-thread work arrays
+    return 1000 + int(input.size_mb)
+
+
 def list_source(wildcards):
     return LISTS[wildcards.list]["path"]
 

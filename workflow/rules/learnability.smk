@@ -14,6 +14,9 @@ rule learnability:
     conda:
         "../envs/learnability.yaml"
     threads: config["learnability"].get("threads", 1)
+    resources:
+        mem_mb=fitting_mem_mb,
+        runtime=60,
     params:
         iterations=config["learnability"]["iterations"],
         C=config["learnability"]["C"],
@@ -43,6 +46,9 @@ rule learning_curve:
     conda:
         "../envs/learnability.yaml"
     threads: config["learnability"].get("threads", 1)
+    resources:
+        mem_mb=fitting_mem_mb,
+        runtime=60,
     params:
         fractions=LEARNING_CURVE,
         iterations=config["learnability"]["iterations"],

@@ -11,6 +11,9 @@ rule null_distribution:
     conda:
         "../envs/learnability.yaml"
     threads: config["learnability"].get("threads", 1)
+    resources:
+        mem_mb=fitting_mem_mb,
+        runtime=120,
     params:
         lists=config["random_lists"]["lists"],
         iterations=config["random_lists"]["iterations"],
