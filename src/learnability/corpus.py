@@ -19,7 +19,7 @@ import numpy as np
 
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
-from learnability.tokenize import tokenize
+from learnability.tokenize import normalize, tokenize_normalized
 from learnability.wikitext import strip_wikitext
 
 # gensim's trainers cut a "sentence" at 10,000 tokens without warning; lines are written
@@ -94,8 +94,8 @@ def is_redirect(page: Page) -> bool:
 def article_lines(text: str, max_line_tokens: int) -> list[list[str]]:
     """Tokenised lines of one article: one per paragraph, long paragraphs cut into pieces."""
     lines: list[list[str]] = []
-    for paragraph in strip_wikitext(text).split("\n"):
-        tokens = tokenize(paragraph)
+    for paragraph in normalize(strip_wikitext(text)).split("\n"):
+        tokens = tokenize_normalized(paragraph)
         for start in range(0, len(tokens), max_line_tokens):
             lines.append(tokens[start : start + max_line_tokens])
     return lines

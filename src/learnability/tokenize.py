@@ -31,10 +31,17 @@ def normalize(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Split ``text`` into tokens by the rule in this module's docstring."""
+    return tokenize_normalized(normalize(text))
+
+
+def tokenize_normalized(text: str) -> list[str]:
+    """Steps 2-4 of the rule, for text already passed through :func:`normalize` (the
+    extractor normalises a whole article once, then tokenises it paragraph by paragraph:
+    NFKC neither creates nor joins across newlines)."""
     # "contains a letter" is "not only decimal digits (and apostrophes)": str.isdecimal is
     # the \d of Python's regexes, and a C call instead of a regex search per token
     return [
         t
-        for t in _TOKEN.findall(normalize(text))
+        for t in _TOKEN.findall(text)
         if not (t.isdecimal() or ("'" in t and t.replace("'", "").isdecimal()))
     ]

@@ -102,25 +102,40 @@ def _link_text(match: re.Match[str]) -> str:
 
 def strip_wikitext(text: str) -> str:
     """Return the readable prose of one article's wikitext, one paragraph or item per line."""
-    text = _COMMENT.sub("", text)
-    text = _DROP_ELEMENT.sub("", text)
-    text = _UNCLOSED_REF.sub("", text)
-    text = _remove_nested(text, _TEMPLATE_TOKEN, "{{")
-    text = _remove_nested(text, _TABLE_TOKEN, "{|")
-    text = _EXTERNAL_LINK.sub(r"\1", text)
-    text = _BARE_URL.sub("", text)
+    # Each pattern runs only where a cheap substring test says it can match: most
+    # articles have no comment, URL, rule or magic word, and a regex scan of the whole
+    # article costs far more than `in`.
+    if "<!--" in text:
+        text = _COMMENT.sub("", text)
+    if "<" in text:
+        text = _DROP_ELEMENT.sub("", text)
+        text = _UNCLOSED_REF.sub("", text)
+    if "{{" in text:
+        text = _remove_nested(text, _TEMPLATE_TOKEN, "{{")
+    if "{|" in text:
+        text = _remove_nested(text, _TABLE_TOKEN, "{|")
+    if "[" in text:
+        text = _EXTERNAL_LINK.sub(r"\1", text)
+    if "//" in text:
+        text = _BARE_URL.sub("", text)
     # Innermost links first, so a link inside a file caption is resolved before the
     # file link itself is removed.
-    while True:
+    while "[[" in text:
         new = _INTERNAL_LINK.sub(_link_text, text)
         if new == text:
             break
         text = new
-    text = _TAG.sub("", text)
-    text = html.unescape(text)
-    text = _QUOTES.sub("", text)
-    text = _HEADING.sub(r"\2", text)
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "&" in text:
+        text = html.unescape(text)
+    if "''" in text:
+        text = _QUOTES.sub("", text)
+    if "=" in text:
+        text = _HEADING.sub(r"\2", text)
     text = _LIST_MARKER.sub("", text)
-    text = _MAGIC_WORD.sub("", text)
-    text = _RULE.sub("", text)
+    if "__" in text:
+        text = _MAGIC_WORD.sub("", text)
+    if "----" in text:
+        text = _RULE.sub("", text)
     return text
