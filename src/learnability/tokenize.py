@@ -19,14 +19,21 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
+_APOSTROPHES = ("\u2019", "\u2018", "\u02bc", "\uff07")
 # letters/digits (``[^\W_]``) with internal apostrophes
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+_DIGIT = re.compile(r"\d")
 
 
 def normalize(text: str) -> str:
     """Step 1 of the rule: NFKC, one apostrophe, lowercase."""
-    return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).lower()
+    text = unicodedata.normalize("NFKC", text)
+    # str.replace per apostrophe: str.translate with a mapping costs ~40 ns a character,
+    # a quarter of the extraction's time
+    for apostrophe in _APOSTROPHES:
+        if apostrophe in text:
+            text = text.replace(apostrophe, "'")
+    return text.lower()
 
 
 def tokenize(text: str) -> list[str]:
@@ -38,10 +45,13 @@ def tokenize_normalized(text: str) -> list[str]:
     """Steps 2-4 of the rule, for text already passed through :func:`normalize` (the
     extractor normalises a whole article once, then tokenises it paragraph by paragraph:
     NFKC neither creates nor joins across newlines)."""
+    tokens = _TOKEN.findall(text)
+    if not _DIGIT.search(text):
+        return tokens  # no decimal digit: every token holds a letter
     # "contains a letter" is "not only decimal digits (and apostrophes)": str.isdecimal is
     # the \d of Python's regexes, and a C call instead of a regex search per token
     return [
         t
-        for t in _TOKEN.findall(text)
+        for t in tokens
         if not (t.isdecimal() or ("'" in t and t.replace("'", "").isdecimal()))
     ]
