@@ -47,6 +47,10 @@ _TABLE_TOKEN = re.compile(r"\{\||\|\}")
 _EXTERNAL_LINK = re.compile(r"\[(?:https?:|ftp:|//)[^\s\]]*\s*([^\]]*)\]", re.IGNORECASE)
 _BARE_URL = re.compile(r"(?:https?|ftp)://[^\s\]|<>]+", re.IGNORECASE)
 _INTERNAL_LINK = re.compile(r"\[\[([^\[\]]*)\]\]")
+# The common links, resolved without a Python callback: [[target]] and [[target|anchor]]
+# with no namespace colon in the target (what _link_text would return for them).
+_PLAIN_LINK = re.compile(r"\[\[\s*([^\[\]|:#]*?)\s*\]\]")
+_PIPED_LINK = re.compile(r"\[\[[^\[\]|:]*\|([^\[\]|]+)\]\]")
 _DROP_NAMESPACES = frozenset({"file", "image", "media", "category"})
 _INTERLANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[a-z]+)*$")
 _TAG = re.compile(r"</?[a-zA-Z][^>\n]*?/?>")
@@ -120,6 +124,8 @@ def strip_wikitext(text: str) -> str:
         text = _BARE_URL.sub("", text)
     # Innermost links first, so a link inside a file caption is resolved before the
     # file link itself is removed.
+    if "[[" in text:
+        text = _PIPED_LINK.sub(r"\1", _PLAIN_LINK.sub(r"\1", text))
     while "[[" in text:
         new = _INTERNAL_LINK.sub(_link_text, text)
         if new == text:
