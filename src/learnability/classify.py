@@ -172,16 +172,12 @@ class _TorchOps(_NumpyOps):
 def limit_threads(threads: int):
     """Cap the threads of BLAS and of the compiled kernels at ``threads`` (a rule's
     ``threads:``), restoring the previous limits on exit."""
-    import numba
     from threadpoolctl import threadpool_limits
 
-    previous = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    try:
-        with threadpool_limits(int(threads)):
-            yield
-    finally:
-        numba.set_num_threads(previous)
+    from learnability.lbfgs import numba_threads
+
+    with numba_threads(threads), threadpool_limits(int(threads)):
+        yield
 
 
 def resolve_backend(device: str = "cpu", backend: str | None = None) -> str:

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import IO
 
 import numpy as np
+import pandas as pd
 
 from learnability.errors import InputError
-from learnability.io import atomic_path, write_json
+from learnability.io import atomic_path, read_tables, write_json, write_table
 from learnability.tokenize import normalize, tokenize_normalized
 from learnability.wikitext import strip_wikitext
 
@@ -200,10 +201,6 @@ def extract_corpus(
 
 
 def write_counts(counts: Counter[str], path: str | os.PathLike[str]) -> None:
-    import pandas as pd
-
-    from learnability.io import write_table
-
     items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     df = pd.DataFrame(
         {"word": [w for w, _ in items], "count": np.array([c for _, c in items], dtype=np.int64)}
@@ -224,8 +221,6 @@ def join_corpus(
     the concatenation of its members), so the text equals the extraction of the whole
     dump in one job; the stats are summed and the type counts merged from the parts'
     counts, so they equal it too."""
-    import pandas as pd
-
     if not (len(texts) == len(counts) == len(stats_files)) or not texts:
         raise ValueError("join_corpus needs one text, counts and stats file per part")
     parts = [json.loads(Path(p).read_text(encoding="utf-8")) for p in stats_files]
@@ -246,9 +241,8 @@ def join_corpus(
         stats.articles += p["articles"]
         stats.lines += p["lines"]
         stats.tokens += p["tokens"]
-    for path in counts:
-        df = pd.read_parquet(path)
-        stats.counts.update(dict(zip(df["word"], df["count"].astype(int), strict=True)))
+    merged = read_tables(list(counts), "token_counts").groupby("word", sort=False)["count"]
+    stats.counts.update(merged.sum().to_dict())
     with atomic_path(out_text) as tmp, open(tmp, "wb") as out:
         for path in texts:
             with open(path, "rb") as fh:

@@ -22,6 +22,8 @@ arithmetic is float64.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numba
 import numpy as np
 from numba import njit, prange
@@ -222,16 +224,24 @@ def solve_rows(
     out = np.empty((B, E.shape[1] + 1))
     iters = np.empty(B, dtype=np.int64)
     converged = np.empty(B, dtype=np.bool_)
+    with numba_threads(threads):
+        _solve_many(
+            E, idx, y, float(C), float(tol), int(memory), int(max_iter), out, iters, converged
+        )
+    return out, iters, converged
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Run the compiled kernels on at most ``threads`` threads (None: leave the current
+    setting), restoring the previous setting on exit."""
     previous = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     try:
-        _solve_many(
-            E, idx, y, float(C), float(tol), int(memory), int(max_iter), out, iters, converged
-        )
+        yield
     finally:
         numba.set_num_threads(previous)
-    return out, iters, converged
 
 
 @njit(parallel=True, fastmath=_FAST, cache=True)

@@ -52,7 +52,5 @@ def tokenize_normalized(text: str) -> list[str]:
     # "contains a letter" is "not only decimal digits (and apostrophes)": str.isdecimal is
     # the \d of Python's regexes, and a C call instead of a regex search per token
     return [
-        t
-        for t in tokens
-        if not (t.isdecimal() or ("'" in t and t.replace("'", "").isdecimal()))
+        t for t in tokens if not (t.isdecimal() or ("'" in t and t.replace("'", "").isdecimal()))
     ]
