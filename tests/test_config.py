@@ -72,6 +72,13 @@ def test_params_hold_only_what_each_trainer_reads():
     assert "minn" not in w2v and "x_max" not in w2v
     assert ft["minn"] == 3 and ft["maxn"] == 6
     assert glove["x_max"] == 100 and glove["epochs"] == 15 and "negative" not in glove
+    assert glove["vectors"] == "sum"
+    cfg["embeddings"]["gp"] = {"method": "glove_python"}
+    gp = embedding_params(cfg, "gp")
+    assert gp == {k: v for k, v in glove.items() if k != "vectors"} | {"method": "glove_python"}
+    # the choice of output vectors is ours only: it must not rerun glove-python
+    cfg["training"]["glove"]["vectors"] = "word"
+    assert embedding_params(cfg, "gp") == gp and embedding_params(cfg, "glove")["vectors"] == "word"
     assert w2v["dim"] == ft["dim"] == glove["dim"] == 300
     assert w2v["window"] == ft["window"] == glove["window"] == 5
     # a per-embedding override changes that embedding's params only

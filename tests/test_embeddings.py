@@ -3,9 +3,9 @@ import gzip
 import numpy as np
 import pytest
 
+from learnability.corpus import count_vocabulary
 from learnability.embeddings import load_embedding, save_embedding, train
 from learnability.embeddings.gaussian import random_embedding
-from learnability.embeddings.glove import count_vocabulary
 
 PARAMS = dict(
     dim=16,
@@ -47,16 +47,29 @@ def test_gensim_trainers_vocab_counts_and_determinism(corpus, method):
     np.testing.assert_array_equal(a.vectors, b.vectors)  # one thread: bit-reproducible
 
 
-def test_glove_vocab_and_cooccurrences(corpus):
+@pytest.mark.parametrize("method", ["glove", "glove_python"])
+def test_glove_vocab_and_cooccurrences(corpus, method):
     params = dict(PARAMS, x_max=10, alpha=0.75, learning_rate=0.05, epochs=3)
-    emb = train("glove", corpus, params, threads=1)
+    emb = train(method, corpus, params, threads=1)
     words, counts = count_vocabulary(corpus, 3)
     assert emb.words == words and "rare1" not in words
     assert list(counts) == sorted(counts, reverse=True)
     assert emb.vectors.shape == (40, 16) and np.isfinite(emb.vectors).all()
     assert emb.meta["cooccurrence_entries"] > 0
-    again = train("glove", corpus, params, threads=1)
+    assert emb.meta["method"] == method
+    again = train(method, corpus, params, threads=1)
     np.testing.assert_array_equal(emb.vectors, again.vectors)
+
+
+def test_glove_word_vectors_are_the_first_half_of_the_sum(corpus):
+    params = dict(PARAMS, x_max=10, alpha=0.75, learning_rate=0.05, epochs=3)
+    total = train("glove", corpus, params, threads=1)
+    word = train("glove", corpus, dict(params, vectors="word"), threads=1)
+    assert total.meta["cost_history"] == word.meta["cost_history"]
+    assert len(total.meta["cost_history"]) == 3 and total.meta["skipped_steps"] == 0
+    assert not np.allclose(total.vectors, word.vectors)
+    # W + W~ has about twice the spread of W alone (W and W~ are fitted alike)
+    assert 1.2 < total.vectors.std() / word.vectors.std() < 2.0
 
 
 def test_store_roundtrip_and_gaussian(corpus, tmp_path):

@@ -270,3 +270,14 @@ def test_no_script_shadows_a_module_that_a_dependency_may_import():
         assert name not in sys.stdlib_module_names, f"{script} shadows the stdlib {name!r}"
         if name != "learnability":  # site-packages comes first for the package itself
             assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}"
+
+
+def test_no_benchmark_shadows_a_module():
+    """`python benchmarks/x.py` puts benchmarks/ first on sys.path: a benchmark named like
+    a module (learnability.py, glove.py) is imported in place of the real one."""
+    import importlib.util
+
+    for script in (REPO / "benchmarks").glob("*.py"):
+        name = script.stem
+        assert name not in PROBED | {"learnability"} | set(sys.stdlib_module_names), script
+        assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}; rename it"

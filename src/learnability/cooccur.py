@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +35,11 @@ from numba import njit
 
 MODES = ("reference", "glove_python")
 BYTES_PER_PAIR = 32  # key + value, and as much again for the sort
+# One finished entry: 16 bytes, row and column next to their count, so that a step of
+# GloVe reads one cache line per entry.
+ENTRY = np.dtype([("row", "<i4"), ("col", "<i4"), ("val", "<f8")])
+# Entries per bucket handed to GloVe (512 MiB of entries, plus a 256 MiB shuffle index).
+BUCKET_ENTRIES = 1 << 25
 
 
 def weight_scale(window: int) -> int:
@@ -181,18 +186,70 @@ class CooccurrenceCounter:
     def finish(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(rows int32, cols int32, values float64): every nonzero count, sorted by (row,
         col), values in units of words (1/distance summed)."""
-        if not self.shards:
-            k, v = _reduce(self.keys[: self.n], self.vals[: self.n])
-        else:
-            if self.n:
-                self._spill(*_reduce(self.keys[: self.n], self.vals[: self.n]))
-            k, v = self._merge()
+        ranges = [self._decode(k, v) for k, v in self._ranges()]
         self._tmp.cleanup()
+        if not ranges:
+            return np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.float64)
+        return tuple(np.concatenate(parts) for parts in zip(*ranges, strict=True))
+
+    def finish_buckets(self) -> Buckets:
+        """The counts as :class:`Buckets`: entry (i, j) goes to bucket hash(i, j) mod K,
+        with K = ceil(entries / BUCKET_ENTRIES), each bucket in (row, col) order. K and
+        the buckets' contents depend only on the counts, never on the budget. One bucket
+        stays in memory; several are written to disk, and memory holds one range of the
+        merge at a time."""
+        merged = Path(self._tmp.name) / "merged.bin"
+        n = 0
+        with open(merged, "wb") as fh:
+            for k, v in self._ranges():
+                records = np.empty(k.size, dtype=ENTRY)
+                records["row"], records["col"], records["val"] = self._decode(k, v)
+                records.tofile(fh)
+                n += k.size
+        n_buckets = max(1, -(-n // BUCKET_ENTRIES))
+        if n_buckets == 1:
+            records = np.fromfile(merged, dtype=ENTRY)
+            self._tmp.cleanup()
+            return Buckets([records], None)
+        data = np.memmap(merged, dtype=ENTRY, mode="r") if n else np.empty(0, ENTRY)
+        files = [Path(self._tmp.name) / f"bucket{b:05d}.bin" for b in range(n_buckets)]
+        handles = [open(f, "wb") for f in files]
+        try:
+            step = max(1, self.capacity // 2)
+            for lo in range(0, n, step):
+                chunk = np.asarray(data[lo : lo + step])
+                key = chunk["row"].astype(np.uint64) * np.uint64(self.V)
+                key += chunk["col"].astype(np.uint64)
+                which = _mix64(key) % np.uint64(n_buckets)
+                order = np.argsort(which, kind="stable")
+                bounds = np.searchsorted(which[order], np.arange(n_buckets + 1))
+                for b in range(n_buckets):
+                    chunk[order[bounds[b] : bounds[b + 1]]].tofile(handles[b])
+        finally:
+            for h in handles:
+                h.close()
+        del data
+        merged.unlink()
+        return Buckets(files, self._tmp)
+
+    def _decode(self, k: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, ...]:
         rows = (k // self.V).astype(np.int32)
         cols = (k % self.V).astype(np.int32)
         return rows, cols, v.astype(np.float64) / self.scale
 
-    def _merge(self) -> tuple[np.ndarray, np.ndarray]:
+    def _ranges(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """The reduced counts as sorted (keys, integer values), one key range at a time."""
+        if not self.shards:
+            k, v = _reduce(self.keys[: self.n], self.vals[: self.n])
+            self.n = 0
+            if k.size:
+                yield k, v
+            return
+        if self.n:
+            self._spill(*_reduce(self.keys[: self.n], self.vals[: self.n]))
+        yield from self._merge()
+
+    def _merge(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Merge the sorted shards by key ranges that each fit in the budget."""
         shards = [
             (
@@ -209,7 +266,6 @@ class CooccurrenceCounter:
             np.quantile(sample, np.linspace(0, 1, n_ranges + 1)[1:-1]).astype(np.int64)
         )
         edges = [np.iinfo(np.int64).min, *bounds.tolist(), np.iinfo(np.int64).max]
-        out_k, out_v = [], []
         for lo, hi in zip(edges[:-1], edges[1:], strict=True):
             parts_k, parts_v = [], []
             for k, v in shards:
@@ -219,9 +275,51 @@ class CooccurrenceCounter:
                 parts_k.append(np.asarray(k[a:b]))
                 parts_v.append(np.asarray(v[a:b]))
             rk, rv = _reduce(np.concatenate(parts_k), np.concatenate(parts_v))
-            out_k.append(rk)
-            out_v.append(rv)
-        return np.concatenate(out_k), np.concatenate(out_v)
+            if rk.size:
+                yield rk, rv
+
+
+def _mix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a fixed, well-mixed hash of 64-bit keys."""
+    z = x.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+class Buckets:
+    """Co-occurrence entries split into buckets (see
+    :meth:`CooccurrenceCounter.finish_buckets`); a context manager that removes the
+    bucket files on exit."""
+
+    def __init__(self, parts: list, tmp: tempfile.TemporaryDirectory | None) -> None:
+        self._parts = parts
+        self._tmp = tmp
+        self.sizes = [
+            p.size if isinstance(p, np.ndarray) else p.stat().st_size // ENTRY.itemsize
+            for p in parts
+        ]
+        self.entries = int(sum(self.sizes))
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def load(self, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Bucket ``b`` as (rows, cols, values) views of one record array."""
+        part = self._parts[b]
+        records = part if isinstance(part, np.ndarray) else np.fromfile(part, dtype=ENTRY)
+        return records["row"], records["col"], records["val"]
+
+    def close(self) -> None:
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self) -> Buckets:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def encode_lines(

@@ -270,3 +270,33 @@ class LineCorpus:
 
     def __iter__(self) -> Iterator[list[str]]:
         return iter_lines(self.path)
+
+
+def count_vocabulary(corpus: str, min_count: int) -> tuple[list[str], np.ndarray]:
+    """Words with count >= min_count, most frequent first (ties alphabetical)."""
+    counts: Counter[str] = Counter()
+    for tokens in iter_lines(corpus):
+        counts.update(tokens)
+    kept = sorted((w for w, c in counts.items() if c >= min_count), key=lambda w: (-counts[w], w))
+    return kept, np.array([counts[w] for w in kept], dtype=np.int64)
+
+
+def write_wikicorpus_text(
+    dump: str | os.PathLike[str], out: str | os.PathLike[str], max_line_tokens: int = 1000
+) -> dict:
+    """Write ``dump`` as gensim's ``WikiCorpus`` tokenises it (lowercase alphabetic tokens
+    of 2-15 characters), each article cut into lines of at most ``max_line_tokens``: the
+    corpus on which the GloVe reference figures were measured
+    (benchmarks/glove_vs_reference.py). Our own extractor differs on purpose (it keeps
+    "i", "a" and contractions)."""
+    from gensim.corpora.wikicorpus import WikiCorpus
+
+    lines = tokens = 0
+    with atomic_path(out) as tmp, gzip.open(tmp, "wt", encoding="utf-8") as fh:
+        for article in WikiCorpus(str(dump), dictionary={}, processes=1).get_texts():
+            for i in range(0, len(article), max_line_tokens):
+                piece = article[i : i + max_line_tokens]
+                fh.write(" ".join(piece) + "\n")
+                lines += 1
+                tokens += len(piece)
+    return {"lines": lines, "tokens": tokens}

@@ -6,7 +6,7 @@ hundred. One problem's rows (n x d, about 0.5 MB in float32) stay in a core's L2
 its whole solve, and one pass over them gives both the objective and the gradient; solving
 the problems of a batch side by side in numpy instead streams every design matrix from
 L3/DRAM twice per iteration, which made that path memory-bound (measured: about a third
-of this kernel's speed per core, see benchmarks/learnability.py).
+of this kernel's speed per core, see benchmarks/engine.py).
 
 The problems of a batch are distributed over threads (``numba.prange``), one problem per
 thread at a time and each solved by the same sequence of floating-point operations, so

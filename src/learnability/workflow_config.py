@@ -20,8 +20,15 @@ METHOD_KEYS: dict[str, tuple[str, ...]] = {
     "word2vec": SHARED_KEYS + GENSIM_KEYS,
     "fasttext": SHARED_KEYS + GENSIM_KEYS,
     "glove": SHARED_KEYS,
+    "glove_python": SHARED_KEYS,
 }
-NESTED = {"fasttext": "fasttext", "glove": "glove"}
+# method -> (its block under training, the keys of that block it reads; None: all)
+NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    "fasttext": ("fasttext", None),
+    "glove": ("glove", None),
+    # glove-python has no choice of output vectors: `vectors` must not rerun it
+    "glove_python": ("glove", ("x_max", "alpha", "learning_rate", "epochs")),
+}
 
 
 class ConfigError(LearnabilityError):
@@ -53,7 +60,9 @@ def embedding_params(config: dict, name: str) -> dict:
             "threads": 1,
         }
     params = {"method": method, **{k: block[k] for k in METHOD_KEYS[method]}}
-    params.update(block[NESTED[method]] if method in NESTED else {})
+    if method in NESTED:
+        nested, keys = NESTED[method]
+        params.update({k: v for k, v in block[nested].items() if keys is None or k in keys})
     params["threads"] = block["threads"]
     return params
 

@@ -88,9 +88,17 @@ def extraction_runtime(wildcards, input):
 # Measured on the sample with one thread (README, "The paper-scale run"): tokens per MB of
 # the gzipped corpus, and tokens x epochs per second per thread of each trainer.
 TOKENS_PER_GZ_MB = 400_000
-TRAIN_RATE = {"word2vec": 140_000, "fasttext": 50_000, "glove": 120_000}
+TRAIN_RATE = {
+    "word2vec": 140_000,
+    "fasttext": 50_000,
+    "glove": 130_000,
+    "glove_python": 120_000,
+}
 # MB of memory per MB of gzipped corpus (vocabulary, buckets, co-occurrence counts)
-TRAIN_MEM_PER_MB = {"word2vec": 2, "fasttext": 3, "glove": 10}
+# GloVe (ours): weights and AdaGrad sums, 32 x vocabulary x (dim + 1) bytes, about 4 MB
+# per MB at full scale (2.5 M words from ~6 GB), on top of the counting budget and one
+# 768 MB bucket of entries; glove-python holds every entry in memory.
+TRAIN_MEM_PER_MB = {"word2vec": 2, "fasttext": 3, "glove": 4, "glove_python": 10}
 
 
 def _method(wildcards):
@@ -106,7 +114,11 @@ def training_runtime(wildcards, input, threads):
 
 
 def training_mem_mb(wildcards, input):
-    return 4000 + int(input.size_mb * TRAIN_MEM_PER_MB[_method(wildcards)])
+    method = _method(wildcards)
+    counting = (
+        config["training"].get("count_memory_mb", 1024) if "glove" in method else 0
+    )
+    return 4000 + counting + int(input.size_mb * TRAIN_MEM_PER_MB[method])
 
 
 def fitting_mem_mb(wildcards, input):

@@ -1,71 +1,285 @@
-"""GloVe with the ``glove`` module of ``bicleaner-ai-glove`` (see README for why).
+"""GloVe as its authors' reference implementation (``glove.c``, Stanford NLP) trains it.
 
-The vocabulary honours ``min_count``. Co-occurrences are counted by
-:mod:`learnability.cooccur` in glove-python's own convention (words below min_count keep
-their place in the window, no self pairs, upper triangle, 1/distance weights), within a
-memory budget, sharding to disk beyond it; glove-python's counter held every pair in
-memory and summed in single precision. ``x_max``/``alpha`` shape the weighting function
-f(x) = min(1, (x / x_max) ** alpha).
+Pennington, Socher & Manning (2014) fit word vectors w_i and context vectors w̃_j, each
+with its own bias, to the log co-occurrence counts by weighted least squares:
+
+    J = sum over nonzero X_ij of  f(X_ij) (w_i . w̃_j + b_i + b̃_j - log X_ij)^2,
+    f(x) = min(1, (x / x_max) ** alpha).
+
+What this module shares with ``glove.c`` (the version with gradient clipping):
+
+- counts: :mod:`learnability.cooccur` in the ``reference`` convention (rare words removed
+  before windowing, both directions, 1/distance, no window across a newline), over the
+  words with count >= min_count, most frequent first;
+- initialisation: every weight and bias uniform in [-0.5, 0.5) / dim; AdaGrad's
+  squared-gradient sums start at 1, so the first step size is the learning rate;
+- one stochastic step per co-occurrence entry: each gradient component is clipped to
+  [-100, 100], scaled by the learning rate ``eta`` and by 1/sqrt(its sum so far); a step
+  whose total is not finite is skipped. The bias steps are fdiff / sqrt(sum), without
+  ``eta``, as in ``glove.c``;
+- the reported cost is the mean over entries of 0.5 f(X_ij) (error)^2, before each step;
+- threads update shared parameters without locks (Hogwild), each on its own slice of the
+  entries;
+- the output is W + W̃ (``glove.c``'s default ``-model 2``); ``vectors: word`` gives W.
+
+Where it differs, and why: the entries are reshuffled before every iteration (``glove.c``
+shuffles once, before training), which is what stochastic gradient descent assumes.
+Parameters are float64, as ``glove.c``'s ``real``.
+
+Determinism: with one thread the vectors depend only on the corpus and ``seed``. With
+several, threads race on shared rows (as in ``glove.c``), so the vectors differ from run
+to run, as with any Hogwild SGD, while the cost per iteration stays within a fraction of
+a percent (benchmarks/glove_vs_reference.py).
+
+Memory: the parameters take 2 x 2 x V x (dim + 1) float64 (weights and AdaGrad sums, as
+``glove.c``); the entries 16 bytes each (int32 row, int32 column, float64 count) plus an
+8-byte shuffle index, in buckets of at most ``learnability.cooccur.BUCKET_ENTRIES``
+(2^25) entries: with more than one bucket the entries wait on disk and one bucket at a
+time is in memory (768 MiB at most). Counting stays within its own budget.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import time
-from collections import Counter
 
 import numpy as np
-import scipy.sparse as sp
-from glove import Glove
+from numba import njit, prange
 
-from learnability.cooccur import count_cooccurrences
-from learnability.corpus import LineCorpus, iter_lines
+from learnability.cooccur import CooccurrenceCounter, encode_lines
+from learnability.corpus import LineCorpus, count_vocabulary
 from learnability.embeddings.store import Embedding
+from learnability.lbfgs import numba_threads
+
+log = logging.getLogger(__name__)
+
+GRAD_CLIP = 100.0  # glove.c's grad_clip_value
+VECTORS = ("sum", "word")
+
+# Reassociation lets LLVM vectorise the dot product and the update loop. nnan/ninf are
+# left out on purpose: the finiteness checks below must survive compilation.
+_FAST = {"reassoc", "contract", "nsz", "arcp"}
 
 
-def count_vocabulary(corpus: str, min_count: int) -> tuple[list[str], np.ndarray]:
-    """Words with count >= min_count, most frequent first (ties alphabetical)."""
-    counts: Counter[str] = Counter()
-    for tokens in iter_lines(corpus):
-        counts.update(tokens)
-    kept = sorted((w for w, c in counts.items() if c >= min_count), key=lambda w: (-counts[w], w))
-    return kept, np.array([counts[w] for w in kept], dtype=np.int64)
+@njit(parallel=True, fastmath=_FAST, cache=True)
+def _train_entries(W, C, bw, bc, gW, gC, gbw, gbc, rows, cols, vals, order, x_max, alpha,
+                   eta, n_chunks, costs, skipped):  # fmt: skip
+    """One pass over ``order``'s entries, cut into ``n_chunks`` slices run side by side."""
+    n = order.shape[0]
+    d = W.shape[1]
+    for t in prange(n_chunks):
+        lo = n * t // n_chunks
+        hi = n * (t + 1) // n_chunks
+        u1 = np.empty(d, dtype=W.dtype)
+        u2 = np.empty(d, dtype=W.dtype)
+        cost = 0.0
+        bad = 0
+        for a in range(lo, hi):
+            e = order[a]
+            i = rows[e]
+            j = cols[e]
+            x = vals[e]
+            wi = W[i]
+            cj = C[j]
+            diff = bw[i] + bc[j] - math.log(x)
+            for b in range(d):
+                diff += wi[b] * cj[b]
+            fdiff = diff if x > x_max else (x / x_max) ** alpha * diff
+            if not (np.isfinite(diff) and np.isfinite(fdiff)):
+                bad += 1
+                continue
+            cost += 0.5 * fdiff * diff
+            gwi = gW[i]
+            gcj = gC[j]
+            s1 = 0.0
+            s2 = 0.0
+            for b in range(d):
+                t1 = min(max(fdiff * cj[b], -GRAD_CLIP), GRAD_CLIP) * eta
+                t2 = min(max(fdiff * wi[b], -GRAD_CLIP), GRAD_CLIP) * eta
+                u1[b] = t1 / math.sqrt(gwi[b])
+                u2[b] = t2 / math.sqrt(gcj[b])
+                s1 += u1[b]
+                s2 += u2[b]
+                gwi[b] += t1 * t1
+                gcj[b] += t2 * t2
+            if np.isfinite(s1) and np.isfinite(s2):
+                for b in range(d):
+                    wi[b] -= u1[b]
+                    cj[b] -= u2[b]
+            ub = fdiff / math.sqrt(gbw[i])
+            uc = fdiff / math.sqrt(gbc[j])
+            if np.isfinite(ub):
+                bw[i] -= ub
+            if np.isfinite(uc):
+                bc[j] -= uc
+            gbw[i] += fdiff * fdiff
+            gbc[j] += fdiff * fdiff
+        costs[t] += cost
+        skipped[t] += bad
+
+
+class GloveModel:
+    """Parameters and AdaGrad state of one GloVe fit; :meth:`iteration` runs one pass."""
+
+    def __init__(self, vocab_size: int, dim: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        shape = (vocab_size, dim)
+        # glove.c: uniform in [-0.5, 0.5) / dim, biases included
+        self.W = (rng.random(shape) - 0.5) / dim
+        self.C = (rng.random(shape) - 0.5) / dim
+        self.bw = (rng.random(vocab_size) - 0.5) / dim
+        self.bc = (rng.random(vocab_size) - 0.5) / dim
+        self.gW = np.ones(shape)
+        self.gC = np.ones(shape)
+        self.gbw = np.ones(vocab_size)
+        self.gbc = np.ones(vocab_size)
+
+    def train(
+        self,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        vals: np.ndarray,
+        order: np.ndarray,
+        *,
+        x_max: float,
+        alpha: float,
+        eta: float,
+        threads: int,
+    ) -> tuple[float, int]:
+        """Step through the entries ``order`` picks; returns (sum of costs, entries skipped
+        as non-finite)."""
+        costs = np.zeros(max(1, threads))
+        skipped = np.zeros(max(1, threads), dtype=np.int64)
+        with numba_threads(threads):
+            _train_entries(self.W, self.C, self.bw, self.bc, self.gW, self.gC, self.gbw,
+                           self.gbc, rows, cols, vals, order, float(x_max), float(alpha),
+                           float(eta), max(1, threads), costs, skipped)  # fmt: skip
+        return float(costs.sum()), int(skipped.sum())
+
+    def vectors(self, which: str = "sum") -> np.ndarray:
+        if which == "sum":
+            return self.W + self.C
+        if which == "word":
+            return self.W.copy()
+        raise ValueError(f"glove vectors must be one of {VECTORS}, not {which!r}")
+
+
+def fit_glove(
+    buckets,
+    vocab_size: int,
+    params: dict,
+    threads: int,
+    *,
+    on_iteration=None,
+) -> tuple[GloveModel, list[float], int]:
+    """Fit GloVe to co-occurrence ``buckets`` (a :class:`~learnability.cooccur.Buckets`).
+
+    Each iteration visits the buckets in a fresh random order and each bucket's entries in
+    a fresh random permutation (one bucket: a full reshuffle). Returns the model, the mean
+    cost of each iteration, and how many steps were skipped as non-finite."""
+    dim = int(params["dim"])
+    model = GloveModel(vocab_size, dim, int(params["seed"]))
+    rng = np.random.default_rng([int(params["seed"]), 1])
+    total = buckets.entries
+    history: list[float] = []
+    skipped = 0
+    for it in range(int(params["epochs"])):
+        start = time.perf_counter()
+        cost = 0.0
+        for b in rng.permutation(len(buckets)):
+            rows, cols, vals = buckets.load(int(b))
+            order = rng.permutation(rows.size)
+            c, s = model.train(
+                rows,
+                cols,
+                vals,
+                order,
+                x_max=float(params["x_max"]),
+                alpha=float(params["alpha"]),
+                eta=float(params["learning_rate"]),
+                threads=threads,
+            )
+            cost += c
+            skipped += s
+        history.append(cost / max(1, total))
+        if on_iteration is not None:
+            on_iteration(it, history[-1], time.perf_counter() - start)
+    return model, history, skipped
+
+
+def count_for_glove(
+    corpus: str,
+    min_count: int,
+    window: int,
+    *,
+    count_memory_mb: int = 1024,
+    tmpdir: str | None = None,
+):
+    """(words, counts, buckets, info): the vocabulary and its reference-convention
+    co-occurrence counts, bucketed for :func:`fit_glove`."""
+    words, counts = count_vocabulary(corpus, min_count)
+    index = {w: i for i, w in enumerate(words)}
+    counter = CooccurrenceCounter(
+        len(words), window, mode="reference", budget_bytes=int(count_memory_mb) << 20,
+        workdir=tmpdir,
+    )  # fmt: skip
+    for ids, starts in encode_lines(LineCorpus(corpus), index):
+        counter.add(ids, starts)
+    shards = len(counter.shards)
+    buckets = counter.finish_buckets()
+    info = {"shards": shards, "buckets": len(buckets), "entries": buckets.entries}
+    return words, counts, buckets, info
 
 
 def train_glove(
-    corpus: str, params: dict, threads: int, *, count_memory_mb: int = 1024
+    corpus: str,
+    params: dict,
+    threads: int,
+    *,
+    count_memory_mb: int = 1024,
+    tmpdir: str | None = None,
 ) -> Embedding:
     start = time.perf_counter()
-    words, counts = count_vocabulary(corpus, int(params["min_count"]))
-    dictionary = {w: i for i, w in enumerate(words)}
-    rows, cols, vals, info = count_cooccurrences(
-        LineCorpus(corpus),
-        dictionary,
+    words, counts, buckets, info = count_for_glove(
+        corpus,
+        int(params["min_count"]),
         int(params["window"]),
-        mode="glove_python",
-        budget_bytes=int(count_memory_mb) << 20,
+        count_memory_mb=count_memory_mb,
+        tmpdir=tmpdir,
     )
-    matrix = sp.coo_matrix((vals, (rows, cols)), shape=(len(words), len(words)))
     counted = time.perf_counter()
-    model = Glove(
-        no_components=int(params["dim"]),
-        learning_rate=float(params["learning_rate"]),
-        alpha=float(params["alpha"]),
-        max_count=float(params["x_max"]),
-        random_state=int(params["seed"]),
-    )
-    model.fit(matrix, epochs=int(params["epochs"]), no_threads=int(threads))
-    elapsed = time.perf_counter() - start
-    vectors = np.asarray(model.word_vectors, dtype=np.float32)
+    log.info(
+        "%d words, %d co-occurrence entries (%d shards, %d buckets) in %.1f s",
+        len(words), info["entries"], info["shards"], info["buckets"], counted - start,
+    )  # fmt: skip
+
+    def report(it: int, cost: float, seconds: float) -> None:
+        rate = info["entries"] / max(seconds, 1e-9)
+        log.info("iteration %d: cost %.5f, %.1f s, %.0f entries/s", it + 1, cost, seconds, rate)
+
+    with buckets:
+        model, history, skipped = fit_glove(
+            buckets, len(words), params, threads, on_iteration=report
+        )
+    trained = time.perf_counter()
+    vectors = model.vectors(params.get("vectors", "sum")).astype(np.float32)
     if not np.isfinite(vectors).all():
         raise FloatingPointError(
             "GloVe diverged (non-finite vectors); lower training.glove.learning_rate"
         )
+    epochs = int(params["epochs"])
     meta = {
         "method": "glove",
-        "seconds": round(elapsed, 3),
+        "seconds": round(trained - start, 3),
         "counting_seconds": round(counted - start, 3),
-        "cooccurrence_entries": int(matrix.nnz),
+        "training_seconds": round(trained - counted, 3),
+        "entries_per_second": round(info["entries"] * epochs / max(trained - counted, 1e-9)),
+        "cooccurrence_entries": info["entries"],
         "cooccurrence_shards": info["shards"],
+        "cooccurrence_buckets": info["buckets"],
+        "cost_history": [round(c, 8) for c in history],
+        "skipped_steps": skipped,
         "corpus_words": int(counts.sum()),
         "params": dict(params),
     }

@@ -1,6 +1,6 @@
 """The learnability engine against the loops a user would write, on the same splits.
 
-Usage: python benchmarks/learnability.py [--iterations 1000] [--null-lists 1000]
+Usage: python benchmarks/engine.py [--iterations 1000] [--null-lists 1000]
 
 Builds a 50,000 x 300 Gaussian embedding with a planted 400-word concept (members shifted
 by 2 standard deviations along one random direction), draws 1000 splits with the
