@@ -32,26 +32,20 @@ import subprocess
 import sys
 import time
 
-# This file shares the package's name: drop its own folder from the import path so that
-# `import learnability` finds the package, not this script.
-sys.path[:] = [
-    p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
-]
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn import metrics as skm
+from sklearn.linear_model import LogisticRegression
+from threadpoolctl import threadpool_limits
 
-import numpy as np  # noqa: E402
-from joblib import Parallel, delayed  # noqa: E402
-from sklearn import metrics as skm  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from threadpoolctl import threadpool_limits  # noqa: E402
-
-from learnability.classify import fit_many, fit_reference, limit_threads  # noqa: E402
-from learnability.evaluate import (  # noqa: E402
+from learnability.classify import fit_many, fit_reference, limit_threads
+from learnability.evaluate import (
     Protocol,
     _draw_splits,
     _fit_and_score,
     null_distribution,
 )
-from learnability.metrics import binary_metrics  # noqa: E402
+from learnability.metrics import binary_metrics
 
 V, D, SIZE, C = 50_000, 300, 400, 1.0
 CORES = os.cpu_count() or 1
