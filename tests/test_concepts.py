@@ -136,7 +136,11 @@ def test_wordlist_errors_name_the_file(tmp_path, content, match):
     [
         ("happy\t1\n", "line 1: a .dic file must start with a '%'"),
         ("%\n1\tposemo\n%\nhappy\t7\n", "line 4: entry 'happy' uses category id 7"),
-        ("%\n1\tposemo\nhappy\t1\n", "not closed"),
+        ("%\n1\tposemo\nhappy\t1\n", "line 3: .*closing '%' line missing"),
+        ("%\n1\tposemo\n", "not closed"),
+        ("%\n1\tposemo\n%\nhappy\t1 x2\n", "line 4: .*field 'x2'"),
+        ("%\n1\tposemo\n%\nlike\t(02 134)1/7\n", "line 4: .*condition refers to category id 02"),
+        ("%\n1\tposemo\n2\tposemo\n%\n", "line 3: category name 'posemo' is used by two"),
         ("%\n1\tposemo\n%\nhappy\n", "line 4: entry 'happy' has no category id"),
     ],
 )
@@ -145,3 +149,98 @@ def test_dic_errors(tmp_path, content, match):
     path.write_text(content)
     with pytest.raises(InputError, match=match):
         read_dic(path)
+
+
+# A LIWC2015-style dictionary written by hand (not a real LIWC file), exercising every
+# quirk the reader supports, saved in windows-1252 (the é of "café" is byte 0xE9).
+QUIRKS = (
+    "\n"  # a blank line before the header
+    "%\n"
+    "1\tfunction\t(Function Words)\n"
+    "\t2\tpronoun\n"
+    "\t\t3\tppron\n"
+    "\t4\tarticle\n"
+    "30\taffect\n"
+    "    31\tposemo\n"  # indented with spaces
+    "125\tcogproc\n"
+    "131\tsocial\n"
+    "134\tverb\n"
+    "464\tinformal\n"
+    "%\n"
+    "I\t1\t2\t3\n"
+    "the    1   4\n"  # runs of spaces
+    "\n"  # a blank line among the entries
+    "Happy\t30 31\n"  # a tab, then spaces
+    "happy\t125\n"  # the same word again: the union of categories
+    "like\t(02 134)125/464\t30\n"  # conditional on the previous word's category
+    "kind\t<of>131/125\n"  # conditional on the next word
+    "kind of\t125\n"  # a multiword entry
+    "café\t31\n"
+    "lov*\t31  31\n"  # one id twice on a line is one membership
+)
+
+
+def test_dic_with_every_quirk(tmp_path):
+    path = tmp_path / "quirks.dic"
+    path.write_bytes(QUIRKS.encode("cp1252"))
+    dic = read_dic(path)
+    assert dic.encoding == "windows-1252"
+    assert dic.categories == {
+        "1": "function",
+        "2": "pronoun",
+        "3": "ppron",
+        "4": "article",
+        "30": "affect",
+        "31": "posemo",
+        "125": "cogproc",
+        "131": "social",
+        "134": "verb",
+        "464": "informal",
+    }
+    assert dic.parents == {
+        "function": None,
+        "pronoun": "function",
+        "ppron": "pronoun",
+        "article": "function",
+        "affect": None,
+        "posemo": "affect",
+        "cogproc": None,
+        "social": None,
+        "verb": None,
+        "informal": None,
+    }
+
+    def words(category):
+        return [(e.text, e.line, e.conditional) for e in dic.entries[category]]
+
+    assert words("function") == [("I", 14, False), ("the", 15, False)]
+    assert words("ppron") == [("I", 14, False)]
+    assert words("article") == [("the", 15, False)]
+    assert words("affect") == [("Happy", 17, False), ("like", 19, True)]
+    assert words("posemo") == [("Happy", 17, False), ("café", 22, False), ("lov*", 23, False)]
+    assert words("cogproc") == [
+        ("happy", 18, False),
+        ("like", 19, True),
+        ("kind", 20, True),
+        ("kind of", 21, False),
+    ]
+    assert words("informal") == [("like", 19, True)]
+    assert words("social") == [("kind", 20, True)]
+
+    vocab = ["i", "the", "happy", "like", "kind", "café", "love", "lovely", "of"]
+    res = resolve(dic.entries["cogproc"], vocab, list_name="c", embedding="e", source=str(path))
+    assert res["status"].tolist() == ["in_vocab", "in_vocab", "in_vocab", "phrase"]
+    assert res["conditional"].tolist() == [False, True, True, False]
+    cov = coverage(res).iloc[0]
+    assert (cov["n_conditional"], cov["n_phrases"], cov["n_in_vocab"]) == (2, 1, 3)
+    # case-insensitive: "Happy" (line 17) resolves to the vocabulary's "happy"
+    pos = resolve(dic.entries["posemo"], vocab, list_name="p", embedding="e", source=str(path))
+    assert sorted(concept_words(pos)) == ["café", "happy", "love", "lovely"]
+
+
+def test_dic_in_utf8_with_a_bom(tmp_path):
+    path = tmp_path / "utf8.dic"
+    path.write_bytes("\ufeff%\n1\tposemo\n%\ncafé\t1\nnaïve\t1\n".encode())
+    dic = read_dic(path)
+    assert dic.encoding == "utf-8"
+    assert [e.text for e in dic.entries["posemo"]] == ["café", "naïve"]

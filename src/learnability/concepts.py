@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,13 +21,15 @@ from learnability.tokenize import normalize
 
 @dataclass(frozen=True)
 class Entry:
-    """One entry of a list as written, with the source line it came from."""
+    """One entry of a list as written, with the source line it came from. ``conditional``:
+    a LIWC entry whose category depends on the neighbouring words (see :func:`read_dic`)."""
 
     text: str
     line: int
+    conditional: bool = False
 
 
-def _read_text(path: Path) -> list[str]:
+def _read_bytes(path: Path) -> bytes:
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -37,6 +39,11 @@ def _read_text(path: Path) -> list[str]:
             f"{path}: contains NUL bytes; this looks like a binary file, "
             "not a word list (one entry per line, UTF-8)"
         )
+    return raw
+
+
+def _read_text(path: Path) -> list[str]:
+    raw = _read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -62,18 +69,72 @@ def read_wordlist(path: str | os.PathLike[str]) -> list[Entry]:
 
 @dataclass(frozen=True)
 class Dictionary:
-    """A LIWC-style dictionary: category id -> name, and each category's entries."""
+    """A LIWC-style dictionary: category id -> name, each category's entries, each
+    category's parent in the header's indentation hierarchy (None at the top), and the
+    encoding the file was read with."""
 
     path: Path
     categories: dict[str, str]
     entries: dict[str, list[Entry]]  # category name -> entries
+    parents: dict[str, str | None] = field(default_factory=dict)
+    encoding: str = "utf-8"
+
+
+# One field of an entry line: a plain id ("125"), or a conditional one, "(02 134)125/464"
+# (categories 125 or 464 depending on whether the previous word is in 02 or 134) or
+# "<of>131/125" (depending on the next word).
+_PLAIN_ID = re.compile(r"^\d+$")
+_CONDITIONAL = re.compile(r"^(?:\((?P<ctx>[^)]*)\)|<(?P<next>[^>]*)>)(?P<ids>\d+(?:/\d+)*)$")
+_FIELD = re.compile(r"\([^)]*\)\S*|<[^>]*>\S*|\S+")
+
+
+def _decode_dic(path: Path) -> tuple[list[str], str]:
+    """LIWC dictionaries circulate in UTF-8 and in windows-1252 (LIWC2007's own)."""
+    raw = _read_bytes(path)
+    try:
+        return raw.decode("utf-8-sig").splitlines(), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp1252").splitlines(), "windows-1252"
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"{path}, line {line}: neither UTF-8 nor windows-1252; save the file as UTF-8"
+        ) from exc
+
+
+def _split_entry(line: str) -> tuple[str, list[str]]:
+    """(entry text, category fields). Text before the first tab is the entry, spaces
+    included (a multiword entry); without a tab, the entry is every leading field up to
+    the first that reads as a category id."""
+    if "\t" in line:
+        head, rest = line.split("\t", 1)
+        return head.strip(), _FIELD.findall(rest)
+    fields = _FIELD.findall(line)
+    k = 1
+    while k < len(fields) and not (_PLAIN_ID.match(fields[k]) or _CONDITIONAL.match(fields[k])):
+        k += 1
+    return " ".join(fields[:k]), fields[k:]
 
 
 def read_dic(path: str | os.PathLike[str]) -> Dictionary:
-    """Read a LIWC-style ``.dic``: a ``%``-delimited header of ``id<TAB>name`` lines, then
-    ``entry<TAB>id<TAB>id...`` lines. Entries may end in ``*`` (a prefix wildcard)."""
+    """Read a LIWC-style ``.dic`` (LIWC2007 and LIWC2015 styles).
+
+    - A header between two ``%`` lines of ``id<TAB>name`` lines (text after the name is a
+      description and is ignored); indentation marks a subcategory of the nearest less
+      indented category above it (LIWC2015).
+    - Then ``entry<TAB>id<TAB>id...`` lines; tabs or runs of spaces separate fields; blank
+      lines are skipped; an entry may end in ``*`` (a prefix wildcard) and may hold spaces
+      (a multiword entry, later reported as a phrase).
+    - The same entry on several lines belongs to the union of their categories.
+    - Conditional fields, ``(02 134)125/464`` or ``<of>131/125``, give the entry every
+      category id they can carry (here 125 and 464); the entry is marked ``conditional``.
+    - UTF-8 or windows-1252. Matching is case-insensitive (entries are normalised with
+      the corpus tokeniser's rule when resolved).
+    """
     path = Path(path)
-    lines = _read_text(path)
+    lines, encoding = _decode_dic(path)
     i = 0
     while i < len(lines) and not lines[i].strip():
         i += 1
@@ -83,43 +144,84 @@ def read_dic(path: str | os.PathLike[str]) -> Dictionary:
             "then 'id<TAB>category' lines, then another '%' line"
         )
     categories: dict[str, str] = {}
+    parents: dict[str, str | None] = {}
+    stack: list[tuple[int, str]] = []  # (indentation, name) of the open ancestors
     i += 1
     while i < len(lines) and lines[i].strip() != "%":
-        line = lines[i].strip()
-        if line:
-            parts = line.split(None, 1)
-            if len(parts) != 2:
+        line = lines[i]
+        if line.strip():
+            parts = line.split(None, 2)
+            if len(parts) < 2 or not _PLAIN_ID.match(parts[0]):
                 raise InputError(
-                    f"{path}, line {i + 1}: header line {line!r} must be 'id<TAB>category name'"
+                    f"{path}, line {i + 1}: header line {line.strip()!r} must be "
+                    "'id<TAB>category name' with a numeric id (or is the header's "
+                    "closing '%' line missing?)"
                 )
-            cid, name = parts[0], parts[1].strip()
+            cid, name = parts[0], parts[1]
             if cid in categories:
                 raise InputError(f"{path}, line {i + 1}: category id {cid} defined twice")
+            if name in parents:
+                raise InputError(
+                    f"{path}, line {i + 1}: category name {name!r} is used by two ids; "
+                    "rename one of them"
+                )
+            indent = len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
             categories[cid] = name
+            parents[name] = stack[-1][1] if stack else None
+            stack.append((indent, name))
         i += 1
     if i >= len(lines):
         raise InputError(f"{path}: the category header is not closed by a '%' line")
     entries: dict[str, list[Entry]] = {name: [] for name in categories.values()}
+    # ids compare as numbers: LIWC2007 writes "02" in conditions for the header's "2"
+    by_number = {int(cid): name for cid, name in categories.items()}
     for lineno in range(i + 2, len(lines) + 1):
-        line = lines[lineno - 1].rstrip("\n")
+        line = lines[lineno - 1]
         if not line.strip():
             continue
-        fields = line.split("\t")
-        if len(fields) < 2:
-            fields = line.split()
-        word, ids = fields[0].strip(), [f.strip() for f in fields[1:] if f.strip()]
-        if not ids:
+        word, fields = _split_entry(line)
+        if not fields:
             raise InputError(
                 f"{path}, line {lineno}: entry {word!r} has no category id; write 'entry<TAB>id'"
             )
+        ids: list[str] = []
+        conditional = False
+        for f in fields:
+            if _PLAIN_ID.match(f):
+                ids.append(f)
+                continue
+            m = _CONDITIONAL.match(f)
+            if m is None:
+                raise InputError(
+                    f"{path}, line {lineno}: entry {word!r} has the field {f!r}, which is "
+                    "neither a category id nor a conditional one like '(02 134)125/464' "
+                    "or '<of>131/125'; fix or remove it"
+                )
+            conditional = True
+            ids.extend(m.group("ids").split("/"))
+            context = (m.group("ctx") or "").split()
+            for cid in context:
+                if not _PLAIN_ID.match(cid):
+                    break  # a condition on words, not category ids
+                if int(cid) not in by_number:
+                    raise InputError(
+                        f"{path}, line {lineno}: entry {word!r}'s condition refers to "
+                        f"category id {cid}, which the header does not define"
+                    )
+        added: set[str] = set()
         for cid in ids:
-            if cid not in categories:
+            if int(cid) not in by_number:
                 raise InputError(
                     f"{path}, line {lineno}: entry {word!r} uses category id "
                     f"{cid}, which the header does not define"
                 )
-            entries[categories[cid]].append(Entry(word, lineno))
-    return Dictionary(path, categories, entries)
+            name = by_number[int(cid)]
+            if name not in added:  # "125 125" on one line is one membership
+                entries[name].append(Entry(word, lineno, conditional))
+                added.add(name)
+    return Dictionary(path, categories, entries, parents, encoding)
 
 
 _WS = re.compile(r"\s")
@@ -140,39 +242,42 @@ def resolve(
     matched nothing), ``phrase`` (an entry with spaces, which a unigram vocabulary cannot
     hold), ``duplicate`` (a word already resolved by an earlier entry). The concept is the
     set of words with status ``in_vocab`` or ``expanded``; no word appears twice in it.
+    ``conditional`` marks rows of LIWC entries whose category depends on context.
     """
     vocab_set = set(vocabulary)
     sorted_vocab: list[str] | None = None
     seen_entries: set[str] = set()
     used: set[str] = set()
-    rows: list[tuple[int, str, str, str | None, str]] = []
+    rows: list[tuple[int, str, str, str | None, str, bool]] = []
     for entry in entries:
         text = normalize(entry.text.strip())
         if text in seen_entries:
             kind = "wildcard" if text.endswith("*") else "word"
-            rows.append((entry.line, entry.text, kind, None, "duplicate"))
+            rows.append((entry.line, entry.text, kind, None, "duplicate", entry.conditional))
             continue
         seen_entries.add(text)
         if _WS.search(text):
-            rows.append((entry.line, entry.text, "phrase", None, "phrase"))
+            rows.append((entry.line, entry.text, "phrase", None, "phrase", entry.conditional))
         elif text.endswith("*"):
             prefix = text.rstrip("*")
             if sorted_vocab is None:
                 sorted_vocab = sorted(vocabulary)
             matches = _prefix_matches(sorted_vocab, prefix)
             if not matches:
-                rows.append((entry.line, entry.text, "wildcard", None, "no_match"))
+                rows.append(
+                    (entry.line, entry.text, "wildcard", None, "no_match", entry.conditional)
+                )
             for word in matches:
                 status = "duplicate" if word in used else "expanded"
                 used.add(word)
-                rows.append((entry.line, entry.text, "wildcard", word, status))
+                rows.append((entry.line, entry.text, "wildcard", word, status, entry.conditional))
         elif text in vocab_set:
             status = "duplicate" if text in used else "in_vocab"
             used.add(text)
-            rows.append((entry.line, entry.text, "word", text, status))
+            rows.append((entry.line, entry.text, "word", text, status, entry.conditional))
         else:
-            rows.append((entry.line, entry.text, "word", text, "oov"))
-    df = pd.DataFrame(rows, columns=["line", "entry", "kind", "word", "status"])
+            rows.append((entry.line, entry.text, "word", text, "oov", entry.conditional))
+    df = pd.DataFrame(rows, columns=["line", "entry", "kind", "word", "status", "conditional"])
     df.insert(0, "source", source)
     df.insert(0, "embedding", embedding)
     df.insert(0, "list", list_name)
@@ -222,6 +327,7 @@ def coverage(resolved: pd.DataFrame) -> pd.DataFrame:
                 "n_wildcards_unmatched": int((g["status"] == "no_match").sum()),
                 "n_phrases": int((g["status"] == "phrase").sum()),
                 "n_duplicates": int((g["status"] == "duplicate").sum()),
+                "n_conditional": int(first["conditional"].sum()),
                 "n_oov": n_oov,
                 "n_in_vocab": n_in_vocab,
                 "oov_rate": n_oov / n_plain if n_plain else 0.0,

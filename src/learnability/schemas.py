@@ -33,6 +33,7 @@ TABLES: dict[str, dict[str, str]] = {
         "kind": "string",
         "word": "string",
         "status": "string",
+        "conditional": "bool",
     },
     "coverage": {
         "list": "string",
@@ -45,6 +46,7 @@ TABLES: dict[str, dict[str, str]] = {
         "n_wildcards_unmatched": "int64",
         "n_phrases": "int64",
         "n_duplicates": "int64",
+        "n_conditional": "int64",
         "n_oov": "int64",
         "n_in_vocab": "int64",
         "oov_rate": "float64",
