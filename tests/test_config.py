@@ -57,6 +57,24 @@ def test_schema_rejects_bad_config(mutate, match):
         (lambda c: c["report"].update(table_size=123), "must be one of random_lists.sizes"),
         (lambda c: c["dump"].update(base_url="https://m/d/"), "exactly one of 'source'.*null"),
         (lambda c: c["dump"].update(source=None), "exactly one of 'source'"),
+        (
+            lambda c: c["embeddings"].update(pre={"method": "pretrained"}),
+            "embeddings.pre: .*exactly one of 'path'",
+        ),
+        (
+            lambda c: c["embeddings"].update(pre={"method": "pretrained", "path": "/no/file.vec"}),
+            r"embeddings.pre.path: /no/file.vec does not exist",
+        ),
+        (
+            lambda c: c["embeddings"]["glove"].update(max_vocab=10),
+            r"embeddings.glove: \['max_vocab'\] are for pretrained",
+        ),
+        (
+            lambda c: c["embeddings"].update(
+                pre={"method": "pretrained", "url": "https://x/v.vec", "params": {"dim": 5}}
+            ),
+            "embeddings.pre.params: a pretrained embedding is not trained here",
+        ),
     ],
 )
 def test_cross_key_checks(mutate, match):
@@ -64,6 +82,25 @@ def test_cross_key_checks(mutate, match):
     mutate(cfg)
     with pytest.raises(ConfigError, match=match):
         check_config(cfg)
+
+
+def test_pretrained_params_and_random_over_a_pretrained_vocabulary():
+    cfg = load()
+    cfg["embeddings"]["pre"] = {"method": "pretrained", "url": "https://x/v.vec.gz"}
+    cfg["embeddings"]["random"]["reference"] = "pre"
+    check_config(cfg)
+    assert embedding_params(cfg, "pre") == {
+        "method": "pretrained",
+        "format": "auto",
+        "member": None,
+        "max_vocab": None,
+        "exclude_prefixes": [],
+        "frequency_ordered": True,
+        "threads": 1,
+    }
+    # the training block does not reach a pretrained embedding's params
+    cfg["training"]["dim"] = 50
+    assert "dim" not in embedding_params(cfg, "pre")
 
 
 def test_params_hold_only_what_each_trainer_reads():

@@ -281,3 +281,72 @@ def test_no_benchmark_shadows_a_module():
         name = script.stem
         assert name not in PROBED | {"learnability"} | set(sys.stdlib_module_names), script
         assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}; rename it"
+
+
+def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, server):
+    """One embedding from a local GloVe-style text file, one downloaded (gzip, verified by
+    sha256) from 127.0.0.1, a random baseline over the first: no dump, no corpus, no
+    training; the planted list is learnable in both, at chance in the random one."""
+    import gzip
+    import hashlib
+
+    import numpy as np
+    from conftest import Handler
+
+    rng = np.random.default_rng(0)
+    words = [f"member{i}" for i in range(40)] + [f"other{i}" for i in range(1500)]
+    vectors = rng.normal(size=(len(words), 8))
+    vectors[:40, 0] += 3.0  # the list's members stand apart along one direction
+    lines = [w + " " + " ".join(f"{x:.5f}" for x in v) for w, v in zip(words, vectors, strict=True)]
+    wd = tmp_path / "wf"
+    wd.mkdir()
+    _copy_workflow(wd)
+    (wd / "glove.txt").write_text("\n".join(lines) + "\n")
+    payload = gzip.compress((f"{len(words)} 8\n" + "\n".join(lines) + "\n").encode())
+    Handler.files = {"/vectors/planted.vec.gz": payload}
+    cfg = tiny_config(wd)
+    cfg["embeddings"] = {
+        "local": {"method": "pretrained", "path": "glove.txt", "format": "glove_text"},
+        "remote": {
+            "method": "pretrained",
+            "url": f"{server}/vectors/planted.vec.gz",
+            "sha256": hashlib.sha256(payload).hexdigest(),
+            "max_vocab": 1000,
+        },
+        "random": {"method": "random", "reference": "local", "seed": 7},
+    }
+    cfg["compare"]["embeddings"] = ["local", "remote"]
+    cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
+    (wd / "lists").mkdir()
+    (wd / "lists" / "planted.txt").write_text("\n".join(words[:40]) + "\n")
+    cfg["learnability"].update(iterations=6, learning_curve=[])
+    cfg["random_lists"].update(sizes=[40], match_sizes=False)
+    cfg["report"] = {"table_size": 40}
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = run(wd)
+    assert result.returncode == 0, result.stderr[-5000:]
+    assert not (wd / "results" / "corpus").exists() and not (wd / "resources" / "dumps").exists()
+    assert len(list((wd / "logs" / "import_embedding").glob("*.log"))) == 2
+    assert "sha256" not in (wd / "logs/fetch_embedding/remote/planted.vec.gz.log").read_text()
+    remote = json.loads((wd / "results/embeddings/remote/meta.json").read_text())
+    assert remote["words"] == 1000 and remote["format"] == "word2vec_text"
+    assert remote["count_kind"] == "rank"
+    t6 = pd.read_csv(wd / "results/tables/frequency_matched/table6.csv").set_index("list")
+    assert t6.loc["planted", "local"] > 0.9 and t6.loc["planted", "remote"] > 0.9
+    assert abs(t6.loc["planted", "random"] - 0.5) < 0.2
+
+
+def test_experiment1_config_plans_offline(tmp_path):
+    """The paper's first experiment: three pretrained sets by URL and a random baseline
+    over GloVe's vocabulary; the dry run plans downloads and imports, and no corpus."""
+    _copy_workflow(tmp_path)
+    shutil.copytree(REPO / "config", tmp_path / "config", dirs_exist_ok=True)
+    shutil.copytree(REPO / "resources", tmp_path / "resources")
+    result = run(tmp_path, "-n", "--configfile", "config/paper-experiment1.yaml")
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-3000:]
+    jobs = scheduled(out)
+    assert jobs.get("fetch_embedding") == 3 and jobs.get("import_embedding") == 3, jobs
+    assert jobs.get("random_embedding") == 1, jobs
+    for rule in ("fetch_dump", "extract_part", "join_corpus", "train_embedding"):
+        assert rule not in jobs, jobs

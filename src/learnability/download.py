@@ -180,8 +180,10 @@ def fetch(
     timeout: float = 60.0,
     backoff: float = 2.0,
     progress_every: float = PROGRESS_SECONDS,
+    config_key: str = "dump",
 ) -> Path:
     """Fetch ``source`` to ``dest``, verified against ``checksums``; return ``dest``.
+    ``config_key`` names the config section the error messages point to.
 
     A missing checksum is an error unless ``allow_unverified`` is set explicitly: a dump
     that cannot be verified cannot be reproduced. HTTP transfers retry ``retries`` times
@@ -192,10 +194,16 @@ def fetch(
     dest.parent.mkdir(parents=True, exist_ok=True)
     checksums = {k: v for k, v in (checksums or {}).items() if v and k in HASHES}
     if not checksums and not allow_unverified:
+        where = (
+            "the dump's checksum file (e.g. enwiki-YYYYMMDD-sha1sums.txt)"
+            if config_key == "dump"
+            else "the publisher's page, or from the log of a first run with "
+            f"{config_key}.allow_unverified: true (it prints the file's sha256)"
+        )
         raise DownloadError(
-            f"{source}: no checksum given (sha256, sha1 or md5). Copy it from the dump's "
-            "checksum file (e.g. enwiki-YYYYMMDD-sha1sums.txt) into the config's dump "
-            "section, or set dump.allow_unverified: true to accept an unverified file."
+            f"{source}: no checksum given (sha256, sha1 or md5). Copy it from {where} "
+            f"into {config_key}, or set {config_key}.allow_unverified: true to accept an "
+            "unverified file."
         )
     part = dest.with_name(dest.name + ".part")
     scheme = urlparse(source).scheme

@@ -23,6 +23,10 @@ METHOD_KEYS: dict[str, tuple[str, ...]] = {
     "glove_python": SHARED_KEYS,
 }
 # method -> (its block under training, the keys of that block it reads; None: all)
+PRETRAINED_KEYS = {
+    "path", "url", "sha256", "sha1", "md5", "allow_unverified", "format", "member",
+    "max_vocab", "exclude_prefixes", "frequency_ordered",
+}  # fmt: skip
 NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "fasttext": ("fasttext", None),
     "glove": ("glove", None),
@@ -50,6 +54,16 @@ def embedding_params(config: dict, name: str) -> dict:
     rule's ``params``, so changing one reruns exactly the embeddings it affects."""
     spec = config["embeddings"][name]
     method = spec["method"]
+    if method == "pretrained":
+        return {
+            "method": "pretrained",
+            "format": spec.get("format", "auto"),
+            "member": spec.get("member"),
+            "max_vocab": spec.get("max_vocab"),
+            "exclude_prefixes": list(spec.get("exclude_prefixes", [])),
+            "frequency_ordered": spec.get("frequency_ordered", True),
+            "threads": 1,
+        }
     block = _merged_training(config, name)
     if method == "random":
         return {
@@ -144,6 +158,28 @@ def check_config(config: dict) -> None:
             raise ConfigError(
                 f"embeddings.{name}: 'reference' and 'seed' are for random "
                 "embeddings; use params.seed for a trainer's seed"
+            )
+        pretrained_keys = sorted(set(spec) & PRETRAINED_KEYS)
+        if spec["method"] == "pretrained":
+            if ("path" in spec) == ("url" in spec):
+                raise ConfigError(
+                    f"embeddings.{name}: a pretrained embedding needs exactly one of 'path' "
+                    "(a local file) and 'url' (downloaded and verified)"
+                )
+            if "path" in spec and not Path(spec["path"]).is_file():
+                raise ConfigError(
+                    f"embeddings.{name}.path: {spec['path']} does not exist; fix the path "
+                    "or give a 'url' instead"
+                )
+            if "params" in spec:
+                raise ConfigError(
+                    f"embeddings.{name}.params: a pretrained embedding is not trained here; "
+                    "remove 'params'"
+                )
+        elif pretrained_keys:
+            raise ConfigError(
+                f"embeddings.{name}: {pretrained_keys} are for pretrained embeddings "
+                f"(method: pretrained), not for method {spec['method']!r}"
             )
     for name in config["compare"]["embeddings"]:
         if name not in embeddings:

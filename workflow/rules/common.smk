@@ -30,8 +30,16 @@ check_config(config)
 
 LISTS = list_registry(config)
 EMBEDDINGS = list(config["embeddings"])
-TRAINED = [e for e in EMBEDDINGS if config["embeddings"][e]["method"] != "random"]
-RANDOM = [e for e in EMBEDDINGS if config["embeddings"][e]["method"] == "random"]
+_METHOD = {e: config["embeddings"][e]["method"] for e in EMBEDDINGS}
+TRAINED = [e for e in EMBEDDINGS if _METHOD[e] not in ("random", "pretrained")]
+RANDOM = [e for e in EMBEDDINGS if _METHOD[e] == "random"]
+PRETRAINED = [e for e in EMBEDDINGS if _METHOD[e] == "pretrained"]
+# pretrained embeddings given by URL are downloaded to resources/embeddings/{embedding}/
+DOWNLOADED = {
+    e: Path(config["embeddings"][e]["url"]).name
+    for e in PRETRAINED
+    if "url" in config["embeddings"][e]
+}
 NEGATIVES = list(config["learnability"].get("negatives", ["uniform"]))
 N_BINS = config["learnability"].get("frequency_bins", 10)
 LEARNING_CURVE = list(config["learnability"].get("learning_curve", []))
@@ -204,9 +212,40 @@ def concept_files():
     )
 
 
+def pretrained_source(wildcards):
+    spec = config["embeddings"][wildcards.embedding]
+    if "path" in spec:
+        return spec["path"]
+    return (
+        f"resources/embeddings/{wildcards.embedding}/{DOWNLOADED[wildcards.embedding]}"
+    )
+
+
+def embedding_checksums(wildcards):
+    spec = config["embeddings"][wildcards.embedding]
+    return {h: spec[h] for h in ("sha256", "sha1", "md5") if spec.get(h)}
+
+
+def import_mem_mb(wildcards, input):
+    # text and word2vec-binary files stream into a memory map; fastText .bin loads whole
+    factor = (
+        3
+        if embedding_params(config, wildcards.embedding)["format"] == "fasttext_bin"
+        else 0
+    )
+    return 2000 + int(input.size_mb * factor)
+
+
+def import_runtime(wildcards, input):
+    # minutes; text imports at about 10 MB/s on one core (benchmarks/import_vectors.py),
+    # compressed input (bz2) expands about 3x, and 3x margin: 0.015 min per input MB
+    return 10 + int(input.size_mb * 0.015)
+
+
 def get_final_outputs():
-    outputs = [
-        f"results/corpus/{DUMP}/stats.json",
+    # the corpus is built only when an embedding is trained on it
+    outputs = [f"results/corpus/{DUMP}/stats.json"] if TRAINED else []
+    outputs += [
         "results/tables/coverage.md",
         *expand(
             "results/tables/{negatives}/{table}",

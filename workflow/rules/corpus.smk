@@ -54,7 +54,7 @@ else:
             },
             allow_unverified=config["dump"].get("allow_unverified", False),
         script:
-            "../scripts/fetch_dump.py"
+            "../scripts/fetch_file.py"
 
 
 rule extract_part:

@@ -42,3 +42,52 @@ rule random_embedding:
         hp=training_params,
     script:
         "../scripts/random_embedding.py"
+
+
+rule fetch_embedding:
+    output:
+        "resources/embeddings/{embedding}/{filename}",
+    log:
+        "logs/fetch_embedding/{embedding}/{filename}.log",
+    benchmark:
+        "benchmarks/out/fetch_embedding/{embedding}/{filename}.tsv"
+    wildcard_constraints:
+        embedding="|".join(map(re.escape, DOWNLOADED)) if DOWNLOADED else "(?!)",
+        filename=r"[^/]+",
+    conda:
+        "../envs/learnability.yaml"
+    resources:
+        runtime=240,
+    params:
+        source=lambda wildcards: config["embeddings"][wildcards.embedding]["url"],
+        checksums=embedding_checksums,
+        allow_unverified=lambda wildcards: config["embeddings"][
+            wildcards.embedding
+        ].get("allow_unverified", False),
+        config_key=lambda wildcards: f"embeddings.{wildcards.embedding}",
+    script:
+        "../scripts/fetch_file.py"
+
+
+rule import_embedding:
+    input:
+        pretrained_source,
+    output:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        meta="results/embeddings/{embedding}/meta.json",
+    log:
+        "logs/import_embedding/{embedding}.log",
+    benchmark:
+        "benchmarks/out/import_embedding/{embedding}.tsv"
+    wildcard_constraints:
+        embedding="|".join(map(re.escape, PRETRAINED)) if PRETRAINED else "(?!)",
+    conda:
+        "../envs/learnability.yaml"
+    resources:
+        mem_mb=import_mem_mb,
+        runtime=import_runtime,
+    params:
+        hp=training_params,
+    script:
+        "../scripts/import_embedding.py"

@@ -1,0 +1,396 @@
+"""Pretrained embeddings, converted once into the project's on-disk format (:mod:`.store`).
+
+Formats (``format: auto`` detects them):
+
+- ``word2vec_text``: a ``count dim`` header line, then ``word v1 ... vdim`` lines (also
+  fastText's ``.vec`` and wikipedia2vec's ``.txt``);
+- ``glove_text``: the same lines without a header;
+- ``word2vec_binary``: the header, then per word its bytes, a space and dim float32s;
+- ``fasttext_bin``: a fastText model; the vectors of its in-vocabulary words (word plus
+  n-grams, what ``wv[word]`` gives), with their training counts;
+- ``gensim``: a saved gensim ``KeyedVectors`` (or a model holding one, ``.wv``).
+
+Text files may be gzip- or bz2-compressed, or a member of a zip archive. Text and
+word2vec-binary files are streamed row by row into ``vectors.npy`` through buffered
+writes, so the conversion never holds the vectors in memory; gensim files are
+memory-mapped and copied in blocks. ``fasttext_bin`` goes through gensim's loader, which
+holds the model (vocabulary vectors and n-gram buckets) in memory.
+
+Checks, each an error naming the file, the line (or entry) and the fix: an empty file, a
+line whose dimension differs from the header's or the first line's, a value that is not
+a number, NaN or Inf, a duplicate word, a header promising more words than the file has.
+All-zero vectors are kept (some files use them for padding words) and counted.
+
+Counts: gensim and fastText models carry corpus counts. Text and binary files do not,
+but those we know are frequency-ordered (``frequency_ordered: true``, the default): the
+stored count is then a rank-derived stand-in, ``n - rank`` (so the first word has the
+largest), which orders the words as their frequencies do; frequency-matched negatives
+bin words by quantiles of log count and so work on it (bins of frequency rank). With
+``frequency_ordered: false`` counts are 0 and only uniform negatives are possible.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import math
+import os
+import shutil
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+import pandas as pd
+
+from learnability.errors import InputError
+from learnability.io import atomic_path, write_json, write_table
+
+FORMATS = ("word2vec_text", "glove_text", "word2vec_binary", "fasttext_bin", "gensim")
+FASTTEXT_MAGIC = 793712314  # the int32 that opens every fastText .bin
+
+
+@contextmanager
+def _open_binary(path: Path, member: str | None) -> Iterator[IO[bytes]]:
+    """The file's bytes, decompressed (gzip, bz2) or read from a zip member."""
+    if path.suffix == ".zip" or zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as zf:
+            names = [n for n in zf.namelist() if not n.endswith("/")]
+            if member is None:
+                if len(names) != 1:
+                    raise InputError(
+                        f"{path}: the zip holds {len(names)} files ({', '.join(names[:6])}); "
+                        "name the one to use with 'member:' in the embedding's config"
+                    )
+                member = names[0]
+            if member not in names:
+                raise InputError(f"{path}: no member {member!r}; it holds {names[:10]}")
+            with zf.open(member) as fh:
+                yield fh
+        return
+    if path.suffix == ".gz":
+        with gzip.open(path, "rb") as fh:
+            yield fh
+    elif path.suffix == ".bz2":
+        with bz2.open(path, "rb") as fh:
+            yield fh
+    else:
+        with open(path, "rb") as fh:
+            yield fh
+
+
+def _header(line: bytes) -> tuple[int, int] | None:
+    parts = line.split()
+    if len(parts) == 2 and all(p.isdigit() for p in parts):
+        return int(parts[0]), int(parts[1])
+    return None
+
+
+def detect_format(path: str | os.PathLike[str], member: str | None = None) -> str:
+    """Guess the format from the file's first bytes (and its name for gensim files)."""
+    path = Path(path)
+    name = (member or path.name).lower()
+    if name.endswith((".kv", ".model", ".kv.gz", ".wv")):
+        return "gensim"
+    with _open_binary(path, member) as fh:
+        head = fh.read(4096)
+    if not head:
+        raise InputError(f"{path}: the embedding file is empty")
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") == FASTTEXT_MAGIC:
+        return "fasttext_bin"
+    first, _, rest = head.partition(b"\n")
+    header = _header(first)
+    if header is None:
+        return "glove_text"
+    # a header, then text or binary rows: binary float32s are rarely all printable
+    sample = rest[:1024]
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in sample)
+    return "word2vec_text" if printable >= 0.95 * max(1, len(sample)) else "word2vec_binary"
+
+
+class _Writer:
+    """Rows appended to a raw float32 file with buffered writes, then framed as
+    ``vectors.npy``: the page cache holds what is written, not the process, so peak RSS
+    stays flat whatever the size (a memory map would count every written page). Checks
+    duplicates, NaN/Inf, and counts all-zero vectors."""
+
+    def __init__(self, tmp: Path, dim: int, source: Path) -> None:
+        self.tmp, self.dim, self.source = tmp, dim, source
+        self.raw_path = raw_path(tmp)
+        self.raw = open(self.raw_path, "wb", buffering=1 << 20)
+        self.words: list[str] = []
+        self.where: dict[str, str] = {}
+        self.zero = 0
+
+    def add(self, word: str, vector: np.ndarray, where: str) -> None:
+        if vector.size != self.dim:
+            raise InputError(
+                f"{self.source}, {where}: {vector.size} values where earlier vectors have "
+                f"{self.dim}; fix or remove the entry"
+            )
+        if word in self.where:
+            raise InputError(
+                f"{self.source}, {where}: the word {word!r} appears again (first at "
+                f"{self.where[word]}); remove one of the two"
+            )
+        if not np.isfinite(vector).all():
+            raise InputError(
+                f"{self.source}, {where}: the vector of {word!r} holds NaN or Inf; "
+                "fix or remove the line"
+            )
+        self.raw.write(np.ascontiguousarray(vector, dtype="<f4").tobytes())
+        if not vector.any():
+            self.zero += 1
+        self.where[word] = where
+        self.words.append(word)
+
+    def finish(self) -> None:
+        self.raw.close()
+        header = {"descr": "<f4", "fortran_order": False, "shape": (len(self.words), self.dim)}
+        with open(self.tmp, "wb") as out, open(self.raw_path, "rb") as raw:
+            np.lib.format.write_array_header_1_0(out, header)
+            shutil.copyfileobj(raw, out, 1 << 24)
+        self.raw_path.unlink()
+
+
+def raw_path(tmp: Path) -> Path:
+    return tmp.with_name(tmp.name + ".raw")
+
+
+def _iter_text(fh: IO[bytes], source: Path, has_header: bool):
+    """(header or None, generator of (word, vector, 'line N'))."""
+    # bytes line by line, decoded one line at a time, so that an error names its line
+    lineno = 0
+    header = None
+    if has_header:
+        first = fh.readline()
+        lineno = 1
+        header = _header(first)
+        if header is None:
+            raise InputError(
+                f"{source}, line 1: expected a 'count dim' header, found {first[:60]!r}; "
+                "for a file without one, use format: glove_text"
+            )
+
+    def rows():
+        nonlocal lineno
+        dim = header[1] if header else None
+        while True:
+            raw = fh.readline()
+            if not raw:
+                return
+            lineno += 1
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"{source}, line {lineno}: not valid UTF-8; embedding files are UTF-8"
+                ) from exc
+            fields = line.rstrip("\r\n").rstrip(" ").split(" ")
+            if len(fields) == 1 and not fields[0]:
+                continue  # a blank line (some files end with one)
+            if dim is None:
+                dim = len(fields) - 1
+                if dim < 1:
+                    raise InputError(f"{source}, line {lineno}: a word without a vector")
+            if len(fields) != dim + 1:
+                raise InputError(
+                    f"{source}, line {lineno}: {len(fields) - 1} values where the "
+                    f"{'header' if header else 'first line'} says {dim}; the line is "
+                    "truncated, or its word contains a space (remove or fix the line)"
+                )
+            try:
+                vector = np.asarray(fields[1:], dtype=np.float32)
+            except ValueError:
+                bad = next(f for f in fields[1:] if not _is_number(f))
+                raise InputError(
+                    f"{source}, line {lineno}: {bad!r} is not a number (word "
+                    f"{fields[0]!r}); fix or remove the line"
+                ) from None
+            yield fields[0], vector, f"line {lineno}"
+
+    return header, rows()
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _iter_binary(fh: IO[bytes], source: Path):
+    """word2vec's binary format: header line, then 'word ' + dim little-endian float32s."""
+    first = fh.readline()
+    header = _header(first)
+    if header is None:
+        raise InputError(f"{source}: expected a 'count dim' header in a word2vec binary file")
+    n, dim = header
+    reader = io.BufferedReader(fh) if not isinstance(fh, io.BufferedReader) else fh
+
+    def rows():
+        for k in range(n):
+            word = bytearray()
+            while True:
+                c = reader.read(1)
+                if not c:
+                    raise InputError(
+                        f"{source}, entry {k + 1}: the file ends early; its header promises "
+                        f"{n} words. Download it again"
+                    )
+                if c == b" ":
+                    break
+                if c != b"\n" or word:
+                    word += c
+            data = reader.read(4 * dim)
+            if len(data) != 4 * dim:
+                raise InputError(
+                    f"{source}, entry {k + 1}: the file ends inside a vector; download it again"
+                )
+            try:
+                text = word.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"{source}, entry {k + 1}: the word is not valid UTF-8 ({bytes(word)[:40]!r})"
+                ) from exc
+            yield text, np.frombuffer(data, dtype="<f4"), f"entry {k + 1}"
+
+    return header, rows()
+
+
+def _gensim_vectors(path: Path, fmt: str):
+    """(words, vectors (memory-mapped where possible), counts or None)."""
+    if fmt == "fasttext_bin":
+        from gensim.models.fasttext import load_facebook_vectors
+
+        kv = load_facebook_vectors(str(path))
+    else:
+        from gensim.models import KeyedVectors
+        from gensim.utils import SaveLoad
+
+        obj = SaveLoad.load(str(path), mmap="r")
+        kv = obj.wv if hasattr(obj, "wv") else obj
+        if not isinstance(kv, KeyedVectors):
+            raise InputError(f"{path}: a gensim {type(obj).__name__}, not KeyedVectors")
+    words = list(kv.index_to_key)
+    counts = None
+    if words and "count" in getattr(kv, "expandos", {}):
+        counts = np.asarray(kv.expandos["count"], dtype=np.int64)
+    return words, kv.vectors, counts
+
+
+@contextmanager
+def _removed(path: Path) -> Iterator[None]:
+    """Remove ``path`` on the way out, success or failure (no partial output)."""
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def import_embedding(
+    path: str | os.PathLike[str],
+    directory: str | os.PathLike[str],
+    *,
+    name: str,
+    fmt: str = "auto",
+    member: str | None = None,
+    max_vocab: int | None = None,
+    exclude_prefixes: tuple[str, ...] = (),
+    frequency_ordered: bool = True,
+) -> dict:
+    """Convert ``path`` into ``directory`` (vectors.npy, vocab.parquet, meta.json), keeping
+    the first ``max_vocab`` words (the most frequent: by count where the file has counts,
+    else by file order) and skipping words that start with one of ``exclude_prefixes``
+    (wikipedia2vec's ``ENTITY/``), which are counted. Returns the meta written."""
+    path, directory = Path(path), Path(directory)
+    if not path.is_file():
+        raise InputError(f"{path}: no such embedding file; fix the path in the config")
+    if path.stat().st_size == 0:
+        raise InputError(f"{path}: the embedding file is empty")
+    fmt = detect_format(path, member) if fmt == "auto" else fmt
+    if fmt not in FORMATS:
+        raise InputError(f"{path}: unknown format {fmt!r}; use one of {FORMATS} or auto")
+    excluded = 0
+    directory.mkdir(parents=True, exist_ok=True)
+    with atomic_path(directory / "vectors.npy") as tmp, _removed(raw_path(tmp)):
+        if fmt in ("fasttext_bin", "gensim"):
+            words_all, vectors, counts = _gensim_vectors(path, fmt)
+            order = np.arange(len(words_all))
+            if counts is not None:  # most frequent first, ties in file order
+                order = np.argsort(-counts, kind="stable")
+            keep = [i for i in order if not words_all[i].startswith(exclude_prefixes)]
+            excluded = len(order) - len(keep)
+            keep = np.asarray(keep[:max_vocab] if max_vocab else keep, dtype=np.int64)
+            if keep.size == 0:
+                raise InputError(f"{path}: no words to import")
+            writer = _Writer(tmp, vectors.shape[1], path)
+            for lo in range(0, keep.size, 1 << 14):
+                block = np.asarray(vectors[keep[lo : lo + (1 << 14)]], dtype=np.float32)
+                for j, i in enumerate(keep[lo : lo + (1 << 14)]):
+                    writer.add(words_all[i], block[j], f"entry {i + 1}")
+            word_counts = counts[keep] if counts is not None else None
+            header = (len(words_all), vectors.shape[1])
+        else:
+            with _open_binary(path, member) as fh:
+                if fmt == "word2vec_binary":
+                    header, rows = _iter_binary(fh, path)
+                else:
+                    header, rows = _iter_text(fh, path, fmt == "word2vec_text")
+                writer = None
+                seen = 0
+                for word, vector, where in rows:
+                    seen += 1
+                    if writer is None:
+                        writer = _Writer(tmp, vector.size, path)
+                    if word.startswith(exclude_prefixes):
+                        excluded += 1
+                        continue
+                    writer.add(word, vector, where)
+                    if max_vocab and len(writer.words) >= max_vocab:
+                        break
+                if writer is None:
+                    raise InputError(f"{path}: no vectors in the file (only a header?)")
+                if header and not max_vocab and seen != header[0]:
+                    raise InputError(
+                        f"{path}: the header promises {header[0]} words but the file has "
+                        f"{seen}; it is truncated or the header is wrong. Download it again"
+                    )
+            word_counts = None
+        writer.finish()
+        dim = writer.dim
+        words = writer.words
+    n = len(words)
+    if word_counts is not None:
+        counts_out, count_kind = np.asarray(word_counts, dtype=np.int64), "corpus"
+    elif frequency_ordered:
+        counts_out, count_kind = np.arange(n, 0, -1, dtype=np.int64), "rank"
+    else:
+        counts_out, count_kind = np.zeros(n, dtype=np.int64), "none"
+    vocab = pd.DataFrame(
+        {"embedding": name, "index": np.arange(n, dtype=np.int64), "word": words,
+         "count": counts_out}
+    )  # fmt: skip
+    write_table(vocab, directory / "vocab.parquet", "vocab")
+    meta = {
+        "embedding": name,
+        "method": "pretrained",
+        "dim": dim,
+        "words": n,
+        "source": str(path),
+        "member": member,
+        "format": fmt,
+        "header": list(header) if header else None,
+        "max_vocab": max_vocab,
+        "excluded_prefixes": list(exclude_prefixes),
+        "n_excluded": excluded,
+        "n_zero_vectors": writer.zero,
+        "count_kind": count_kind,
+        "size_mb": round(math.prod((n, dim)) * 4 / 2**20, 1),
+    }
+    write_json(meta, directory / "meta.json")
+    return meta

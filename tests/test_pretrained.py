@@ -1,0 +1,159 @@
+"""Pretrained embeddings: one tiny embedding written in every supported format must load
+to the same vectors (checked against gensim's own readers), and malformed files must fail
+naming the file and the line."""
+
+import bz2
+import gzip
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+from gensim.models import KeyedVectors
+
+from learnability.embeddings import load_embedding
+from learnability.embeddings.pretrained import detect_format, import_embedding
+from learnability.errors import InputError
+
+WORDS = ["the", "of", "ENTITY/Paris", "café", "naïve", "zero"]
+DIM = 5
+
+
+@pytest.fixture(scope="module")
+def kv():
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(len(WORDS), DIM)).astype(np.float32)
+    vectors[-1] = 0.0  # an all-zero vector: kept and counted
+    k = KeyedVectors(DIM)
+    k.add_vectors(WORDS, vectors)
+    for i, w in enumerate(WORDS):
+        k.set_vecattr(w, "count", 100 - 10 * i)
+    return k
+
+
+def text_lines(kv, header=True):
+    lines = [f"{len(kv)} {DIM}"] if header else []
+    for w in kv.index_to_key:
+        lines.append(w + " " + " ".join(repr(float(x)) for x in kv[w]))
+    return "\n".join(lines) + "\n"
+
+
+def written(kv, tmp_path):
+    """Every format, as (format, path, member)."""
+    files = []
+    p = tmp_path / "w2v.txt"
+    kv.save_word2vec_format(str(p), binary=False)
+    files.append(("word2vec_text", p, None))
+    p = tmp_path / "w2v.bin"
+    kv.save_word2vec_format(str(p), binary=True)
+    files.append(("word2vec_binary", p, None))
+    p = tmp_path / "glove.txt"
+    p.write_text(text_lines(kv, header=False), encoding="utf-8")
+    files.append(("glove_text", p, None))
+    p = tmp_path / "wiki-news.vec.gz"
+    with gzip.open(p, "wt", encoding="utf-8") as fh:
+        fh.write(text_lines(kv))
+    files.append(("word2vec_text", p, None))
+    p = tmp_path / "enwiki_300d.txt.bz2"
+    with bz2.open(p, "wt", encoding="utf-8") as fh:
+        fh.write(text_lines(kv))
+    files.append(("word2vec_text", p, None))
+    p = tmp_path / "glove.6B.zip"
+    with zipfile.ZipFile(p, "w") as zf:
+        zf.writestr("glove.6B.50d.txt", "x 1.0\n")
+        zf.writestr("glove.6B.5d.txt", text_lines(kv, header=False))
+    files.append(("glove_text", p, "glove.6B.5d.txt"))
+    p = tmp_path / "vectors.kv"
+    kv.save(str(p))
+    files.append(("gensim", p, None))
+    return files
+
+
+def test_every_format_loads_to_the_same_vectors(kv, tmp_path):
+    expected = np.stack([kv[w] for w in WORDS])
+    for fmt, path, member in written(kv, tmp_path):
+        assert detect_format(path, member) == fmt, path
+        out = tmp_path / f"out-{path.name}"
+        meta = import_embedding(path, out, name="e", member=member)
+        emb = load_embedding(out, mmap=True)
+        assert isinstance(emb.vectors, np.memmap)
+        assert emb.words == WORDS, path
+        np.testing.assert_array_equal(np.asarray(emb.vectors), expected, err_msg=str(path))
+        assert meta["n_zero_vectors"] == 1 and meta["format"] == fmt
+        if fmt == "gensim":  # corpus counts travel with the vectors
+            assert meta["count_kind"] == "corpus" and emb.counts[0] == 100
+        else:  # frequency-ordered: rank-derived counts, most frequent first
+            assert meta["count_kind"] == "rank"
+            assert emb.counts.tolist() == [6, 5, 4, 3, 2, 1]
+
+
+def test_the_text_readers_agree_with_gensims(kv, tmp_path):
+    for fmt, path, _ in written(kv, tmp_path)[:2]:
+        ref = KeyedVectors.load_word2vec_format(str(path), binary=fmt == "word2vec_binary")
+        import_embedding(path, tmp_path / fmt, name="e")
+        ours = load_embedding(tmp_path / fmt)
+        assert ours.words == ref.index_to_key
+        np.testing.assert_array_equal(ours.vectors, ref.vectors)
+
+
+def test_fasttext_bin_keeps_in_vocabulary_words(tmp_path):
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    sentences = [["alpha", "beta", "gamma", "delta"] * 5, ["beta"] * 7 + ["gamma"] * 2]
+    model = FastText(sentences, vector_size=8, min_count=1, epochs=2, bucket=500, seed=1,
+                     workers=1)  # fmt: skip
+    path = tmp_path / "model.bin"
+    save_facebook_model(model, str(path))
+    assert detect_format(path) == "fasttext_bin"
+    meta = import_embedding(path, tmp_path / "ft", name="ft")
+    emb = load_embedding(tmp_path / "ft")
+    assert sorted(emb.words) == ["alpha", "beta", "delta", "gamma"]
+    assert emb.words[0] == "beta" and meta["count_kind"] == "corpus"  # most frequent first
+    for w in emb.words:  # word vector plus its n-grams, as wv[word] gives
+        np.testing.assert_allclose(emb.vectors[emb.index[w]], model.wv[w], rtol=1e-6)
+
+
+def test_max_vocab_and_excluded_prefixes(kv, tmp_path):
+    fmt, path, _ = written(kv, tmp_path)[0]
+    meta = import_embedding(
+        path, tmp_path / "cut", name="e", max_vocab=3, exclude_prefixes=("ENTITY/",)
+    )
+    emb = load_embedding(tmp_path / "cut")
+    assert emb.words == ["the", "of", "café"]
+    assert meta["n_excluded"] == 1 and meta["words"] == 3
+    vocab = pd.read_parquet(tmp_path / "cut" / "vocab.parquet")
+    assert vocab["embedding"].unique().tolist() == ["e"]
+
+
+# fmt: off
+@pytest.mark.parametrize(
+    "content,fmt,match",
+    [
+        ("2 3\na 1 2 3\nb 1 2\n", "word2vec_text", r"bad\.txt, line 3: 2 values where the header says 3"),  # noqa: E501
+        ("a 1 2 3\nb 1 x 3\n", "glove_text", r"bad\.txt, line 2: 'x' is not a number"),
+        ("", "auto", r"bad\.txt: the embedding file is empty"),
+        ("a 1 2\nb 3 4\na 5 6\n", "glove_text", r"bad\.txt, line 3: the word 'a' appears again \(first at line 1\)"),  # noqa: E501
+        ("a 1 nan\n", "glove_text", r"bad\.txt, line 1: the vector of 'a' holds NaN"),
+        ("3 2\na 1 2\nb 3 4\n", "word2vec_text", r"bad\.txt: the header promises 3 words but the file has 2"),  # noqa: E501
+        ("2 2\n", "word2vec_text", r"bad\.txt: no vectors"),
+        ("a 1 2\n\xff 1 2\n", "glove_text", r"bad\.txt, line 2: not valid UTF-8"),
+    ],
+)
+# fmt: on
+def test_malformed_files_name_the_file_and_line(tmp_path, content, fmt, match):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content.encode("latin-1"))
+    out = tmp_path / "out"
+    with pytest.raises(InputError, match=match):
+        import_embedding(path, out, name="e", fmt=fmt)
+    assert not (out / "vectors.npy").exists() and not (out / "vocab.parquet").exists()
+    assert not [p for p in out.glob("*") if p.name != "."]  # no partial output
+
+
+def test_truncated_binary_file(kv, tmp_path):
+    _, path, _ = written(kv, tmp_path)[1]
+    cut = tmp_path / "cut.bin"
+    cut.write_bytes(path.read_bytes()[:-7])
+    with pytest.raises(InputError, match=r"cut\.bin, entry 6: the file ends inside a vector"):
+        import_embedding(cut, tmp_path / "out", name="e")
