@@ -101,7 +101,7 @@ def main() -> None:
             ours = measure("ours", path, out)
             base = measure("gensim", path, out)
             load = measure("load", path, out)
-            print(f"  ours (import, memory-mapped output)  {ours['seconds']:7.1f} s  "
+            print(f"  ours (import, streamed to disk)      {ours['seconds']:7.1f} s  "
                   f"peak RSS {ours['rss_mb']:7.0f} MB")  # fmt: skip
             print(f"  gensim load_word2vec_format (baseline) {base['seconds']:5.1f} s  "
                   f"peak RSS {base['rss_mb']:7.0f} MB")  # fmt: skip
