@@ -4,6 +4,7 @@ import pytest
 from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 
+from learnability import schemas
 from learnability.classify import fit_scores
 from learnability.errors import InputError
 from learnability.evaluate import evaluate_concept, null_distribution, summarize
@@ -319,3 +320,50 @@ def test_learning_curve_rises_with_training_fraction(planted):
         "mean",
         "std",
     }
+
+
+def test_member_diagnostics_rank_planted_outsiders_last():
+    """60 members set apart along one direction, plus 4 outsiders: ordinary words from
+    the other side of that direction (a random word can sit far along it by chance, and
+    then it is, for this embedding, close to the concept). They must rank last."""
+    from learnability.evaluate import Protocol, evaluate_concept_full
+
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((3000, 20))
+    direction = rng.standard_normal(20)
+    direction /= np.linalg.norm(direction)
+    vectors[:60] += 3.0 * direction
+    below = np.flatnonzero(vectors @ direction < 0)
+    outsiders = below[below >= 60][[10, 200, 600, 1000]]
+    members = np.concatenate([np.arange(60), outsiders])
+    words = pd.Series([f"w{i}" for i in range(3000)])
+    result = evaluate_concept_full(
+        vectors,
+        members,
+        Protocol(iterations=60, C=1.0, seed=3),
+        list_name="planted",
+        embedding="e",
+        vocabulary=words,
+    )
+    table = result.members
+    assert list(table.columns) == schemas.columns("members")
+    assert table["rank"].tolist() == list(range(1, 65))  # every member was held out
+    assert set(table.tail(4)["index"]) == set(outsiders)
+    assert set(table.tail(4)["word"]) == {f"w{i}" for i in outsiders}
+    assert (table["n_test"] > 10).all() and table["n_test"].sum() == 60 * 32
+    inside = table[~table["index"].isin(outsiders)]
+    assert inside["mean_share_outscored"].min() > table.tail(4)["mean_share_outscored"].max()
+
+
+def test_member_scores_by_hand():
+    """Two splits; ties with a non-member count one half."""
+    from learnability.evaluate import member_scores
+
+    test_idx = np.array([[7, 8, 1, 2, 3], [9, 7, 4, 5, 6]])
+    test_y = np.array([[1, 1, 0, 0, 0], [1, 1, 0, 0, 0]])
+    scores = np.array([[2.0, 0.0, 1.0, 0.0, -1.0], [-2.0, 5.0, 0.0, 1.0, 2.0]])
+    words, probs, shares = member_scores(test_idx, test_y, scores)
+    assert words.tolist() == [7, 8, 9, 7]
+    # word 7 beats all 3 non-members; word 8 beats -1, ties 0: (1 + 0.5) / 3
+    np.testing.assert_allclose(shares, [1.0, 0.5, 0.0, 1.0])
+    np.testing.assert_allclose(probs, 1 / (1 + np.exp(-np.array([2.0, 0.0, -2.0, 5.0]))))

@@ -96,6 +96,7 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
         "iterations": [base.format(*k) + "iterations.parquet" for k in per_list],
         "summary": [base.format(*k) + "summary.parquet" for k in per_list],
         "roc": [base.format(*k) + "roc.parquet" for k in per_list],
+        "members": [base.format(*k) + "members.parquet" for k in per_list],
         "learning_curve": [base.format(*k) + "learning_curve.parquet" for k in per_list],
         "null": [f"results/null/{e}/{n}/size-60.parquet" for e in embeddings for n in schemes],
         "pvalues": ["results/stats/pvalues.parquet"],
@@ -108,7 +109,7 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
             assert list(df.columns) == schemas.columns(table), path
             assert len(df) > 0, path
     for scheme in schemes:
-        for name in ("table6", "learnability", "wilcoxon"):
+        for name in ("table6", "learnability", "wilcoxon", "members"):
             assert (wd / f"results/tables/{scheme}/{name}.md").read_text().count("|") > 10
             assert (wd / f"results/tables/{scheme}/{name}.csv").stat().st_size > 0
     assert (wd / "results/tables/coverage.md").read_text().count("|") > 10

@@ -45,6 +45,7 @@ class Protocol:
 class ConceptResult:
     iterations: pd.DataFrame  # schema "iterations"
     tpr: np.ndarray  # (iterations, len(ROC_GRID)): TPR at ROC_GRID per iteration
+    members: pd.DataFrame | None = None  # schema "members" (evaluate_concept_full)
 
 
 def _pools(bins: np.ndarray, mask: np.ndarray, n_bins: int) -> list[np.ndarray]:
@@ -79,9 +80,11 @@ def _draw_splits(
 
 
 def _fit_and_score(
-    vectors: np.ndarray, splits: list, protocol: Protocol
-) -> tuple[list[dict], np.ndarray]:
-    """Fit every split (in batches) and score its test half: metrics and TPR per split."""
+    vectors: np.ndarray, splits: list, protocol: Protocol, *, per_member: bool = False
+):
+    """Fit every split (in batches) and score its test half: metrics and TPR per split,
+    and with ``per_member`` the held-out score of every test member (see
+    :func:`member_scores`)."""
     train_idx = np.stack([sp[0] for sp in splits])
     train_y = np.stack([sp[1] for sp in splits]).astype(np.float64)
     coef = fit_many(
@@ -99,7 +102,71 @@ def _fit_and_score(
     scores = decision_values(vectors, test_idx, coef)
     metrics = batch_metrics(test_y, scores)
     rows = [{m: float(metrics[m][i]) for m in metrics} for i in range(len(splits))]
+    if per_member:
+        return rows, batch_tpr_at(test_y, scores), member_scores(test_idx, test_y, scores)
     return rows, batch_tpr_at(test_y, scores)
+
+
+def member_scores(
+    test_idx: np.ndarray, test_y: np.ndarray, scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every member in every test half: (its word index, its held-out probability
+    sigmoid(score), the share of that split's test non-members it outscores, ties
+    counting one half). The share is the member's own contribution to the split's AUC."""
+    words, probs, shares = [], [], []
+    for idx, y, z in zip(test_idx, test_y.astype(bool), scores, strict=True):
+        neg = np.sort(z[~y])
+        pos = z[y]
+        below = np.searchsorted(neg, pos, side="left")
+        ties = np.searchsorted(neg, pos, side="right") - below
+        shares.append((below + 0.5 * ties) / max(1, neg.size))
+        probs.append(0.5 * (1.0 + np.tanh(0.5 * pos)))  # sigmoid without overflow
+        words.append(idx[y])
+    return np.concatenate(words), np.concatenate(probs), np.concatenate(shares)
+
+
+def member_table(
+    words: np.ndarray,
+    probs: np.ndarray,
+    shares: np.ndarray,
+    members: np.ndarray,
+    vocabulary,
+    *,
+    list_name: str,
+    embedding: str,
+    negatives: str,
+) -> pd.DataFrame:
+    """One row per member (schema ``members``): how often it was held out, its mean
+    held-out probability and mean share of test non-members outscored, and its rank in
+    the list (1 = the member the embedding places most firmly with the rest). A member
+    never held out has NaN scores and no rank."""
+    pos = np.searchsorted(members, words)
+    n = np.bincount(pos, minlength=members.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.bincount(pos, probs, minlength=members.size) / n
+        a = np.bincount(pos, shares, minlength=members.size) / n
+    df = pd.DataFrame(
+        {
+            "list": list_name,
+            "embedding": embedding,
+            "negatives": negatives,
+            "index": members,
+            "word": [str(vocabulary[i]) for i in members],
+            "n_test": n.astype(np.int64),
+            "mean_probability": p,
+            "mean_share_outscored": a,
+        }
+    )
+    # strongest first: by share outscored, then probability; ties in index order
+    order = df.sort_values(
+        ["mean_share_outscored", "mean_probability", "index"],
+        ascending=[False, False, True],
+        na_position="last",
+        kind="stable",
+    ).index
+    rank = pd.Series(np.arange(1, len(df) + 1, dtype=np.int64), index=order)
+    df["rank"] = rank.reindex(df.index).where(n > 0).astype("Int64")
+    return df.sort_values("rank", na_position="last", kind="stable").reset_index(drop=True)
 
 
 def _run_iterations(
@@ -108,14 +175,14 @@ def _run_iterations(
     protocol: Protocol,
     seeds: list[int],
     bins: np.ndarray | None,
-) -> tuple[list[dict], np.ndarray]:
+):
     splits = _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
-    metrics, tpr = _fit_and_score(vectors, splits, protocol)
+    metrics, tpr, held_out = _fit_and_score(vectors, splits, protocol, per_member=True)
     rows = [
         {"iteration": i, "seed": seed, **m}
         for i, (seed, m) in enumerate(zip(seeds, metrics, strict=True))
     ]
-    return rows, tpr
+    return rows, tpr, held_out
 
 
 def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -> None:
@@ -174,8 +241,10 @@ def evaluate_concept_full(
     list_name: str,
     embedding: str,
     min_words: int = MIN_WORDS,
+    vocabulary=None,
 ) -> ConceptResult:
-    """Run the protocol on one list: per-iteration metrics and ROC curves.
+    """Run the protocol on one list: per-iteration metrics, ROC curves, and the member
+    diagnostics (:func:`member_table`; words from ``vocabulary``, else their indices).
 
     Seeds depend on the list name and not on the embedding or the negatives scheme, so
     embeddings that share a vocabulary see identical splits and negatives (a paired
@@ -186,14 +255,23 @@ def evaluate_concept_full(
     seeds = [
         derive_seed(protocol.seed, "concept", list_name, i) for i in range(protocol.iterations)
     ]
-    rows, tpr = _run_iterations(vectors, members, protocol, seeds, bins)
+    rows, tpr, held_out = _run_iterations(vectors, members, protocol, seeds, bins)
+    labels = vocabulary if vocabulary is not None else np.arange(vectors.shape[0])
+    per_member = member_table(
+        *held_out,
+        members,
+        labels,
+        list_name=list_name,
+        embedding=embedding,
+        negatives=protocol.negatives,
+    )
     df = pd.DataFrame(rows)
     df.insert(0, "null_key", null_key(members, protocol, bins))
     df.insert(0, "size", members.size)
     df.insert(0, "negatives", protocol.negatives)
     df.insert(0, "embedding", embedding)
     df.insert(0, "list", list_name)
-    return ConceptResult(df, tpr)
+    return ConceptResult(df, tpr, per_member)
 
 
 def mean_roc(result: ConceptResult) -> pd.DataFrame:

@@ -120,6 +120,17 @@ TABLES: dict[str, dict[str, str]] = {
         "p_adjusted": "float64",
         "adjustment": "string",
     },
+    "members": {
+        "list": "string",
+        "embedding": "string",
+        "negatives": "string",
+        "index": "int64",
+        "word": "string",
+        "n_test": "int64",
+        "mean_probability": "float64",
+        "mean_share_outscored": "float64",
+        "rank": "Int64",
+    },
     "random_rows": {
         "embedding": "string",
         "negatives": "string",

@@ -109,6 +109,32 @@ def write_table_files(
             df.to_csv(tmp, index=False)
 
 
+def member_extremes(members: pd.DataFrame, k: int = 5) -> pd.DataFrame:
+    """Per (list, embedding): the ``k`` strongest and ``k`` weakest members with their mean
+    share of test non-members outscored (from ``members`` tables). The weakest are the
+    entries a lexicon builder should look at first."""
+    rows = []
+    ranked = members.dropna(subset=["rank"]).sort_values(["list", "embedding", "rank"])
+    for (list_name, embedding), g in ranked.groupby(["list", "embedding"], sort=True):
+
+        def show(part: pd.DataFrame) -> str:
+            return ", ".join(
+                f"{w} ({v:.2f})"
+                for w, v in zip(part["word"], part["mean_share_outscored"], strict=True)
+            )
+
+        rows.append(
+            {
+                "list": list_name,
+                "embedding": embedding,
+                "members": len(g),
+                "strongest": show(g.head(k)),
+                "weakest": show(g.tail(k).iloc[::-1]),
+            }
+        )
+    return pd.DataFrame(rows, columns=["list", "embedding", "members", "strongest", "weakest"])
+
+
 def write_all(
     *,
     summary: pd.DataFrame,
@@ -120,6 +146,7 @@ def write_all(
     size: int,
     negatives: str,
     out: dict[str, str],
+    members: pd.DataFrame | None = None,
 ) -> None:
     """Write the tables of one negatives scheme (keys of ``out``: ``table6_md``, ...)."""
 
@@ -151,3 +178,11 @@ def write_all(
         out["wilcoxon_csv"],
         title="Wilcoxon signed-rank tests on per-list mean AUC" + note,
     )
+    if members is not None:
+        write_table_files(
+            member_extremes(scheme(members)),
+            out["members_md"],
+            out["members_csv"],
+            title="Strongest and weakest members: mean share of held-out non-members "
+            "each outscores" + note,
+        )

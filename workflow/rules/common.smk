@@ -200,6 +200,15 @@ def scheme_summaries(wildcards):
     return summaries(EMBEDDINGS, [wildcards.negatives])
 
 
+def scheme_members(wildcards):
+    return expand(
+        "results/learnability/{embedding}/{list}/{negatives}/members.parquet",
+        embedding=EMBEDDINGS,
+        list=list(LISTS),
+        negatives=[wildcards.negatives],
+    )
+
+
 def scheme_compare_summaries(wildcards):
     return summaries(config["compare"]["embeddings"], [wildcards.negatives])
 
@@ -250,7 +259,13 @@ def get_final_outputs():
         *expand(
             "results/tables/{negatives}/{table}",
             negatives=NEGATIVES,
-            table=["table6.md", "table6.csv", "learnability.md", "wilcoxon.md"],
+            table=[
+                "table6.md",
+                "table6.csv",
+                "learnability.md",
+                "wilcoxon.md",
+                "members.md",
+            ],
         ),
         *expand(
             "results/learnability/{embedding}/{list}/{negatives}/roc.parquet",

@@ -7,6 +7,7 @@ rule learnability:
         iterations="results/learnability/{embedding}/{list}/{negatives}/iterations.parquet",
         summary="results/learnability/{embedding}/{list}/{negatives}/summary.parquet",
         roc="results/learnability/{embedding}/{list}/{negatives}/roc.parquet",
+        members="results/learnability/{embedding}/{list}/{negatives}/members.parquet",
     log:
         "logs/learnability/{embedding}/{list}/{negatives}.log",
     benchmark:

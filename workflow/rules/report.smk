@@ -1,6 +1,7 @@
 rule tables:
     input:
         summaries=scheme_summaries,
+        members=scheme_members,
         pvalues="results/stats/pvalues.parquet",
         random_rows="results/stats/random_rows.parquet",
         wilcoxon="results/stats/wilcoxon.parquet",
@@ -11,6 +12,8 @@ rule tables:
         learnability_csv="results/tables/{negatives}/learnability.csv",
         wilcoxon_md="results/tables/{negatives}/wilcoxon.md",
         wilcoxon_csv="results/tables/{negatives}/wilcoxon.csv",
+        members_md="results/tables/{negatives}/members.md",
+        members_csv="results/tables/{negatives}/members.csv",
     log:
         "logs/tables/{negatives}.log",
     conda:

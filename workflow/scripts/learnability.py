@@ -1,3 +1,5 @@
+import pandas as pd
+
 from learnability.classify import limit_threads
 from learnability.evaluate import evaluate_concept_full, mean_roc, summarize
 from learnability.io import write_table
@@ -15,7 +17,9 @@ with logged(snakemake.log[0]) as log, limit_threads(snakemake.threads):
         list_name=w.list,
         embedding=w.embedding,
         min_words=p.min_words,
+        vocabulary=pd.read_parquet(i.vocab, columns=["word"])["word"],
     )
+    write_table(result.members, snakemake.output.members, "members")
     write_table(result.iterations, snakemake.output.iterations, "iterations")
     summary = summarize(result.iterations, bootstrap=p.bootstrap, level=p.confidence, seed=p.seed)
     write_table(summary, snakemake.output.summary, "summary")

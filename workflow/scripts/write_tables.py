@@ -9,6 +9,7 @@ with logged(snakemake.log[0]):
         random_rows=read_tables([i.random_rows], "random_rows"),
         pvalues=read_tables([i.pvalues], "pvalues"),
         wilcoxon=read_tables([i.wilcoxon], "wilcoxon"),
+        members=read_tables(list(i.members), "members"),
         embeddings=list(p.embeddings),
         lists=list(p.lists),
         size=p.table_size,
