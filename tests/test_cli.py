@@ -57,3 +57,61 @@ def test_compare_bad_input(tmp_path, capsys, content, match):
     import re
 
     assert re.search(match, err)
+
+
+def _planted_files(tmp_path):
+    """A GloVe-style text embedding where 30 'kin' words stand apart along one direction,
+    and a list of them plus two ordinary words from the other side."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    words = [f"kin{i}" for i in range(30)] + [f"w{i}" for i in range(1200)]
+    vectors = rng.normal(size=(len(words), 10))
+    vectors[:30, 0] += 3.0
+    outsiders = [w for w, v in zip(words[30:], vectors[30:], strict=True) if v[0] < -0.5][:2]
+    emb = tmp_path / "vectors.txt"
+    rows = zip(words, vectors, strict=True)
+    emb.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in v) + "\n" for w, v in rows))
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    (lists / "kin.txt").write_text("\n".join(words[:30] + outsiders + ["notaword"]) + "\n")
+    return emb, lists, outsiders
+
+
+def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, capsys):
+    emb, lists, outsiders = _planted_files(tmp_path)
+    out = tmp_path / "table.csv"
+    code = main(
+        ["evaluate", "--embedding", str(emb), "--lists", str(lists), "--iterations", "40",
+         "--null-lists", "20", "--null-iterations", "4", "--out", str(out)]
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    table = pd.read_csv(out)
+    row = table.set_index("list").loc["kin"]
+    assert row["entries"] == 33 and row["in_vocab"] == 32  # "notaword" is not in vocabulary
+    assert row["auc"] > 0.9 and row["p_value"] == pytest.approx(1 / 21)
+    weakest = printed.split("## Weakest", 1)[1]
+    line = next(li for li in weakest.splitlines() if li.startswith("| kin |"))
+    first_two = line.split("|")[3].strip().split(", ")[:2]
+    assert {w.split(" ")[0] for w in first_two} == set(outsiders)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--embedding", "missing.vec", "--lists", "LISTS"], "missing.vec: no such embedding"),
+        (["--embedding", "EMB", "--lists", "nolists"], "nolists: no such file or folder"),
+        (["--embedding", "BAD", "--lists", "LISTS"], "bad.txt, line 2: 2 values"),
+    ],
+)
+def test_evaluate_command_fails_in_one_line(tmp_path, capsys, args, message):
+    emb, lists, _ = _planted_files(tmp_path)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a 1 2 3\nb 1 2\n")
+    paths = {"EMB": str(emb), "LISTS": str(lists), "BAD": str(bad)}
+    argv = ["evaluate", *[paths.get(a, str(tmp_path / a) if "." in a or a == "nolists" else a)
+                          for a in args]]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

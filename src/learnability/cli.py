@@ -2,6 +2,8 @@
 
 - ``learnability compare --aucs FILE.csv``: the comparison stage on a table of per-list
   AUCs in long format (``list,embedding,auc``), e.g. numbers copied from a paper.
+- ``learnability evaluate --embedding PATH --lists PATH``: learnability, a size-matched
+  null and the member diagnostics of one embedding, without a Snakemake config.
 - ``learnability empath-lists DIR``: regenerate the shipped open word lists.
 """
 
@@ -66,6 +68,128 @@ def compare_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_lists(path: Path) -> dict[str, list]:
+    """Concept lists from a ``.txt`` list, a ``.dic`` dictionary (every category) or a
+    directory of ``.txt`` lists (and ``.dic`` files)."""
+    from learnability.concepts import read_dic, read_wordlist
+
+    if path.is_dir():
+        files = sorted(path.glob("*.txt")) + sorted(path.glob("*.dic"))
+        if not files:
+            raise InputError(f"{path}: no *.txt lists or *.dic dictionaries in this folder")
+    elif path.is_file():
+        files = [path]
+    else:
+        raise InputError(f"{path}: no such file or folder of word lists")
+    lists: dict[str, list] = {}
+    for f in files:
+        if f.suffix == ".dic":
+            dic = read_dic(f)
+            for category, entries in dic.entries.items():
+                if entries:
+                    lists[f"{f.stem}_{category}"] = entries
+        else:
+            lists[f.stem] = read_wordlist(f)
+    return lists
+
+
+def open_embedding(path: Path, tmp: Path, fmt: str, max_vocab: int | None):
+    """An embedding directory as the workflow writes it, or any supported file, imported
+    into ``tmp`` first; loaded memory-mapped."""
+    from learnability.embeddings import load_embedding
+    from learnability.embeddings.pretrained import import_embedding
+
+    if path.is_dir():
+        if not (path / "vectors.npy").is_file() or not (path / "vocab.parquet").is_file():
+            raise InputError(
+                f"{path}: a folder must hold vectors.npy and vocab.parquet (the workflow's "
+                "results/embeddings/NAME); or give the embedding file itself"
+            )
+        return load_embedding(path, mmap=True)
+    import_embedding(path, tmp, name=path.name, fmt=fmt, max_vocab=max_vocab)
+    return load_embedding(tmp, mmap=True)
+
+
+def evaluate_command(args: argparse.Namespace) -> int:
+    import tempfile
+
+    import numpy as np
+
+    from learnability.concepts import coverage, member_indices, resolve
+    from learnability.evaluate import (
+        MIN_WORDS,
+        Protocol,
+        evaluate_concept_full,
+        null_distribution,
+        summarize,
+    )
+    from learnability.stats import empirical_pvalue
+    from learnability.tables import member_extremes, to_markdown
+
+    lists = load_lists(args.lists)
+    with tempfile.TemporaryDirectory() as tmp:
+        emb = open_embedding(args.embedding, Path(tmp), args.format, args.max_vocab)
+        vocab = pd.Series(emb.words)
+        name = args.embedding.name
+        protocol = Protocol(iterations=args.iterations, C=args.C, seed=args.seed)
+        rows, members, nulls = [], [], {}
+        for list_name, entries in lists.items():
+            resolved = resolve(
+                entries, emb.words, list_name=list_name, embedding=name, source=str(args.lists)
+            )
+            idx = member_indices(resolved, vocab)
+            cov = coverage(resolved).iloc[0]
+            if idx.size < MIN_WORDS:
+                print(
+                    f"skipped {list_name}: {idx.size} of its {cov['n_entries']} entries are in "
+                    f"the vocabulary; at least {MIN_WORDS} are needed",
+                    file=sys.stderr,
+                )
+                continue
+            result = evaluate_concept_full(
+                emb.vectors, idx, protocol, list_name=list_name, embedding=name, vocabulary=vocab
+            )
+            summary = summarize(result.iterations, bootstrap=0).set_index("metric")["mean"]
+            size = int(np.unique(idx).size)
+            if size not in nulls:
+                nulls[size] = null_distribution(
+                    emb.vectors,
+                    size=size,
+                    lists=args.null_lists,
+                    iterations=args.null_iterations,
+                    C=args.C,
+                    seed=args.seed + 1,
+                    embedding=name,
+                )["auc"].to_numpy()
+            _, p = empirical_pvalue(summary["auc"], nulls[size])
+            rows.append(
+                {
+                    "list": list_name,
+                    "entries": int(cov["n_entries"]),
+                    "in_vocab": size,
+                    "accuracy": summary["accuracy"],
+                    "recall": summary["recall"],
+                    "fpr": summary["fpr"],
+                    "precision": summary["precision"],
+                    "auc": summary["auc"],
+                    "p_value": p,
+                }
+            )
+            members.append(result.members)
+    if not rows:
+        raise InputError(f"{args.lists}: no list has enough words in {args.embedding}")
+    table = pd.DataFrame(rows)
+    print(f"## {name}: {args.iterations} iterations per list, p-values against "
+          f"{args.null_lists} random lists of the same size\n")  # fmt: skip
+    print(to_markdown(table))
+    weakest = member_extremes(pd.concat(members, ignore_index=True), k=args.show)
+    print("## Weakest and strongest members (share of held-out non-members outscored)\n")
+    print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
+    if args.out:
+        table.to_csv(args.out, index=False)
+    return 0
+
+
 def empath_command(args: argparse.Namespace) -> int:
     from learnability.empath import build_lists
 
@@ -85,13 +209,40 @@ def main(argv: list[str] | None = None) -> int:
     cmp_.add_argument("--alternative", choices=["greater", "less", "two-sided"], default="greater")
     cmp_.add_argument("--out", type=Path, help="write the table (.csv, or .parquet)")
     cmp_.set_defaults(func=compare_command)
+    ev = sub.add_parser(
+        "evaluate",
+        help="learnability, size-matched null and member diagnostics of one embedding",
+        description="Score every list on one embedding with the workflow's code: the "
+        "paper's protocol (uniform non-members), an empirical p-value against random lists "
+        "of the list's in-vocabulary size, and each list's weakest members.",
+    )
+    ev.add_argument(
+        "--embedding",
+        type=Path,
+        required=True,
+        help="a workflow embedding folder (results/embeddings/NAME) or a file: word2vec "
+        "text/binary, GloVe text, fastText .vec/.bin, gensim KeyedVectors (gz, bz2, zip ok)",
+    )
+    ev.add_argument(
+        "--lists", type=Path, required=True, help="a .txt list, a .dic, or a folder of them"
+    )
+    ev.add_argument("--iterations", type=int, default=200, help="splits per list (200)")
+    ev.add_argument("--null-lists", type=int, default=100, help="random lists per size (100)")
+    ev.add_argument("--null-iterations", type=int, default=10, help="splits each (10)")
+    ev.add_argument("--C", type=float, default=1.0, help="inverse L2 strength (1.0)")
+    ev.add_argument("--seed", type=int, default=2020)
+    ev.add_argument("--format", default="auto", help="embedding file format (auto)")
+    ev.add_argument("--max-vocab", type=int, help="keep the N most frequent words")
+    ev.add_argument("--show", type=int, default=5, help="members shown per list (5)")
+    ev.add_argument("--out", type=Path, help="also write the per-list table as CSV")
+    ev.set_defaults(func=evaluate_command)
     emp = sub.add_parser("empath-lists", help="regenerate the shipped Empath word lists")
     emp.add_argument("out_dir", type=Path)
     emp.set_defaults(func=empath_command)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (InputError, ValueError) as exc:
+    except (InputError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -322,7 +322,7 @@ def import_embedding(
     (wikipedia2vec's ``ENTITY/``), which are counted. Returns the meta written."""
     path, directory = Path(path), Path(directory)
     if not path.is_file():
-        raise InputError(f"{path}: no such embedding file; fix the path in the config")
+        raise InputError(f"{path}: no such embedding file; check the path")
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the embedding file is empty")
     fmt = detect_format(path, member) if fmt == "auto" else fmt
