@@ -113,6 +113,10 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
             assert (wd / f"results/tables/{scheme}/{name}.md").read_text().count("|") > 10
             assert (wd / f"results/tables/{scheme}/{name}.csv").stat().st_size > 0
     assert (wd / "results/tables/coverage.md").read_text().count("|") > 10
+    cov = pd.read_parquet(wd / "results/concepts/coverage.parquet")
+    compared = cov[cov["embedding"] != "random"]
+    assert set(compared["vocabulary"]) == {"own", "shared"} and len(compared) == 2 * 3 * 3
+    assert set(cov.loc[cov["embedding"] == "random", "vocabulary"]) == {"own"}
     assert (wd / "results/corpus/enwiki-sample/stats.json").exists()
     its = pd.read_parquet(wd / base.format("word2vec", "family", "uniform") / "iterations.parquet")
     assert len(its) == 4 and its["auc"].between(0, 1).all()
@@ -335,6 +339,21 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     t6 = pd.read_csv(wd / "results/tables/frequency_matched/table6.csv").set_index("list")
     assert t6.loc["planted", "local"] > 0.9 and t6.loc["planted", "remote"] > 0.9
     assert abs(t6.loc["planted", "random"] - 0.5) < 0.2
+    # compared on the 1000 words both know, with identical splits; coverage shows both
+    for name, own in (("local", 1540), ("remote", 1000)):
+        shared = json.loads((wd / f"results/shared/{name}/meta.json").read_text())
+        assert (shared["words"], shared["words_own"]) == (1000, own)
+    its = {
+        name: pd.read_parquet(wd / f"results/learnability/{name}/planted/uniform/members.parquet")
+        for name in ("local", "remote")
+    }
+    assert its["local"]["n_test"].tolist() == its["remote"]["n_test"].tolist()
+    cov = pd.read_parquet(wd / "results/concepts/coverage.parquet")
+    assert set(zip(cov["embedding"], cov["vocabulary"], strict=True)) == {
+        ("local", "own"), ("local", "shared"), ("remote", "own"), ("remote", "shared"),
+        ("random", "own"),
+    }  # fmt: skip
+    assert set(pd.read_parquet(wd / "results/stats/wilcoxon.parquet")["vocabulary"]) == {"shared"}
 
 
 def test_experiment1_config_plans_offline(tmp_path):

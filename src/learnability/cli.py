@@ -58,7 +58,7 @@ def compare_command(args: argparse.Namespace) -> int:
 
     summary = read_aucs(args.aucs)
     embeddings = args.embeddings or list(dict.fromkeys(summary["embedding"]))
-    result = compare_embeddings(summary, embeddings, args.alternative)
+    result = compare_embeddings(summary, embeddings, args.alternative, vocabulary="n/a")
     print(to_markdown(result), end="")
     if args.out:
         if args.out.suffix == ".parquet":

@@ -224,6 +224,11 @@ def read_dic(path: str | os.PathLike[str]) -> Dictionary:
     return Dictionary(path, categories, entries, parents, encoding)
 
 
+def load_entries(source: str | os.PathLike[str], category: str | None = None) -> list[Entry]:
+    """The entries of one list: a ``.txt`` list, or one category of a ``.dic``."""
+    return read_dic(source).entries[category] if category else read_wordlist(source)
+
+
 _WS = re.compile(r"\s")
 
 
@@ -304,8 +309,10 @@ def concept_words(resolved: pd.DataFrame) -> list[str]:
     return resolved.loc[mask, "word"].astype(str).tolist()
 
 
-def coverage(resolved: pd.DataFrame) -> pd.DataFrame:
-    """One summary row per (list, embedding) from a resolution table."""
+def coverage(resolved: pd.DataFrame, vocabulary: str = "own") -> pd.DataFrame:
+    """One summary row per (list, embedding) from a resolution table; ``vocabulary`` says
+    what it was resolved against: the embedding's ``own`` or the compared embeddings'
+    ``shared`` vocabulary."""
     rows = []
     for (list_name, embedding, source), g in resolved.groupby(
         ["list", "embedding", "source"], sort=True
@@ -319,6 +326,7 @@ def coverage(resolved: pd.DataFrame) -> pd.DataFrame:
             {
                 "list": list_name,
                 "embedding": embedding,
+                "vocabulary": vocabulary,
                 "source": source,
                 "n_entries": len(first),
                 "n_plain": n_plain,

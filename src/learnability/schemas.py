@@ -38,6 +38,7 @@ TABLES: dict[str, dict[str, str]] = {
     "coverage": {
         "list": "string",
         "embedding": "string",
+        "vocabulary": "string",
         "source": "string",
         "n_entries": "int64",
         "n_plain": "int64",
@@ -141,6 +142,7 @@ TABLES: dict[str, dict[str, str]] = {
     },
     "wilcoxon": {
         "negatives": "string",
+        "vocabulary": "string",
         "embedding_a": "string",
         "embedding_b": "string",
         "alternative": "string",

@@ -214,10 +214,16 @@ def adjust_pvalues(p: np.ndarray, method: str) -> np.ndarray:
 
 
 def compare_embeddings(
-    summary: pd.DataFrame, embeddings: list[str], alternative: str = "greater"
+    summary: pd.DataFrame,
+    embeddings: list[str],
+    alternative: str = "greater",
+    vocabulary: str = "shared",
 ) -> pd.DataFrame:
     """Wilcoxon test for each ordered pair (a, b) over per-list mean AUCs: does a beat b?
-    One family per negatives scheme; Holm adjusts over the pairs of a family."""
+    One family per negatives scheme; Holm adjusts over the pairs of a family.
+    ``vocabulary`` records what the AUCs were computed on: ``shared`` (every compared
+    embedding on the same words and non-members), ``own`` (each on its own vocabulary,
+    flagged as the weaker basis) or ``n/a`` (published numbers)."""
     frames = []
     for scheme in dict.fromkeys(summary["negatives"]):
         part = summary[summary["negatives"] == scheme]
@@ -232,6 +238,7 @@ def compare_embeddings(
             rows.append(
                 {
                     "negatives": scheme,
+                    "vocabulary": vocabulary,
                     "embedding_a": a,
                     "embedding_b": b,
                     "alternative": alternative,

@@ -40,6 +40,11 @@ DOWNLOADED = {
     for e in PRETRAINED
     if "url" in config["embeddings"][e]
 }
+COMPARED = list(config["compare"]["embeddings"])
+VOCABULARY = config["compare"].get("vocabulary", "shared")
+# compared embeddings are scored in the space of the words they all know (see
+# learnability.embeddings.shared); the others, and all with vocabulary: own, in their own
+IN_SHARED = set(COMPARED) if VOCABULARY == "shared" else set()
 NEGATIVES = list(config["learnability"].get("negatives", ["uniform"]))
 N_BINS = config["learnability"].get("frequency_bins", 10)
 LEARNING_CURVE = list(config["learnability"].get("learning_curve", []))
@@ -164,12 +169,27 @@ def frequency_bins_param(wildcards):
     return N_BINS if wildcards.negatives == "frequency_matched" else None
 
 
+def space(embedding):
+    """The folder of the vectors and vocabulary an embedding is scored with."""
+    if embedding in IN_SHARED:
+        return f"results/shared/{embedding}"
+    return f"results/embeddings/{embedding}"
+
+
+def space_vectors(wildcards):
+    return f"{space(wildcards.embedding)}/vectors.npy"
+
+
+def space_vocab(wildcards):
+    return f"{space(wildcards.embedding)}/vocab.parquet"
+
+
 def null_keys(embedding, negatives):
     """Fixed sizes, plus the key of each list once the concepts are resolved: its size,
     or its frequency profile under frequency-matched negatives."""
     keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
     if config["random_lists"].get("match_sizes", True):
-        vocab = f"results/embeddings/{embedding}/vocab.parquet"
+        vocab = f"{space(embedding)}/vocab.parquet"
         for name in LISTS:
             path = checkpoints.resolve_concept.get(
                 embedding=embedding, list=name

@@ -29,5 +29,6 @@ rule wilcoxon:
     params:
         embeddings=config["compare"]["embeddings"],
         alternative=config["compare"].get("alternative", "greater"),
+        vocabulary=VOCABULARY,
     script:
         "../scripts/wilcoxon.py"

@@ -1,7 +1,7 @@
 checkpoint resolve_concept:
     input:
         source=list_source,
-        vocab="results/embeddings/{embedding}/vocab.parquet",
+        vocab=space_vocab,
     output:
         "results/concepts/{embedding}/{list}.parquet",
     log:
@@ -16,12 +16,19 @@ checkpoint resolve_concept:
 
 rule coverage:
     input:
-        concept_files(),
+        concepts=concept_files(),
+        # compared embeddings are also resolved against their own vocabulary here
+        own=expand(
+            "results/embeddings/{embedding}/vocab.parquet", embedding=sorted(IN_SHARED)
+        ),
     output:
         parquet="results/concepts/coverage.parquet",
     log:
         "logs/coverage.log",
     conda:
         "../envs/learnability.yaml"
+    params:
+        shared=sorted(IN_SHARED),
+        lists=LISTS,
     script:
         "../scripts/concept_coverage.py"

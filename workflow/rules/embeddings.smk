@@ -91,3 +91,39 @@ rule import_embedding:
         hp=training_params,
     script:
         "../scripts/import_embedding.py"
+
+
+rule shared_vocabulary:
+    input:
+        expand("results/embeddings/{embedding}/vocab.parquet", embedding=COMPARED),
+    output:
+        "results/shared/vocabulary.parquet",
+    log:
+        "logs/shared_vocabulary.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        embeddings=COMPARED,
+    script:
+        "../scripts/shared_vocabulary.py"
+
+
+rule restrict_embedding:
+    input:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        shared="results/shared/vocabulary.parquet",
+    output:
+        vectors="results/shared/{embedding}/vectors.npy",
+        vocab="results/shared/{embedding}/vocab.parquet",
+        meta="results/shared/{embedding}/meta.json",
+    log:
+        "logs/restrict_embedding/{embedding}.log",
+    benchmark:
+        "benchmarks/out/restrict_embedding/{embedding}.tsv"
+    wildcard_constraints:
+        embedding="|".join(map(re.escape, IN_SHARED)) if IN_SHARED else "(?!)",
+    conda:
+        "../envs/learnability.yaml"
+    script:
+        "../scripts/restrict_embedding.py"

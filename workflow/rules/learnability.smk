@@ -1,7 +1,7 @@
 rule learnability:
     input:
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
+        vectors=space_vectors,
+        vocab=space_vocab,
         concept="results/concepts/{embedding}/{list}.parquet",
     output:
         iterations="results/learnability/{embedding}/{list}/{negatives}/iterations.parquet",
@@ -35,8 +35,8 @@ rule learnability:
 
 rule learning_curve:
     input:
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
+        vectors=space_vectors,
+        vocab=space_vocab,
         concept="results/concepts/{embedding}/{list}.parquet",
     output:
         "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",

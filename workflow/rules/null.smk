@@ -1,7 +1,7 @@
 rule null_distribution:
     input:
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
+        vectors=space_vectors,
+        vocab=space_vocab,
     output:
         "results/null/{embedding}/{negatives}/{key}.parquet",
     log:

@@ -1,7 +1,29 @@
-from learnability.concepts import coverage
+import pandas as pd
+
+from learnability.concepts import coverage, load_entries, resolve
 from learnability.io import read_tables, write_table
 from learnability.logs import logged
 
 with logged(snakemake.log[0]):
-    resolved = read_tables(list(snakemake.input), "concept_words")
-    write_table(coverage(resolved), snakemake.output.parquet, "coverage")
+    resolved = read_tables(list(snakemake.input.concepts), "concept_words")
+    shared = set(snakemake.params.shared)
+    parts = [
+        coverage(g, "shared" if emb in shared else "own")
+        for emb, g in resolved.groupby("embedding", sort=True)
+    ]
+    # what the compared embeddings would have covered on their own vocabularies
+    for emb, vocab_path in zip(sorted(shared), snakemake.input.own, strict=True):
+        words = pd.read_parquet(vocab_path, columns=["word"])["word"].tolist()
+        for name, spec in snakemake.params.lists.items():
+            own = resolve(
+                load_entries(spec["path"], spec.get("category")),
+                words,
+                list_name=name,
+                embedding=emb,
+                source=spec["path"],
+            )
+            parts.append(coverage(own, "own"))
+    table = pd.concat(parts, ignore_index=True).sort_values(
+        ["list", "embedding", "vocabulary"], kind="stable"
+    )
+    write_table(table, snakemake.output.parquet, "coverage")

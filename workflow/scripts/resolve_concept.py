@@ -1,13 +1,13 @@
 import pandas as pd
 
-from learnability.concepts import read_dic, read_wordlist, resolve
+from learnability.concepts import load_entries, resolve
 from learnability.io import write_table
 from learnability.logs import logged
 
 with logged(snakemake.log[0]) as log:
     source = snakemake.input.source
     category = snakemake.params.category
-    entries = read_dic(source).entries[category] if category else read_wordlist(source)
+    entries = load_entries(source, category)
     vocab = pd.read_parquet(snakemake.input.vocab, columns=["word"])["word"].tolist()
     resolved = resolve(
         entries,

@@ -5,6 +5,9 @@ from learnability.stats import compare_embeddings
 with logged(snakemake.log[0]):
     summary = read_tables(list(snakemake.input), "summary")
     result = compare_embeddings(
-        summary, list(snakemake.params.embeddings), snakemake.params.alternative
+        summary,
+        list(snakemake.params.embeddings),
+        snakemake.params.alternative,
+        vocabulary=snakemake.params.vocabulary,
     )
     write_table(result, snakemake.output[0], "wilcoxon")
