@@ -84,6 +84,12 @@ def test_dic_reader_and_wildcards(tmp_path):
     assert row["n_oov"] == 1
     assert row["n_in_vocab"] == 4
     assert cov.set_index("list").loc["family", "n_in_vocab"] == 6
+    # happ* expands to 3 of posemo's 4 words: a share of 0.75, flagged (default 0.25)
+    assert row["max_wildcard_share"] == 0.75 and row["n_wildcards_flagged"] == 1
+    fam_row = coverage(fam, max_wildcard_share=0.5).iloc[0]
+    # brother* gives 2 of 6 words, famil* 3 of 6: neither exceeds 0.5
+    assert fam_row["max_wildcard_share"] == 0.5 and fam_row["n_wildcards_flagged"] == 0
+    assert coverage(fam, max_wildcard_share=0.4).iloc[0]["n_wildcards_flagged"] == 1
 
 
 def test_overlapping_wildcard_and_word_counted_once():

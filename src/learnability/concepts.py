@@ -309,10 +309,14 @@ def concept_words(resolved: pd.DataFrame) -> list[str]:
     return resolved.loc[mask, "word"].astype(str).tolist()
 
 
-def coverage(resolved: pd.DataFrame, vocabulary: str = "own") -> pd.DataFrame:
+def coverage(
+    resolved: pd.DataFrame, vocabulary: str = "own", max_wildcard_share: float = 0.25
+) -> pd.DataFrame:
     """One summary row per (list, embedding) from a resolution table; ``vocabulary`` says
     what it was resolved against: the embedding's ``own`` or the compared embeddings'
-    ``shared`` vocabulary."""
+    ``shared`` vocabulary. A wildcard whose expansions make up more than
+    ``max_wildcard_share`` of the concept is flagged: a short prefix (``art*``) can swallow
+    a list with words that have nothing to do with it."""
     rows = []
     for (list_name, embedding, source), g in resolved.groupby(
         ["list", "embedding", "source"], sort=True
@@ -322,6 +326,8 @@ def coverage(resolved: pd.DataFrame, vocabulary: str = "own") -> pd.DataFrame:
         n_in_vocab = int(g["status"].isin(["in_vocab", "expanded"]).sum())
         n_plain = int((first["kind"] == "word").sum())
         n_oov = int((g["status"] == "oov").sum())
+        expanded = g[g["status"] == "expanded"].groupby(["line", "entry"]).size()
+        shares = expanded / n_in_vocab if n_in_vocab else expanded * 0.0
         rows.append(
             {
                 "list": list_name,
@@ -333,6 +339,8 @@ def coverage(resolved: pd.DataFrame, vocabulary: str = "own") -> pd.DataFrame:
                 "n_wildcards": len(wild),
                 "n_wildcard_words": int((g["status"] == "expanded").sum()),
                 "n_wildcards_unmatched": int((g["status"] == "no_match").sum()),
+                "max_wildcard_share": float(shares.max()) if len(shares) else 0.0,
+                "n_wildcards_flagged": int((shares > max_wildcard_share).sum()),
                 "n_phrases": int((g["status"] == "phrase").sum()),
                 "n_duplicates": int((g["status"] == "duplicate").sum()),
                 "n_conditional": int(first["conditional"].sum()),

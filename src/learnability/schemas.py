@@ -45,6 +45,8 @@ TABLES: dict[str, dict[str, str]] = {
         "n_wildcards": "int64",
         "n_wildcard_words": "int64",
         "n_wildcards_unmatched": "int64",
+        "max_wildcard_share": "float64",
+        "n_wildcards_flagged": "int64",
         "n_phrases": "int64",
         "n_duplicates": "int64",
         "n_conditional": "int64",

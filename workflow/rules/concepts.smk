@@ -30,5 +30,6 @@ rule coverage:
     params:
         shared=sorted(IN_SHARED),
         lists=LISTS,
+        max_share=config["wordlists"].get("wildcard_max_share", 0.25),
     script:
         "../scripts/concept_coverage.py"

@@ -8,7 +8,7 @@ with logged(snakemake.log[0]):
     resolved = read_tables(list(snakemake.input.concepts), "concept_words")
     shared = set(snakemake.params.shared)
     parts = [
-        coverage(g, "shared" if emb in shared else "own")
+        coverage(g, "shared" if emb in shared else "own", snakemake.params.max_share)
         for emb, g in resolved.groupby("embedding", sort=True)
     ]
     # what the compared embeddings would have covered on their own vocabularies
@@ -22,7 +22,7 @@ with logged(snakemake.log[0]):
                 embedding=emb,
                 source=spec["path"],
             )
-            parts.append(coverage(own, "own"))
+            parts.append(coverage(own, "own", snakemake.params.max_share))
     table = pd.concat(parts, ignore_index=True).sort_values(
         ["list", "embedding", "vocabulary"], kind="stable"
     )
