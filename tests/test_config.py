@@ -96,8 +96,14 @@ def test_pretrained_params_and_random_over_a_pretrained_vocabulary():
         "max_vocab": None,
         "exclude_prefixes": [],
         "frequency_ordered": True,
+        "subword_oov": False,
         "threads": 1,
     }
+    # the lists' plain words, for a fastText .bin's n-gram vectors
+    from learnability.workflow_config import list_registry, list_words
+
+    words = list_words(list_registry(cfg))
+    assert "mother" in words and not any(w.endswith("*") or " " in w for w in words)
     # the training block does not reach a pretrained embedding's params
     cfg["training"]["dim"] = 50
     assert "dim" not in embedding_params(cfg, "pre")

@@ -157,3 +157,33 @@ def test_truncated_binary_file(kv, tmp_path):
     cut.write_bytes(path.read_bytes()[:-7])
     with pytest.raises(InputError, match=r"cut\.bin, entry 6: the file ends inside a vector"):
         import_embedding(cut, tmp_path / "out", name="e")
+
+
+def test_fasttext_bin_subword_vectors_for_list_words(tmp_path):
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    sentences = [["alpha", "beta", "gamma", "delta"] * 5, ["beta"] * 7]
+    model = FastText(sentences, vector_size=8, min_count=1, epochs=2, bucket=500, seed=1,
+                     workers=1)  # fmt: skip
+    path = tmp_path / "model.bin"
+    save_facebook_model(model, str(path))
+    meta = import_embedding(
+        path, tmp_path / "ft", name="ft", subword_oov=("alphabet", "beta", "gammas")
+    )
+    emb = load_embedding(tmp_path / "ft")
+    assert emb.words[-2:] == ["alphabet", "gammas"]  # beta is in vocabulary already
+    assert meta["n_subword_oov"] == 2 and meta["subword_oov_words"] == ["alphabet", "gammas"]
+    for w in ("alphabet", "gammas"):
+        np.testing.assert_allclose(emb.vectors[emb.index[w]], model.wv[w], rtol=1e-6)
+    assert emb.counts[-1] == 1 and emb.counts[0] > 1
+    with pytest.raises(InputError, match="need a fastText .bin"):
+        import_embedding(
+            written_text(tmp_path), tmp_path / "x", name="x", subword_oov=("alphabet",)
+        )
+
+
+def written_text(tmp_path):
+    p = tmp_path / "plain.txt"
+    p.write_text("a 1 2\nb 3 4\n")
+    return p

@@ -319,7 +319,15 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
             "max_vocab": 1000,
         },
         "random": {"method": "random", "reference": "local", "seed": 7},
+        # a fastText .bin that knows only part of the list: the rest from its n-grams
+        "ft": {"method": "pretrained", "path": "ft.bin", "subword_oov": True},
     }
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    corpus = [words[i : i + 20] for i in range(20, len(words), 20)] * 3
+    ft = FastText(corpus, vector_size=8, min_count=1, epochs=1, bucket=2000, seed=1, workers=1)
+    save_facebook_model(ft, str(wd / "ft.bin"))
     cfg["compare"]["embeddings"] = ["local", "remote"]
     cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
     (wd / "lists").mkdir()
@@ -331,7 +339,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     result = run(wd)
     assert result.returncode == 0, result.stderr[-5000:]
     assert not (wd / "results" / "corpus").exists() and not (wd / "resources" / "dumps").exists()
-    assert len(list((wd / "logs" / "import_embedding").glob("*.log"))) == 2
+    assert len(list((wd / "logs" / "import_embedding").glob("*.log"))) == 3
     assert "sha256" not in (wd / "logs/fetch_embedding/remote/planted.vec.gz.log").read_text()
     remote = json.loads((wd / "results/embeddings/remote/meta.json").read_text())
     assert remote["words"] == 1000 and remote["format"] == "word2vec_text"
@@ -351,8 +359,11 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     cov = pd.read_parquet(wd / "results/concepts/coverage.parquet")
     assert set(zip(cov["embedding"], cov["vocabulary"], strict=True)) == {
         ("local", "own"), ("local", "shared"), ("remote", "own"), ("remote", "shared"),
-        ("random", "own"),
+        ("random", "own"), ("ft", "own"),
     }  # fmt: skip
+    ft_meta = json.loads((wd / "results/embeddings/ft/meta.json").read_text())
+    assert ft_meta["n_subword_oov"] == 20  # member0..member19 were never in its corpus
+    assert sorted(ft_meta["subword_oov_words"]) == sorted(words[:20])
     assert set(pd.read_parquet(wd / "results/stats/wilcoxon.parquet")["vocabulary"]) == {"shared"}
 
 

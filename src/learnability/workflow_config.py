@@ -25,7 +25,7 @@ METHOD_KEYS: dict[str, tuple[str, ...]] = {
 # method -> (its block under training, the keys of that block it reads; None: all)
 PRETRAINED_KEYS = {
     "path", "url", "sha256", "sha1", "md5", "allow_unverified", "format", "member",
-    "max_vocab", "exclude_prefixes", "frequency_ordered",
+    "max_vocab", "exclude_prefixes", "frequency_ordered", "subword_oov",
 }  # fmt: skip
 NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "fasttext": ("fasttext", None),
@@ -62,6 +62,7 @@ def embedding_params(config: dict, name: str) -> dict:
             "max_vocab": spec.get("max_vocab"),
             "exclude_prefixes": list(spec.get("exclude_prefixes", [])),
             "frequency_ordered": spec.get("frequency_ordered", True),
+            "subword_oov": spec.get("subword_oov", False),
             "threads": 1,
         }
     block = _merged_training(config, name)
@@ -79,6 +80,23 @@ def embedding_params(config: dict, name: str) -> dict:
         params.update({k: v for k, v in block[nested].items() if keys is None or k in keys})
     params["threads"] = block["threads"]
     return params
+
+
+def list_words(lists: dict[str, dict]) -> list[str]:
+    """Every plain word of the lists (normalised; no wildcards or phrases), sorted: the
+    words a fastText .bin gives n-gram vectors with ``subword_oov``."""
+    import re
+
+    from learnability.concepts import load_entries
+    from learnability.tokenize import normalize
+
+    words = set()
+    for spec in lists.values():
+        for entry in load_entries(spec["path"], spec.get("category")):
+            text = normalize(entry.text.strip())
+            if text and not text.endswith("*") and not re.search(r"\s", text):
+                words.add(text)
+    return sorted(words)
 
 
 def list_registry(config: dict) -> dict[str, dict]:

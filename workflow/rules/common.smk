@@ -250,6 +250,19 @@ def pretrained_source(wildcards):
     )
 
 
+def subword_list_sources(wildcards):
+    # only a fastText .bin asked for n-gram vectors of the lists' words depends on them
+    if embedding_params(config, wildcards.embedding).get("subword_oov"):
+        return sorted({spec["path"] for spec in LISTS.values()})
+    return []
+
+
+def subword_lists(wildcards):
+    if embedding_params(config, wildcards.embedding).get("subword_oov"):
+        return LISTS
+    return {}
+
+
 def embedding_checksums(wildcards):
     spec = config["embeddings"][wildcards.embedding]
     return {h: spec[h] for h in ("sha256", "sha1", "md5") if spec.get(h)}

@@ -71,7 +71,8 @@ rule fetch_embedding:
 
 rule import_embedding:
     input:
-        pretrained_source,
+        source=pretrained_source,
+        lists=subword_list_sources,
     output:
         vectors="results/embeddings/{embedding}/vectors.npy",
         vocab="results/embeddings/{embedding}/vocab.parquet",
@@ -89,6 +90,7 @@ rule import_embedding:
         runtime=import_runtime,
     params:
         hp=training_params,
+        lists=subword_lists,
     script:
         "../scripts/import_embedding.py"
 

@@ -1,11 +1,13 @@
 from learnability.embeddings.pretrained import import_embedding
 from learnability.logs import logged
+from learnability.workflow_config import list_words
 
 with logged(snakemake.log[0]) as log:
     hp = dict(snakemake.params.hp)
-    log.info("importing %s from %s: %s", snakemake.wildcards.embedding, snakemake.input[0], hp)
+    source = snakemake.input.source
+    log.info("importing %s from %s: %s", snakemake.wildcards.embedding, source, hp)
     meta = import_embedding(
-        snakemake.input[0],
+        source,
         snakemake.output.vectors.rsplit("/", 1)[0],
         name=snakemake.wildcards.embedding,
         fmt=hp["format"],
@@ -13,9 +15,11 @@ with logged(snakemake.log[0]) as log:
         max_vocab=hp["max_vocab"],
         exclude_prefixes=tuple(hp["exclude_prefixes"]),
         frequency_ordered=hp["frequency_ordered"],
+        subword_oov=tuple(list_words(snakemake.params.lists)) if hp["subword_oov"] else (),
     )
     log.info(
-        "%d words x %d (%s); %d excluded by prefix, %d all-zero vectors, counts: %s",
+        "%d words x %d (%s); %d excluded by prefix, %d all-zero vectors, %d added from "
+        "n-grams, counts: %s",
         meta["words"], meta["dim"], meta["format"], meta["n_excluded"],
-        meta["n_zero_vectors"], meta["count_kind"],
+        meta["n_zero_vectors"], meta["n_subword_oov"], meta["count_kind"],
     )  # fmt: skip

@@ -276,7 +276,7 @@ def _iter_binary(fh: IO[bytes], source: Path):
 
 
 def _gensim_vectors(path: Path, fmt: str):
-    """(words, vectors (memory-mapped where possible), counts or None)."""
+    """(words, vectors (memory-mapped where possible), counts or None, the KeyedVectors)."""
     if fmt == "fasttext_bin":
         from gensim.models.fasttext import load_facebook_vectors
 
@@ -293,7 +293,7 @@ def _gensim_vectors(path: Path, fmt: str):
     counts = None
     if words and "count" in getattr(kv, "expandos", {}):
         counts = np.asarray(kv.expandos["count"], dtype=np.int64)
-    return words, kv.vectors, counts
+    return words, kv.vectors, counts, kv
 
 
 @contextmanager
@@ -315,11 +315,14 @@ def import_embedding(
     max_vocab: int | None = None,
     exclude_prefixes: tuple[str, ...] = (),
     frequency_ordered: bool = True,
+    subword_oov: tuple[str, ...] = (),
 ) -> dict:
     """Convert ``path`` into ``directory`` (vectors.npy, vocab.parquet, meta.json), keeping
     the first ``max_vocab`` words (the most frequent: by count where the file has counts,
     else by file order) and skipping words that start with one of ``exclude_prefixes``
-    (wikipedia2vec's ``ENTITY/``), which are counted. Returns the meta written."""
+    (wikipedia2vec's ``ENTITY/``), which are counted. ``subword_oov`` (``fasttext_bin``
+    only): words outside the model's vocabulary to add with fastText's n-gram vectors
+    (typically the lists' words), counted and listed in the meta. Returns the meta."""
     path, directory = Path(path), Path(directory)
     if not path.is_file():
         raise InputError(f"{path}: no such embedding file; check the path")
@@ -328,11 +331,17 @@ def import_embedding(
     fmt = detect_format(path, member) if fmt == "auto" else fmt
     if fmt not in FORMATS:
         raise InputError(f"{path}: unknown format {fmt!r}; use one of {FORMATS} or auto")
+    if subword_oov and fmt != "fasttext_bin":
+        raise InputError(
+            f"{path}: subword vectors for out-of-vocabulary words need a fastText .bin "
+            f"(format fasttext_bin), not {fmt}; remove subword_oov from the config"
+        )
     excluded = 0
+    added: list[str] = []
     directory.mkdir(parents=True, exist_ok=True)
     with atomic_path(directory / "vectors.npy") as tmp, _removed(raw_path(tmp)):
         if fmt in ("fasttext_bin", "gensim"):
-            words_all, vectors, counts = _gensim_vectors(path, fmt)
+            words_all, vectors, counts, kv = _gensim_vectors(path, fmt)
             order = np.arange(len(words_all))
             if counts is not None:  # most frequent first, ties in file order
                 order = np.argsort(-counts, kind="stable")
@@ -348,6 +357,15 @@ def import_embedding(
                     writer.add(words_all[i], block[j], f"entry {i + 1}")
             word_counts = counts[keep] if counts is not None else None
             header = (len(words_all), vectors.shape[1])
+            for word in subword_oov:
+                if word not in writer.where:
+                    # fastText's vector of an unseen word: the mean of its n-gram vectors
+                    writer.add(word, np.asarray(kv.get_vector(word), np.float32), "n-grams")
+                    added.append(word)
+            if added and word_counts is not None:
+                # never seen in training: the smallest count, so that frequency bins
+                # (which need positive counts) put them with the rarest words
+                word_counts = np.concatenate([word_counts, np.ones(len(added), np.int64)])
         else:
             with _open_binary(path, member) as fh:
                 if fmt == "word2vec_binary":
@@ -402,6 +420,8 @@ def import_embedding(
         "excluded_prefixes": list(exclude_prefixes),
         "n_excluded": excluded,
         "n_zero_vectors": writer.zero,
+        "n_subword_oov": len(added),
+        "subword_oov_words": added,
         "count_kind": count_kind,
         "size_mb": round(math.prod((n, dim)) * 4 / 2**20, 1),
     }
