@@ -250,3 +250,43 @@ def test_dic_in_utf8_with_a_bom(tmp_path):
     dic = read_dic(path)
     assert dic.encoding == "utf-8"
     assert [e.text for e in dic.entries["posemo"]] == ["café", "naïve"]
+
+
+def test_table_and_empath_dictionaries(tmp_path):
+    from learnability.concepts import Entry, read_dictionary
+
+    csv = tmp_path / "moral.csv"
+    csv.write_text("Category,Word,weight\ncare,kindness,1\nharm,cruel,1\n\ncare,Nurture*,1\n")
+    dic = read_dictionary(csv)
+    assert {c: [(e.text, e.line) for e in v] for c, v in dic.entries.items()} == {
+        "care": [("kindness", 2), ("Nurture*", 5)],
+        "harm": [("cruel", 3)],
+    }
+    tsv = tmp_path / "table.tsv"
+    tsv.write_text("word\tcategory\nsun\tweather\n")
+    assert read_dictionary(tsv).entries == {"weather": [Entry("sun", 2)]}
+    emp = tmp_path / "categories.tsv"  # no header: Empath's layout
+    emp.write_text("family\tmother\tfather\tfamily_tree\nanimal\tcat\n")
+    dic = read_dictionary(emp)
+    assert [e.text for e in dic.entries["family"]] == ["mother", "father", "family tree"]
+    res = resolve(dic.entries["family"], ["mother"], list_name="f", embedding="e", source="s")
+    assert res["status"].tolist() == ["in_vocab", "oov", "phrase"]
+
+
+@pytest.mark.parametrize(
+    "name,content,match",
+    [
+        ("bad.csv", "term,label\na,b\n", r"bad\.csv, line 1: the header must name"),
+        ("bad.csv", "word,category\nlonely\n", r"bad\.csv, line 2: expected a word and a category"),
+        ("bad.tsv", "animal\n", r"bad\.tsv, line 1: expected 'category<TAB>word"),
+        ("bad.tsv", "a\tx\na\ty\n", r"bad\.tsv, line 2: category 'a' appears twice"),
+        ("bad.json", "{}", r"bad\.json: cannot tell the dictionary's layout"),
+    ],
+)
+def test_table_and_empath_errors(tmp_path, name, content, match):
+    from learnability.concepts import read_dictionary
+
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(InputError, match=match):
+        read_dictionary(path)

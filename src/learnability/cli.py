@@ -69,9 +69,10 @@ def compare_command(args: argparse.Namespace) -> int:
 
 
 def load_lists(path: Path) -> dict[str, list]:
-    """Concept lists from a ``.txt`` list, a ``.dic`` dictionary (every category) or a
-    directory of ``.txt`` lists (and ``.dic`` files)."""
-    from learnability.concepts import read_dic, read_wordlist
+    """Concept lists from a ``.txt`` list, a dictionary (``.dic``, a ``word,category``
+    ``.csv``/``.tsv`` or Empath's ``categories.tsv``; every category) or a directory of
+    ``.txt`` lists (and ``.dic`` files)."""
+    from learnability.concepts import read_dictionary, read_wordlist
 
     if path.is_dir():
         files = sorted(path.glob("*.txt")) + sorted(path.glob("*.dic"))
@@ -83,8 +84,8 @@ def load_lists(path: Path) -> dict[str, list]:
         raise InputError(f"{path}: no such file or folder of word lists")
     lists: dict[str, list] = {}
     for f in files:
-        if f.suffix == ".dic":
-            dic = read_dic(f)
+        if f.suffix.lower() in (".dic", ".csv", ".tsv"):
+            dic = read_dictionary(f)
             for category, entries in dic.entries.items():
                 if entries:
                     lists[f"{f.stem}_{category}"] = entries

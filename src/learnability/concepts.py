@@ -224,9 +224,100 @@ def read_dic(path: str | os.PathLike[str]) -> Dictionary:
     return Dictionary(path, categories, entries, parents, encoding)
 
 
-def load_entries(source: str | os.PathLike[str], category: str | None = None) -> list[Entry]:
-    """The entries of one list: a ``.txt`` list, or one category of a ``.dic``."""
-    return read_dic(source).entries[category] if category else read_wordlist(source)
+DICTIONARY_FORMATS = ("auto", "dic", "table", "empath")
+
+
+def detect_dictionary_format(path: str | os.PathLike[str]) -> str:
+    """``.dic`` is LIWC; ``.csv`` a table; ``.tsv`` a table when its header names the
+    ``word`` and ``category`` columns, else Empath's ``category<TAB>word...`` layout."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".dic":
+        return "dic"
+    if suffix == ".csv":
+        return "table"
+    if suffix == ".tsv":
+        first = next(iter(_read_text(path)), "")
+        header = {h.strip().lower() for h in first.split("\t")}
+        return "table" if {"word", "category"} <= header else "empath"
+    raise InputError(
+        f"{path}: cannot tell the dictionary's layout from its name; use .dic (LIWC), "
+        ".csv/.tsv (a word,category table) or set 'format' (dic, table, empath)"
+    )
+
+
+def read_table_dictionary(path: str | os.PathLike[str]) -> Dictionary:
+    """A ``word,category`` table (CSV, or TSV for ``.tsv``) with a header naming both
+    columns (in any order and case; other columns are ignored). One row per membership;
+    a word in several rows belongs to each category."""
+    path = Path(path)
+    lines = _read_text(path)
+    sep = "\t" if path.suffix.lower() == ".tsv" else ","
+    if not lines:
+        raise InputError(f"{path}: the table is empty; write a header 'word{sep}category'")
+    header = [h.strip().lower() for h in lines[0].split(sep)]
+    if "word" not in header or "category" not in header:
+        raise InputError(
+            f"{path}, line 1: the header must name a 'word' and a 'category' column "
+            f"(separated by {sep!r}); found {lines[0][:80]!r}"
+        )
+    iw, ic = header.index("word"), header.index("category")
+    entries: dict[str, list[Entry]] = {}
+    for lineno, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = [f.strip() for f in line.split(sep)]
+        if len(fields) <= max(iw, ic) or not fields[iw] or not fields[ic]:
+            raise InputError(
+                f"{path}, line {lineno}: expected a word and a category, found {line[:80]!r}"
+            )
+        entries.setdefault(fields[ic], []).append(Entry(fields[iw], lineno))
+    return Dictionary(path, {c: c for c in entries}, entries, dict.fromkeys(entries))
+
+
+def read_empath(path: str | os.PathLike[str]) -> Dictionary:
+    """Empath's ``categories.tsv`` layout: ``category<TAB>word<TAB>word...`` per line;
+    multiword entries are written with ``_`` and become phrases (spaces)."""
+    path = Path(path)
+    entries: dict[str, list[Entry]] = {}
+    for lineno, line in enumerate(_read_text(path), start=1):
+        if not line.strip():
+            continue
+        name, *words = line.rstrip("\n").split("\t")
+        if not name.strip() or not any(w.strip() for w in words):
+            raise InputError(
+                f"{path}, line {lineno}: expected 'category<TAB>word<TAB>word...', "
+                f"found {line[:80]!r}"
+            )
+        if name.strip() in entries:
+            raise InputError(f"{path}, line {lineno}: category {name.strip()!r} appears twice")
+        entries[name.strip()] = [
+            Entry(w.strip().replace("_", " "), lineno) for w in words if w.strip()
+        ]
+    if not entries:
+        raise InputError(f"{path}: no categories")
+    return Dictionary(path, {c: c for c in entries}, entries, dict.fromkeys(entries))
+
+
+def read_dictionary(path: str | os.PathLike[str], fmt: str = "auto") -> Dictionary:
+    """A dictionary of categories in any supported layout (see :data:`DICTIONARY_FORMATS`)."""
+    fmt = detect_dictionary_format(path) if fmt == "auto" else fmt
+    if fmt == "dic":
+        return read_dic(path)
+    if fmt == "table":
+        return read_table_dictionary(path)
+    if fmt == "empath":
+        return read_empath(path)
+    raise InputError(f"{path}: unknown dictionary format {fmt!r}; use {DICTIONARY_FORMATS}")
+
+
+def load_entries(
+    source: str | os.PathLike[str], category: str | None = None, fmt: str = "auto"
+) -> list[Entry]:
+    """The entries of one list: a ``.txt`` list, or one category of a dictionary."""
+    if category:
+        return read_dictionary(source, fmt).entries[category]
+    return read_wordlist(source)
 
 
 _WS = re.compile(r"\s")

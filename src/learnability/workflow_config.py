@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from learnability.concepts import read_dic
+from learnability.concepts import read_dictionary
 from learnability.errors import LearnabilityError
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -92,7 +92,7 @@ def list_words(lists: dict[str, dict]) -> list[str]:
 
     words = set()
     for spec in lists.values():
-        for entry in load_entries(spec["path"], spec.get("category")):
+        for entry in load_entries(spec["path"], spec.get("category"), spec.get("format", "auto")):
             text = normalize(entry.text.strip())
             if text and not text.endswith("*") and not re.search(r"\s", text):
                 words.add(text)
@@ -120,7 +120,8 @@ def list_registry(config: dict) -> dict[str, dict]:
         path = Path(dic["path"])
         if not path.is_file():
             raise ConfigError(f"wordlists.dictionaries[{dic['name']}].path: {path} does not exist")
-        parsed = read_dic(path)
+        fmt = dic.get("format", "auto")
+        parsed = read_dictionary(path, fmt)
         wanted = dic.get("categories") or list(parsed.categories.values())
         unknown = [c for c in wanted if c not in parsed.entries]
         if unknown:
@@ -139,7 +140,7 @@ def list_registry(config: dict) -> dict[str, dict]:
                 raise ConfigError(
                     f"list name {name!r} is defined twice ({path} and {lists[name]['path']})"
                 )
-            lists[name] = {"path": str(path), "kind": "dic", "category": category}
+            lists[name] = {"path": str(path), "kind": "dic", "category": category, "format": fmt}
     if not lists:
         raise ConfigError(
             f"no concept lists: put *.txt lists in {directory} or add wordlists.dictionaries"

@@ -10,6 +10,7 @@ checkpoint resolve_concept:
         "../envs/learnability.yaml"
     params:
         category=list_category,
+        format=lambda wildcards: LISTS[wildcards.list].get("format", "auto"),
     script:
         "../scripts/resolve_concept.py"
 

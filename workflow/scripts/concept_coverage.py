@@ -16,7 +16,7 @@ with logged(snakemake.log[0]):
         words = pd.read_parquet(vocab_path, columns=["word"])["word"].tolist()
         for name, spec in snakemake.params.lists.items():
             own = resolve(
-                load_entries(spec["path"], spec.get("category")),
+                load_entries(spec["path"], spec.get("category"), spec.get("format", "auto")),
                 words,
                 list_name=name,
                 embedding=emb,

@@ -7,7 +7,7 @@ from learnability.logs import logged
 with logged(snakemake.log[0]) as log:
     source = snakemake.input.source
     category = snakemake.params.category
-    entries = load_entries(source, category)
+    entries = load_entries(source, category, snakemake.params.format)
     vocab = pd.read_parquet(snakemake.input.vocab, columns=["word"])["word"].tolist()
     resolved = resolve(
         entries,
