@@ -143,7 +143,12 @@ def test_list_registry(tmp_path):
     }
     reg = list_registry(cfg)
     assert list(reg) == ["a", "b", "liwc_posemo"]
-    assert reg["liwc_posemo"] == {"path": str(dic), "kind": "dic", "category": "posemo", "format": "auto"}
+    assert reg["liwc_posemo"] == {
+        "path": str(dic),
+        "kind": "dic",
+        "category": "posemo",
+        "format": "auto",
+    }
     cfg["wordlists"]["dictionaries"][0]["categories"] = ["nope"]
     with pytest.raises(ConfigError, match=r"\['nope'\] are not in"):
         list_registry(cfg)

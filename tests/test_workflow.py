@@ -246,16 +246,23 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     assert (wd / "results" / "stats" / "wilcoxon.parquet").exists()
 
 
-def test_paper_config_plans_offline_without_a_traceback(tmp_path):
-    """The paper's 27-part dump cannot be listed offline: the dry run plans the manifest
-    checkpoint and everything it can know, and stops cleanly."""
+def dry_run_shipped_config(tmp_path: Path, configfile: str) -> str:
+    """A dry run of the repository's workflow, configs and resources with ``configfile``
+    merged in; returns its output after checking that it succeeded cleanly."""
     _copy_workflow(tmp_path)
     shutil.copytree(REPO / "config", tmp_path / "config", dirs_exist_ok=True)
     shutil.copytree(REPO / "resources", tmp_path / "resources")
-    result = run(tmp_path, "-n", "--configfile", "config/paper.yaml")
+    result = run(tmp_path, "-n", "--configfile", configfile)
     out = result.stdout + result.stderr
     assert result.returncode == 0, out[-3000:]
     assert "Traceback" not in out
+    return out
+
+
+def test_paper_config_plans_offline_without_a_traceback(tmp_path):
+    """The paper's 27-part dump cannot be listed offline: the dry run plans the manifest
+    checkpoint and everything it can know, and stops cleanly."""
+    out = dry_run_shipped_config(tmp_path, "config/paper.yaml")
     jobs = scheduled(out)
     assert jobs.get("dump_manifest") == 1, jobs
 
@@ -370,12 +377,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
 def test_experiment1_config_plans_offline(tmp_path):
     """The paper's first experiment: three pretrained sets by URL and a random baseline
     over GloVe's vocabulary; the dry run plans downloads and imports, and no corpus."""
-    _copy_workflow(tmp_path)
-    shutil.copytree(REPO / "config", tmp_path / "config", dirs_exist_ok=True)
-    shutil.copytree(REPO / "resources", tmp_path / "resources")
-    result = run(tmp_path, "-n", "--configfile", "config/paper-experiment1.yaml")
-    out = result.stdout + result.stderr
-    assert result.returncode == 0, out[-3000:]
+    out = dry_run_shipped_config(tmp_path, "config/paper-experiment1.yaml")
     jobs = scheduled(out)
     assert jobs.get("fetch_embedding") == 3 and jobs.get("import_embedding") == 3, jobs
     assert jobs.get("random_embedding") == 1, jobs
