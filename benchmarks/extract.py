@@ -10,16 +10,21 @@ of uncompressed XML for:
   - ours: learnability.corpus.extract_corpus, one process per part, all cores;
   - gensim: WikiCorpus(processes=cores).get_texts(), the baseline;
   - the floor: bz2 decompression alone of the same file, one core;
+  - wikiextractor (``python -m wikiextractor.WikiExtractor --processes cores``) when it
+    is installed (``pip install wikiextractor``; not a dependency of the project);
 
-with the ratios ours/gensim and ours/floor, and the tokens each produced.
+with the ratios ours/gensim, ours/wikiextractor and ours/floor, and the tokens each
+produced (wikiextractor writes text, not tokens).
 """
 
 from __future__ import annotations
 
 import argparse
 import bz2
+import importlib.util
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -71,6 +76,20 @@ def gensim_tokens(path: Path, processes: int) -> int:
     return sum(len(t) for t in corpus.get_texts())
 
 
+def wikiextractor_seconds(path: Path, processes: int) -> float | None:
+    if importlib.util.find_spec("wikiextractor") is None:
+        return None
+    out = Path(tempfile.mkdtemp())
+    t0 = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "wikiextractor.WikiExtractor", str(path), "--processes",
+         str(processes), "-o", str(out), "-q"],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    return time.perf_counter() - t0
+
+
 def measure(label: str, whole: Path, parts: list[Path], xml_mb: float) -> None:
     t0 = time.perf_counter()
     bz2.decompress(whole.read_bytes())
@@ -94,6 +113,12 @@ def measure(label: str, whole: Path, parts: list[Path], xml_mb: float) -> None:
         f"  gensim WikiCorpus ({CORES} processes):   {rate_gensim:6.2f} MB/s, "
         f"{tokens_gensim:,} tokens"
     )
+    wx = wikiextractor_seconds(whole, CORES)
+    if wx is not None:
+        print(f"  wikiextractor ({CORES} processes):     {xml_mb / wx:6.2f} MB/s")
+        print(f"  ratio ours/wikiextractor {rate_ours / (xml_mb / wx):.2f}x")
+    else:
+        print("  wikiextractor: not installed (pip install wikiextractor to time it)")
     print(f"  bz2 decompression alone (1 core): {floor:6.2f} MB/s")
     print(
         f"  ratios: ours/gensim {rate_ours / rate_gensim:.2f}x, ours/floor {rate_ours / floor:.2f}"
