@@ -19,6 +19,7 @@ include: "workflow/rules/report.smk"
 # waiting in the queue.
 localrules:
     all,
+    shared_vocabulary,
     coverage,
     coverage_table,
     pvalues,
