@@ -116,6 +116,8 @@ class _Writer:
     stays flat whatever the size (a memory map would count every written page). Checks
     duplicates, NaN/Inf, and counts all-zero vectors."""
 
+    BLOCK = 4096  # rows checked and written together: per-row numpy calls cost more
+
     def __init__(self, tmp: Path, dim: int, source: Path) -> None:
         self.tmp, self.dim, self.source = tmp, dim, source
         self.raw_path = raw_path(tmp)
@@ -123,6 +125,8 @@ class _Writer:
         self.words: list[str] = []
         self.where: dict[str, str] = {}
         self.zero = 0
+        self.block = np.empty((self.BLOCK, dim), dtype="<f4")
+        self.filled = 0
 
     def add(self, word: str, vector: np.ndarray, where: str) -> None:
         if vector.size != self.dim:
@@ -135,18 +139,28 @@ class _Writer:
                 f"{self.source}, {where}: the word {word!r} appears again (first at "
                 f"{self.where[word]}); remove one of the two"
             )
-        if not np.isfinite(vector).all():
-            raise InputError(
-                f"{self.source}, {where}: the vector of {word!r} holds NaN or Inf; "
-                "fix or remove the line"
-            )
-        self.raw.write(np.ascontiguousarray(vector, dtype="<f4").tobytes())
-        if not vector.any():
-            self.zero += 1
+        self.block[self.filled] = vector
+        self.filled += 1
         self.where[word] = where
         self.words.append(word)
+        if self.filled == self.BLOCK:
+            self._flush()
+
+    def _flush(self) -> None:
+        rows = self.block[: self.filled]
+        finite = np.isfinite(rows).all(axis=1)
+        if not finite.all():
+            word = self.words[len(self.words) - self.filled + int(np.argmin(finite))]
+            raise InputError(
+                f"{self.source}, {self.where[word]}: the vector of {word!r} holds NaN or "
+                "Inf; fix or remove the line"
+            )
+        self.zero += int((~rows.any(axis=1)).sum())
+        self.raw.write(rows.tobytes())
+        self.filled = 0
 
     def finish(self) -> None:
+        self._flush()
         self.raw.close()
         header = {"descr": "<f4", "fortran_order": False, "shape": (len(self.words), self.dim)}
         with open(self.tmp, "wb") as out, open(self.raw_path, "rb") as raw:
