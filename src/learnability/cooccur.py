@@ -245,19 +245,32 @@ class CooccurrenceCounter:
         stays in memory; several are written to disk, and memory holds one range of the
         merge at a time."""
         merged = Path(self._tmp.name) / "merged.bin"
+        held: list[np.ndarray] = []  # ranges kept in memory while they fit one bucket
+        fh = None
         n = 0
-        with open(merged, "wb") as fh:
+        try:
             for k, v in self._ranges():
                 records = np.empty(k.size, dtype=ENTRY)
                 records["row"], records["col"], records["val"] = self._decode(k, v)
-                records.tofile(fh)
                 n += k.size
-        n_buckets = max(1, -(-n // BUCKET_ENTRIES))
-        if n_buckets == 1:
-            records = np.fromfile(merged, dtype=ENTRY)
+                if fh is None and n <= BUCKET_ENTRIES:
+                    held.append(records)
+                    continue
+                if fh is None:  # more than one bucket: the merge goes to disk
+                    fh = open(merged, "wb")
+                    for r in held:
+                        r.tofile(fh)
+                    held = []
+                records.tofile(fh)
+        finally:
+            if fh is not None:
+                fh.close()
+        if fh is None:  # one bucket, never written to disk
             self._tmp.cleanup()
+            records = np.concatenate(held) if held else np.empty(0, ENTRY)
             return Buckets([records], None)
-        data = np.memmap(merged, dtype=ENTRY, mode="r") if n else np.empty(0, ENTRY)
+        n_buckets = -(-n // BUCKET_ENTRIES)
+        data = np.memmap(merged, dtype=ENTRY, mode="r")
         files = [Path(self._tmp.name) / f"bucket{b:05d}.bin" for b in range(n_buckets)]
         handles = [open(f, "wb") for f in files]
         try:

@@ -8,8 +8,9 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+import numpy as np
 import pandas as pd
 
 from learnability import schemas
@@ -49,3 +50,10 @@ def read_tables(paths: list[str] | list[Path], table: str) -> pd.DataFrame:
     if not frames:
         return schemas.empty(table)
     return schemas.conform(pd.concat(frames, ignore_index=True), table)
+
+
+def write_float32_npy_header(fh: IO[bytes], shape: tuple[int, int]) -> None:
+    """The ``.npy`` header of a C-order float32 array of ``shape``, for writers that then
+    stream its rows as raw bytes (memory stays bounded whatever the array's size)."""
+    header = {"descr": "<f4", "fortran_order": False, "shape": tuple(shape)}
+    np.lib.format.write_array_header_1_0(fh, header)

@@ -12,16 +12,14 @@ with logged(snakemake.log[0]):
         for emb, g in resolved.groupby("embedding", sort=True)
     ]
     # what the compared embeddings would have covered on their own vocabularies
+    entries = {
+        name: load_entries(spec["path"], spec.get("category"), spec.get("format", "auto"))
+        for name, spec in snakemake.params.lists.items()
+    } if shared else {}  # fmt: skip
     for emb, vocab_path in zip(sorted(shared), snakemake.input.own, strict=True):
         words = pd.read_parquet(vocab_path, columns=["word"])["word"].tolist()
         for name, spec in snakemake.params.lists.items():
-            own = resolve(
-                load_entries(spec["path"], spec.get("category"), spec.get("format", "auto")),
-                words,
-                list_name=name,
-                embedding=emb,
-                source=spec["path"],
-            )
+            own = resolve(entries[name], words, list_name=name, embedding=emb, source=spec["path"])
             parts.append(coverage(own, "own", snakemake.params.max_share))
     table = pd.concat(parts, ignore_index=True).sort_values(
         ["list", "embedding", "vocabulary"], kind="stable"

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
-from learnability.io import atomic_path, write_json, write_table
+from learnability.io import atomic_path, write_float32_npy_header, write_json, write_table
 
 FORMATS = ("word2vec_text", "glove_text", "word2vec_binary", "fasttext_bin", "gensim")
 FASTTEXT_MAGIC = 793712314  # the int32 that opens every fastText .bin
@@ -162,9 +162,8 @@ class _Writer:
     def finish(self) -> None:
         self._flush()
         self.raw.close()
-        header = {"descr": "<f4", "fortran_order": False, "shape": (len(self.words), self.dim)}
         with open(self.tmp, "wb") as out, open(self.raw_path, "rb") as raw:
-            np.lib.format.write_array_header_1_0(out, header)
+            write_float32_npy_header(out, (len(self.words), self.dim))
             shutil.copyfileobj(raw, out, 1 << 24)
         self.raw_path.unlink()
 

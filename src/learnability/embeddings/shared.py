@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
-from learnability.io import atomic_path, write_json, write_table
+from learnability.io import atomic_path, write_float32_npy_header, write_json, write_table
 
 
 def shared_vocabulary(vocabs: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -67,8 +67,7 @@ def restrict_embedding(
     rows = position.loc[shared["word"]].to_numpy(dtype=np.int64)
     out.mkdir(parents=True, exist_ok=True)
     with atomic_path(out / "vectors.npy") as tmp, open(tmp, "wb") as fh:
-        header = {"descr": "<f4", "fortran_order": False, "shape": (rows.size, vectors.shape[1])}
-        np.lib.format.write_array_header_1_0(fh, header)
+        write_float32_npy_header(fh, (rows.size, vectors.shape[1]))
         for lo in range(0, rows.size, block):
             chunk = rows[lo : lo + block]
             # sorted reads of the memory map, then back into the shared order
