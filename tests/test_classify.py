@@ -151,6 +151,22 @@ def test_results_do_not_depend_on_the_number_of_threads(trained):
     assert np.array_equal(w1, w2) and np.array_equal(it1, it2)  # bit for bit
 
 
+def test_progress_blocks_change_no_bit_and_the_log_counts_the_fits(trained, monkeypatch, caplog):
+    import learnability.classify as classify
+
+    vectors, members = trained
+    idx, y = _problems(vectors, members, iterations=9)
+    whole = fit_many(vectors, idx, y, 1.0)
+    monkeypatch.setattr(classify, "PROGRESS_BLOCK", 2)
+    monkeypatch.setattr(classify, "MIN_FITS_PER_THREAD", 1)
+    monkeypatch.setattr(classify, "PROGRESS_SECONDS", 0.0)
+    with caplog.at_level("INFO", logger="learnability.classify"):
+        blocks = fit_many(vectors, idx, y, 1.0, threads=2)
+    assert np.array_equal(whole, blocks)
+    counts = [m.split(" fits (")[0] for m in caplog.messages if m.startswith("fits: ")]
+    assert counts[0] == "fits: 2 of 9" and counts[-1] == "fits: 9 of 9"
+
+
 def test_float32_rows_are_read_without_losing_precision(trained):
     """A float32 embedding (the stored dtype) is read as is, with float64 arithmetic: the
     same optimum as its float64 copy, far inside the float64 tolerance."""

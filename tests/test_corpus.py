@@ -75,3 +75,13 @@ def test_lines_are_gzip_utf8(tmp_path):
     extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json")
     with gzip.open(tmp_path / "t.gz", "rt", encoding="utf-8") as fh:
         assert fh.readline().startswith("ünïcode wörds")
+
+
+def test_extraction_logs_the_share_of_the_dump_read(tmp_path, caplog):
+    dump = write_dump(tmp_path / "d.xml.bz2", [page("A", "word " * 60) for _ in range(30)])
+    with caplog.at_level("INFO", logger="learnability.corpus"):
+        extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json", progress_every=0.0)
+    size = dump.stat().st_size / 1e6
+    lines = [m for m in caplog.messages if m.startswith("d.xml.bz2 read: ")]
+    assert len(lines) >= 30 and all(" MB/s, ETA " in m for m in lines)
+    assert lines[-1].startswith(f"d.xml.bz2 read: {size:.1f} of {size:.1f} MB (100%)")

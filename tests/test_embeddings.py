@@ -72,6 +72,17 @@ def test_glove_word_vectors_are_the_first_half_of_the_sum(corpus):
     assert 1.2 < total.vectors.std() / word.vectors.std() < 2.0
 
 
+@pytest.mark.parametrize("method", ["word2vec", "glove"])
+def test_training_logs_each_epoch_with_an_eta(corpus, method, caplog):
+    params = dict(PARAMS, x_max=10, alpha=0.75, learning_rate=0.05, epochs=3)
+    with caplog.at_level("INFO", logger="learnability"):
+        train(method, corpus, params, threads=1)
+    unit = "iterations" if method == "glove" else "epochs"
+    done = [m for m in caplog.messages if m.startswith("training: ")]
+    assert [m.split(" (")[0] for m in done] == [f"training: {k} of 3 {unit}" for k in (1, 2, 3)]
+    assert all(", ETA " in m for m in done)
+
+
 def test_store_roundtrip_and_gaussian(corpus, tmp_path):
     emb = train("word2vec", corpus, PARAMS, threads=1)
     emb.name = "w2v"

@@ -27,9 +27,11 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 
+import numba
 import numpy as np
 
 from learnability.lbfgs import ARMIJO, F_SLACK
+from learnability.logs import Progress
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,10 @@ SOLVERS = ("batched", "reference")
 BACKENDS = ("numba", "numpy", "torch")
 DEFAULT_TOL = 1e-6
 LBFGS_MEMORY = 10
+# fits per compiled call: enough for every thread, few enough for a progress line
+PROGRESS_BLOCK = 512
+MIN_FITS_PER_THREAD = 64
+PROGRESS_SECONDS = 10.0
 MAX_ITER = 2000
 # The stacked backends work in chunks of this many bytes of design matrices. On a CPU a
 # chunk near the size of the last-level cache keeps the numpy loop from going to DRAM
@@ -347,18 +353,30 @@ def fit_many(
     if backend == "numba":
         from learnability.lbfgs import solve_rows
 
-        out, iters, converged = solve_rows(
-            vectors,
-            train_idx,
-            train_y,
-            C,
-            tol=tol,
-            memory=LBFGS_MEMORY,
-            max_iter=MAX_ITER,
-            threads=threads,
-        )
-        _warn_unconverged(int((~converged).sum()), n_fits, tol)
-        _count(stats, iters)
+        out = np.empty((n_fits, d + 1))
+        progress = Progress("fits", n_fits, unit="fits", every=PROGRESS_SECONDS, logger=log)
+        n_bad = 0
+        # Blocks only so that the log can show progress: problems are independent, so the
+        # results are those of one call.
+        # enough problems per thread that a block's last ones leave few threads idle
+        block = max(PROGRESS_BLOCK, MIN_FITS_PER_THREAD * (threads or numba.get_num_threads()))
+        for start in range(0, n_fits, block):
+            stop = min(start + block, n_fits)
+            out[start:stop], iters, converged = solve_rows(
+                vectors,
+                train_idx[start:stop],
+                train_y[start:stop],
+                C,
+                tol=tol,
+                memory=LBFGS_MEMORY,
+                max_iter=MAX_ITER,
+                threads=threads,
+            )
+            n_bad += int((~converged).sum())
+            _count(stats, iters)
+            progress.update(stop - start)
+        progress.finish()
+        _warn_unconverged(n_bad, n_fits, tol)
         return out
     out = np.empty((n_fits, d + 1))
     ops = backend_ops(device, backend)

@@ -6,6 +6,7 @@ import bz2
 import gzip
 import io
 import json
+import logging
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -21,8 +22,11 @@ import pandas as pd
 
 from learnability.errors import InputError
 from learnability.io import atomic_path, read_tables, write_json, write_table
+from learnability.logs import Progress
 from learnability.tokenize import normalize, tokenize_normalized
 from learnability.wikitext import strip_wikitext
+
+log = logging.getLogger(__name__)
 
 # gensim's trainers cut a "sentence" at 10,000 tokens without warning; lines are written
 # well below that so nothing is ever cut.
@@ -38,23 +42,31 @@ class Page:
     text: str
 
 
-def _open_dump(path: Path) -> IO[bytes]:
+def _open_dump(raw: IO[bytes], path: Path) -> IO[bytes]:
+    """The decompressed stream of an open dump file (chosen by suffix); ``raw.tell()``
+    then says how much of the file has been read, for progress."""
     if path.suffix == ".bz2":
-        return bz2.open(path, "rb")
+        return bz2.BZ2File(raw, "rb")
     if path.suffix == ".gz":
-        return gzip.open(path, "rb")
-    return open(path, "rb")
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    return raw
 
 
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def iter_pages(path: str | os.PathLike[str]) -> Iterator[Page]:
-    """Stream the pages of a MediaWiki XML export (plain, .bz2 or .gz) in constant memory."""
+def iter_pages(path: str | os.PathLike[str], progress_every: float | None = None) -> Iterator[Page]:
+    """Stream the pages of a MediaWiki XML export (plain, .bz2 or .gz) in constant memory.
+    With ``progress_every`` (seconds), log the share of the file read, rate and ETA."""
     path = Path(path)
+    progress = None
+    if progress_every is not None:
+        size = path.stat().st_size
+        progress = Progress(f"{path.name} read", size, unit="MB", scale=1e6,
+                            every=progress_every, logger=log)  # fmt: skip
     try:
-        with _open_dump(path) as fh:
+        with open(path, "rb") as raw, _open_dump(raw, path) as fh:
             context = ET.iterparse(fh, events=("start", "end"))
             _, root = next(context)
             for event, elem in context:
@@ -76,6 +88,10 @@ def iter_pages(path: str | os.PathLike[str]) -> Iterator[Page]:
                 yield Page(title, ns, redirect, text)
                 # Free parsed pages: the root would otherwise keep the whole dump.
                 root.clear()
+                if progress is not None:
+                    progress.update(raw.tell() - progress.done)
+            if progress is not None:
+                progress.finish()
     except ET.ParseError as exc:
         raise InputError(
             f"{path}: the XML is malformed or truncated ({exc}). Download the dump again "
@@ -142,6 +158,7 @@ def extract_corpus(
     out_counts: str | os.PathLike[str] | None = None,
     min_article_tokens: int = 50,
     max_line_tokens: int = 1000,
+    progress_every: float | None = None,
 ) -> dict[str, object]:
     """Extract article prose from one or more dump files into one gzip text file.
 
@@ -169,7 +186,7 @@ def extract_corpus(
             io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
         ):
             for dump in dumps:
-                for page in iter_pages(dump):
+                for page in iter_pages(dump, progress_every):
                     stats.pages += 1
                     if page.ns != 0:
                         stats.skipped_namespace += 1

@@ -28,42 +28,13 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from learnability.errors import DownloadError
+from learnability.logs import Progress
 
 HASHES = ("sha256", "sha1", "md5")
 CHUNK = 1 << 20
 PROGRESS_SECONDS = 10.0
 
 log = logging.getLogger(__name__)
-
-
-class _Progress:
-    """Logs bytes, rate and ETA of a transfer at most every ``every`` seconds."""
-
-    def __init__(self, name: str, start: int, total: int | None, every: float) -> None:
-        self.name, self.start, self.total, self.every = name, start, total, every
-        self.t0 = self.last = time.monotonic()
-        self.done = start
-
-    def update(self, n: int, *, final: bool = False) -> None:
-        self.done += n
-        now = time.monotonic()
-        if not final and now - self.last < self.every:
-            return
-        self.last = now
-        rate = (self.done - self.start) / max(now - self.t0, 1e-9)
-        if self.total:
-            eta = (self.total - self.done) / rate if rate > 0 else float("inf")
-            log.info(
-                "%s: %.1f of %.1f MB (%.0f%%), %.2f MB/s, ETA %.0f s",
-                self.name,
-                self.done / 1e6,
-                self.total / 1e6,
-                100.0 * self.done / self.total,
-                rate / 1e6,
-                eta,
-            )
-        else:
-            log.info("%s: %.1f MB, %.2f MB/s", self.name, self.done / 1e6, rate / 1e6)
 
 
 def resolve_package_path(source: str) -> Path:
@@ -129,7 +100,9 @@ def _http_fetch(
                         start,
                     )
                 total = start + int(expected) if expected is not None else None
-                progress = _Progress(url, start, total, progress_every)
+                progress = Progress(
+                    url, total, unit="MB", scale=1e6, start=start, every=progress_every, logger=log
+                )
                 received = 0
                 with open(part, mode) as out:
                     while chunk := response.read(CHUNK):

@@ -1,19 +1,155 @@
 """Logging for workflow scripts: everything goes to the rule's log file, and an error is
-written there (and to stderr) with its message before the job fails."""
+written there (and to stderr) with its message before the job fails.
+
+Given the ``snakemake`` object of a script, the log starts with the rule, its wildcards,
+inputs and parameters, and ends, on success, with every output written and its size, so
+that a log read alone says what the job did."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger("learnability")
 
 
+class Progress:
+    """Logs done/total, rate and ETA of a long step at most every ``every`` seconds (and
+    once more on :meth:`finish`). ``scale`` turns counts into the logged unit (1e6 for
+    bytes shown as MB); ``total`` None logs done and rate only."""
+
+    def __init__(
+        self,
+        name: str,
+        total: float | None,
+        *,
+        unit: str,
+        scale: float = 1.0,
+        start: float = 0,
+        every: float = 10.0,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        self.name, self.total, self.unit, self.scale = name, total, unit, scale
+        self.start = self.done = start
+        self.every = every
+        self.log = logger or log
+        self.t0 = self.last = time.monotonic()
+
+    def _fmt(self, value: float) -> str:
+        return f"{value / self.scale:,.0f}" if self.scale == 1 else f"{value / self.scale:.1f}"
+
+    def update(self, n: float, *, final: bool = False) -> None:
+        self.done += n
+        now = time.monotonic()
+        if not final and now - self.last < self.every:
+            return
+        self.last = now
+        rate = (self.done - self.start) / max(now - self.t0, 1e-9)
+        per_s = f"{rate / self.scale:,.0f}" if self.scale == 1 else f"{rate / self.scale:.2f}"
+        if self.total:
+            eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+            self.log.info(
+                "%s: %s of %s %s (%.0f%%), %s %s/s, ETA %.0f s",
+                self.name,
+                self._fmt(self.done),
+                self._fmt(self.total),
+                self.unit,
+                100.0 * self.done / self.total,
+                per_s,
+                self.unit,
+                eta,
+            )
+        else:
+            self.log.info("%s: %s %s, %s %s/s", self.name, self._fmt(self.done), self.unit,
+                          per_s, self.unit)  # fmt: skip
+
+    def finish(self) -> None:
+        self.update(0, final=True)
+
+
+MAX_LISTED = 12  # inputs listed one by one; beyond, a count and the first few
+
+
+def _human(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def _paths(named: Any) -> list[tuple[str, list[str]]]:
+    """(name, paths) of a Snakemake Namedlist: named entries first, then unnamed ones."""
+    out: list[tuple[str, list[str]]] = []
+    seen: set[str] = set()
+    for name, value in named.items():
+        files = [value] if isinstance(value, str) else [str(v) for v in value]
+        out.append((name, files))
+        seen.update(files)
+    rest = [str(v) for v in named if str(v) not in seen]
+    if rest:
+        out.append(("", rest))
+    return out
+
+
+def _describe(label: str, groups: Iterable[tuple[str, list[str]]]) -> list[str]:
+    lines = []
+    for name, files in groups:
+        head = f"{label} {name}".strip()
+        if len(files) <= MAX_LISTED:
+            lines += [f"{head}: {f}" for f in files]
+        else:
+            shown = ", ".join(files[:3])
+            lines.append(f"{head}: {len(files)} files ({shown}, ...)")
+    return lines
+
+
+def job_header(smk: Any) -> list[str]:
+    """What a job was asked to do: rule, wildcards, inputs and params."""
+    lines = [f"rule {getattr(smk, 'rule', '?')}"]
+    wildcards = dict(smk.wildcards.items()) if hasattr(smk, "wildcards") else {}
+    if wildcards:
+        lines.append("wildcards: " + ", ".join(f"{k}={v}" for k, v in wildcards.items()))
+    lines += _describe("input", _paths(smk.input))
+    for name, value in smk.params.items():
+        lines.append(f"param {name}: {value!r}")
+    if getattr(smk, "threads", None):
+        lines.append(f"threads: {smk.threads}")
+    return lines
+
+
+def job_footer(smk: Any) -> list[str]:
+    """What a job wrote: each output and its size (a directory: its file count)."""
+    lines = []
+    for name, files in _paths(smk.output):
+        for f in files:
+            path = Path(f)
+            if path.is_dir():
+                n = sum(1 for _ in path.rglob("*"))
+                lines.append(f"wrote {name or 'output'}: {f} (directory, {n} entries)")
+            elif path.exists():
+                lines.append(f"wrote {name or 'output'}: {f} ({_human(os.path.getsize(f))})")
+            else:
+                lines.append(f"MISSING {name or 'output'}: {f}")
+    return lines
+
+
 @contextlib.contextmanager
-def logged(log_path: str | None) -> Iterator[logging.Logger]:
+def logged(job: Any) -> Iterator[logging.Logger]:
+    """Log to the job's log file (and stderr) for the duration of a script. ``job`` is the
+    script's ``snakemake`` object (preferred: the log then says what the job read and
+    wrote) or a log path (or None: stderr only)."""
+    smk = None if job is None or isinstance(job, str | os.PathLike) else job
+    log_path = str(smk.log[0]) if smk is not None and len(smk.log) else job
+    if smk is not None and not len(smk.log):
+        log_path = None
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if log_path:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
@@ -25,8 +161,14 @@ def logged(log_path: str | None) -> Iterator[logging.Logger]:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.captureWarnings(True)
+    if smk is not None:
+        for line in job_header(smk):
+            log.info("%s", line)
     try:
         yield log
     except Exception as exc:
         log.error("%s: %s", type(exc).__name__, exc)
         raise
+    if smk is not None:
+        for line in job_footer(smk):
+            log.info("%s", line)

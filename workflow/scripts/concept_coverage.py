@@ -4,7 +4,7 @@ from learnability.concepts import coverage, load_entries, resolve
 from learnability.io import read_tables, write_table
 from learnability.logs import logged
 
-with logged(snakemake.log[0]):
+with logged(snakemake):
     resolved = read_tables(list(snakemake.input.concepts), "concept_words")
     shared = set(snakemake.params.shared)
     parts = [

@@ -1,7 +1,7 @@
 from learnability.dumps import build_manifest
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     p = snakemake.params
     files = build_manifest(
         p.status,

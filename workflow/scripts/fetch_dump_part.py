@@ -2,7 +2,7 @@ from learnability.download import fetch
 from learnability.dumps import manifest_entry
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     entry = manifest_entry(snakemake.input.manifest, snakemake.wildcards.part)
     log.info("fetching %s (%s bytes) verified by %s", entry.url, entry.size, entry.checksums)
     path = fetch(

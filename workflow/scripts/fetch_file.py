@@ -1,7 +1,7 @@
 from learnability.download import fetch, file_digest
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     path = fetch(
         snakemake.params.source,
         snakemake.output[0],

@@ -2,7 +2,7 @@ from learnability.embeddings.pretrained import import_embedding
 from learnability.logs import logged
 from learnability.workflow_config import list_words
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     hp = dict(snakemake.params.hp)
     source = snakemake.input.source
     log.info("importing %s from %s: %s", snakemake.wildcards.embedding, source, hp)

@@ -1,7 +1,7 @@
 from learnability.corpus import join_corpus
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     i = snakemake.input
     log.info("joining %d part(s) in page order", len(i.txt))
     stats = join_corpus(i.txt, i.counts, i.stats, snakemake.output.text, snakemake.output.stats)

@@ -6,7 +6,7 @@ from learnability.io import write_table
 from learnability.logs import logged
 from learnability.workflow_config import bins_for, job_protocol, load_concept_job
 
-with logged(snakemake.log[0]) as log, limit_threads(snakemake.threads):
+with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards
     vectors, members = load_concept_job(i.vectors, i.vocab, i.concept)
     result = evaluate_concept_full(

@@ -4,7 +4,7 @@ from learnability.io import write_table
 from learnability.logs import logged
 from learnability.workflow_config import bins_for, job_protocol, load_concept_job
 
-with logged(snakemake.log[0]), limit_threads(snakemake.threads):
+with logged(snakemake), limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards
     vectors, members = load_concept_job(i.vectors, i.vocab, i.concept)
     curve = learning_curve(

@@ -6,7 +6,7 @@ from learnability.io import write_table
 from learnability.logs import logged
 from learnability.workflow_config import bins_for
 
-with logged(snakemake.log[0]) as log, limit_threads(snakemake.threads):
+with logged(snakemake) as log, limit_threads(snakemake.threads):
     p, w = snakemake.params, snakemake.wildcards
     vectors = np.load(snakemake.input.vectors, mmap_mode="r")
     null = null_distribution(

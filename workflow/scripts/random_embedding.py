@@ -4,7 +4,7 @@ from learnability.embeddings.gaussian import random_embedding
 from learnability.embeddings.store import load_embedding, save_embedding
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     hp = snakemake.params.hp
     reference = load_embedding(Path(snakemake.input.vocab).parent, mmap=True)
     emb = random_embedding(reference, dim=int(hp["dim"]), seed=int(hp["seed"]))

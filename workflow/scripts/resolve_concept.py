@@ -4,7 +4,7 @@ from learnability.concepts import load_entries, resolve
 from learnability.io import write_table
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     source = snakemake.input.source
     category = snakemake.params.category
     entries = load_entries(source, category, snakemake.params.format)

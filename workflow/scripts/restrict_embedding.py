@@ -5,7 +5,7 @@ import pandas as pd
 from learnability.embeddings.shared import restrict_embedding
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     meta = restrict_embedding(
         Path(snakemake.input.vectors).parent,
         pd.read_parquet(snakemake.input.shared),

@@ -4,7 +4,7 @@ from learnability.embeddings.shared import shared_vocabulary
 from learnability.io import write_table
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     vocabs = {
         name: pd.read_parquet(path, columns=["word", "count"])
         for name, path in zip(snakemake.params.embeddings, snakemake.input, strict=True)

@@ -3,7 +3,7 @@ from pathlib import Path
 from learnability.embeddings import save_embedding, train
 from learnability.logs import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake) as log:
     hp = dict(snakemake.params.hp)
     method = hp.pop("method")
     log.info(

@@ -2,7 +2,7 @@ from learnability.io import read_tables, write_table
 from learnability.logs import logged
 from learnability.stats import compare_embeddings
 
-with logged(snakemake.log[0]):
+with logged(snakemake):
     summary = read_tables(list(snakemake.input), "summary")
     result = compare_embeddings(
         summary,

@@ -2,7 +2,7 @@ from learnability.io import read_tables
 from learnability.logs import logged
 from learnability.tables import write_all
 
-with logged(snakemake.log[0]):
+with logged(snakemake):
     i, p = snakemake.input, snakemake.params
     write_all(
         summary=read_tables(list(i.summaries), "summary"),

@@ -10,14 +10,19 @@ gzip's size). With one thread, training is bit-reproducible.
 from __future__ import annotations
 
 import gzip
+import logging
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from gensim.models.callbacks import CallbackAny2Vec
 
 from learnability.embeddings.store import Embedding
+from learnability.logs import Progress
+
+log = logging.getLogger(__name__)
 
 
 def common_kwargs(params: dict, threads: int) -> dict:
@@ -36,6 +41,17 @@ def common_kwargs(params: dict, threads: int) -> dict:
     }
 
 
+class _EpochProgress(CallbackAny2Vec):
+    """Logs each finished epoch with the rate and the ETA of the rest (gensim's own log
+    gives the share of the current epoch, not the time left)."""
+
+    def __init__(self, epochs: int) -> None:
+        self.progress = Progress("training", epochs, unit="epochs", every=0.0, logger=log)
+
+    def on_epoch_end(self, model) -> None:
+        self.progress.update(1)
+
+
 def train_gensim(
     model_cls: type, corpus: str, kwargs: dict, tmpdir: str | None = None
 ) -> Embedding:
@@ -51,6 +67,7 @@ def train_gensim(
             total_examples=model.corpus_count,
             total_words=model.corpus_total_words,
             epochs=model.epochs,
+            callbacks=[_EpochProgress(model.epochs)],
         )
     elapsed = time.perf_counter() - start
     wv = model.wv

@@ -51,6 +51,7 @@ from learnability.cooccur import CooccurrenceCounter, encode_lines
 from learnability.corpus import LineCorpus, count_vocabulary
 from learnability.embeddings.store import Embedding
 from learnability.lbfgs import numba_threads
+from learnability.logs import Progress
 
 log = logging.getLogger(__name__)
 
@@ -254,9 +255,13 @@ def train_glove(
         len(words), info["entries"], info["shards"], info["buckets"], counted - start,
     )  # fmt: skip
 
+    progress = Progress("training", int(params["epochs"]), unit="iterations", every=0.0,
+                        logger=log)  # fmt: skip
+
     def report(it: int, cost: float, seconds: float) -> None:
         rate = info["entries"] / max(seconds, 1e-9)
         log.info("iteration %d: cost %.5f, %.1f s, %.0f entries/s", it + 1, cost, seconds, rate)
+        progress.update(1)
 
     with buckets:
         model, history, skipped = fit_glove(
