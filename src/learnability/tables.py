@@ -1,5 +1,9 @@
-"""Tables for people (Markdown and CSV) in the paper's layouts. Knows nothing about how
-any number was computed: it only reshapes the tidy Parquet outputs."""
+"""Tables for people (Markdown, CSV and LaTeX booktabs) in the paper's layouts. Knows
+nothing about how any number was computed: it only reshapes the tidy Parquet outputs.
+
+CSV files hold the numbers at full precision and nothing else; Markdown and LaTeX round
+to three decimals as the paper prints them, and Table 6 marks, as the paper does, the
+best embedding of each list in bold and the best list of each embedding in italics."""
 
 from __future__ import annotations
 
@@ -74,25 +78,131 @@ def embedding_table(
     return out
 
 
-def to_markdown(df: pd.DataFrame, digits: int = 3) -> str:
-    """A GitHub-flavoured Markdown table; floats rounded to ``digits`` as in the paper."""
+SUMMARY_ROWS = ("Mean", "Median", "random(max)", "random(avg)")
+RANDOM_ROWS = ("random(max)", "random(avg)")
 
-    def fmt(v: object) -> str:
-        if isinstance(v, float | np.floating):
-            if np.isnan(v):
-                return ""
-            if v != 0 and abs(v) < 10**-digits:
-                return f"{v:.1e}"
-            return f"{v:.{digits}f}"
-        if isinstance(v, int | np.integer):
-            return str(int(v))
-        return "" if v is None or v is pd.NA else str(v)
 
+def format_value(v: object, digits: int = 3) -> str:
+    """One cell as the paper prints it: floats to ``digits`` decimals (tiny p-values in
+    scientific notation rather than as 0.000), integers as integers, missing as blank."""
+    if isinstance(v, float | np.floating):
+        if np.isnan(v):
+            return ""
+        if v != 0 and abs(v) < 10**-digits:
+            return f"{v:.1e}"
+        return f"{v:.{digits}f}"
+    if isinstance(v, int | np.integer):
+        return str(int(v))
+    return "" if v is None or v is pd.NA else str(v)
+
+
+def best_marks(t6: pd.DataFrame, embeddings: list[str], digits: int = 3):
+    """(bold, italic) boolean frames over ``t6``'s cells: bold for the best embedding of
+    each list (row), italics for the best list of each embedding (column), as in the
+    paper's Table 6. Only list rows compete (not Mean, Median or the random rows); the
+    comparison is on the printed, rounded values, so a printed tie marks every tied cell."""
+    bold = pd.DataFrame(False, index=t6.index, columns=t6.columns)
+    italic = bold.copy()
+    rows = ~t6["list"].isin(SUMMARY_ROWS)
+    shown = t6.loc[rows, embeddings].astype(float).round(digits)
+    if shown.empty:
+        return bold, italic
+    bold.loc[rows, embeddings] = shown.eq(shown.max(axis=1), axis=0).to_numpy()
+    italic.loc[rows, embeddings] = shown.eq(shown.max(axis=0), axis=1).to_numpy()
+    return bold, italic
+
+
+def to_markdown(
+    df: pd.DataFrame,
+    digits: int = 3,
+    bold: pd.DataFrame | None = None,
+    italic: pd.DataFrame | None = None,
+) -> str:
+    """A GitHub-flavoured Markdown table; floats rounded to ``digits`` as in the paper;
+    cells flagged in ``bold``/``italic`` (frames shaped like ``df``) emphasised."""
     header = "| " + " | ".join(map(str, df.columns)) + " |"
     numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
     align = "|" + "|".join("---:" if n else "---" for n in numeric) + "|"
-    body = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    cells = _cells(df, digits, bold, italic, ("**", "**"), ("*", "*"), lambda s: s)
+    body = ["| " + " | ".join(row) + " |" for row in cells]
     return "\n".join([header, align, *body]) + "\n"
+
+
+_LATEX_SPECIAL = {c: "\\" + c for c in "&%$#_{}"}
+_LATEX_SPECIAL.update(
+    {"~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+)
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+
+
+def to_latex(
+    df: pd.DataFrame,
+    digits: int = 3,
+    bold: pd.DataFrame | None = None,
+    italic: pd.DataFrame | None = None,
+    rule_before: tuple[str, ...] = SUMMARY_ROWS,
+) -> str:
+    """A booktabs ``tabular`` (needs ``\\usepackage{booktabs}``): text columns left-aligned,
+    numbers right-aligned, a ``\\midrule`` before the first summary row (Mean, random...),
+    emphasis as :func:`to_markdown`."""
+    numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
+    spec = "".join("r" if n else "l" for n in numeric)
+    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+    lines.append(" & ".join(latex_escape(str(c)) for c in df.columns) + r" \\")
+    lines.append("\\midrule")
+    cells = _cells(df, digits, bold, italic, (r"\textbf{", "}"), (r"\textit{", "}"), latex_escape)
+    ruled = False
+    first = df.columns[0]
+    for label, row in zip(df[first].astype(str), cells, strict=True):
+        if not ruled and label in rule_before and len(lines) > 4:
+            lines.append("\\midrule")
+            ruled = True
+        lines.append(" & ".join(row) + r" \\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def _cells(df, digits, bold, italic, b, i, escape) -> list[list[str]]:
+    out = []
+    for r in range(len(df)):
+        row = []
+        for c in range(len(df.columns)):
+            text = escape(format_value(df.iat[r, c], digits))
+            if text and italic is not None and italic.iat[r, c]:
+                text = i[0] + text + i[1]
+            if text and bold is not None and bold.iat[r, c]:
+                text = b[0] + text + b[1]
+            row.append(text)
+        out.append(row)
+    return out
+
+
+def wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
+    """The pairwise tests for people: one row per ordered pair (H1: A's AUCs are greater),
+    with W (the sum of positive ranks), n (non-zero differences), p, the matched-pairs
+    rank-biserial effect size, the Holm-adjusted p and how p was computed."""
+    return pd.DataFrame(
+        {
+            "A": wilcoxon["embedding_a"].to_numpy(),
+            "B": wilcoxon["embedding_b"].to_numpy(),
+            "lists": wilcoxon["n_lists"].to_numpy(),
+            "n": wilcoxon["n"].to_numpy(),
+            "W": wilcoxon["statistic"].to_numpy(),
+            "p": wilcoxon["p_value"].to_numpy(),
+            "r (rank-biserial)": wilcoxon["rank_biserial"].to_numpy(),
+            "median A-B": wilcoxon["median_difference"].to_numpy(),
+            "p (Holm)": wilcoxon["p_holm"].to_numpy(),
+            "method": wilcoxon["method"].to_numpy(),
+        }
+    )
+
+
+def write_text(text: str, path: str | os.PathLike[str]) -> None:
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(text, encoding="utf-8")
 
 
 def write_table_files(
@@ -100,13 +210,18 @@ def write_table_files(
     md_path: str | os.PathLike[str],
     csv_path: str | os.PathLike[str] | None = None,
     title: str = "",
+    tex_path: str | os.PathLike[str] | None = None,
+    bold: pd.DataFrame | None = None,
+    italic: pd.DataFrame | None = None,
 ) -> None:
-    md = (f"## {title}\n\n" if title else "") + to_markdown(df)
-    with atomic_path(md_path) as tmp:
-        Path(tmp).write_text(md, encoding="utf-8")
+    md = (f"## {title}\n\n" if title else "") + to_markdown(df, bold=bold, italic=italic)
+    write_text(md, md_path)
     if csv_path is not None:
         with atomic_path(csv_path) as tmp:
             df.to_csv(tmp, index=False)
+    if tex_path is not None:
+        tex = (f"% {title}\n" if title else "") + to_latex(df, bold=bold, italic=italic)
+        write_text(tex, tex_path)
 
 
 def member_extremes(members: pd.DataFrame, k: int = 5) -> pd.DataFrame:
@@ -157,27 +272,45 @@ def write_all(
     pvalues, wilcoxon = scheme(pvalues), scheme(wilcoxon)
     note = f" ({negatives} non-members)"
     t6 = table6(summary, random_rows, embeddings, lists, size)
+    bold, italic = best_marks(t6, embeddings)
     write_table_files(
         t6,
         out["table6_md"],
         out["table6_csv"],
-        title="Mean AUC per list and embedding (layout of the paper's Table 6)" + note,
+        title="Mean AUC per list and embedding (layout of the paper's Table 6; bold: best "
+        "embedding for the list, italics: best list for the embedding)" + note,
+        tex_path=out.get("table6_tex"),
+        bold=bold,
+        italic=italic,
     )
     parts = [embedding_table(summary, random_rows, pvalues, e, lists, size) for e in embeddings]
-    md = "".join(
-        f"## {e}{note}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True)
+    write_text(
+        "".join(
+            f"## {e}{note}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True)
+        ),
+        out["learnability_md"],
     )
-    with atomic_path(out["learnability_md"]) as tmp:
-        Path(tmp).write_text(md, encoding="utf-8")
+    if "learnability_tex" in out:
+        write_text(
+            "".join(
+                f"% {e}{note}\n{to_latex(t, rule_before=RANDOM_ROWS)}\n"
+                for e, t in zip(embeddings, parts, strict=True)
+            ),
+            out["learnability_tex"],
+        )
     long = pd.concat([t.assign(embedding=e) for e, t in zip(embeddings, parts, strict=True)])
     with atomic_path(out["learnability_csv"]) as tmp:
         long.to_csv(tmp, index=False)
+    vocab = ", ".join(sorted(set(wilcoxon["vocabulary"].dropna())))
     write_table_files(
-        wilcoxon.drop(columns="negatives"),
+        wilcoxon_table(wilcoxon),
         out["wilcoxon_md"],
-        out["wilcoxon_csv"],
-        title="Wilcoxon signed-rank tests on per-list mean AUC" + note,
+        title="One-sided Wilcoxon signed-rank tests on per-list mean AUC (H1: A > B; "
+        f"{vocab or 'own'} vocabulary)" + note,
+        tex_path=out.get("wilcoxon_tex"),
     )
+    with atomic_path(out["wilcoxon_csv"]) as tmp:
+        wilcoxon.drop(columns="negatives").to_csv(tmp, index=False)
     if members is not None:
         write_table_files(
             member_extremes(scheme(members)),
