@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORES ?= all
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format dryrun rulegraph clean
+.PHONY: run report test lint format dryrun rulegraph clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)
+
+# The self-contained HTML report of the last run (figures, tables, captions, provenance)
+report: $(STAMP)
+	$(BIN)/snakemake --report results/report.html
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

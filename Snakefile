@@ -5,6 +5,9 @@
 configfile: "config/config.yaml"
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/embeddings.smk"
@@ -13,6 +16,7 @@ include: "workflow/rules/learnability.smk"
 include: "workflow/rules/null.smk"
 include: "workflow/rules/compare.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/plots.smk"
 
 
 # Seconds of work each: on a cluster they run on the submitting node instead of

@@ -13,6 +13,7 @@ def documented_tables() -> dict[str, list[tuple[str, str]]]:
     tables = {}
     for block in re.split(r"^### ", text, flags=re.MULTILINE)[1:]:
         name, _, body = block.partition("\n")
+        body = re.split(r"^## ", body, flags=re.MULTILINE)[0]  # a schema ends at a section
         rows = re.findall(r"^\| (\w+) \| (\w+) \|", body, flags=re.MULTILINE)
         tables[name.strip()] = [r for r in rows if r[0] != "column"]
     return tables

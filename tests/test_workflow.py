@@ -112,6 +112,18 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
         for name in ("table6", "learnability", "wilcoxon", "members"):
             assert (wd / f"results/tables/{scheme}/{name}.md").read_text().count("|") > 10
             assert (wd / f"results/tables/{scheme}/{name}.csv").stat().st_size > 0
+        for name in ("table6", "learnability", "wilcoxon"):
+            tex = (wd / f"results/tables/{scheme}/{name}.tex").read_text()
+            assert r"\begin{tabular}" in tex and r"\bottomrule" in tex
+        figures = ["roc", "auc_distribution", "heatmap", *(f"null_{e}" for e in embeddings)]
+        for name in figures:
+            png = wd / f"results/plots/{scheme}/{name}.png"
+            assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
+            assert "<svg" in (wd / f"results/plots/{scheme}/{name}.svg").read_text()
+    # every job's log says what it read and wrote
+    log = (wd / "logs/tables/uniform.log").read_text()
+    assert "rule tables" in log and "param table_size: 60" in log
+    assert "wrote table6_tex: results/tables/uniform/table6.tex" in log
     assert (wd / "results/tables/coverage.md").read_text().count("|") > 10
     cov = pd.read_parquet(wd / "results/concepts/coverage.parquet")
     compared = cov[cov["embedding"] != "random"]
@@ -166,6 +178,10 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
             "tables",
             "all",
             "null_distribution",
+            "plot_roc",
+            "plot_auc_distribution",
+            "plot_null",
+            "plot_heatmap",
         }, jobs
         lists_in_jobs = set(re.findall(r"list=([\w.-]+)", out))
         assert lists_in_jobs == {"health"}
@@ -347,7 +363,9 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     assert result.returncode == 0, result.stderr[-5000:]
     assert not (wd / "results" / "corpus").exists() and not (wd / "resources" / "dumps").exists()
     assert len(list((wd / "logs" / "import_embedding").glob("*.log"))) == 3
-    assert "sha256" not in (wd / "logs/fetch_embedding/remote/planted.vec.gz.log").read_text()
+    # verified against its checksum, so no "copy this sha256" hint
+    log = (wd / "logs/fetch_embedding/remote/planted.vec.gz.log").read_text()
+    assert "copy it into the config" not in log
     remote = json.loads((wd / "results/embeddings/remote/meta.json").read_text())
     assert remote["words"] == 1000 and remote["format"] == "word2vec_text"
     assert remote["count_kind"] == "rank"
@@ -383,3 +401,52 @@ def test_experiment1_config_plans_offline(tmp_path):
     assert jobs.get("random_embedding") == 1, jobs
     for rule in ("fetch_dump", "extract_part", "join_corpus", "train_embedding"):
         assert rule not in jobs, jobs
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_report_holds_every_figure_and_shows_them_in_chromium(workflow_dir, tmp_path):
+    wd = workflow_dir
+    result = run(wd, "--report", "results/report.html")
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = (wd / "results/report.html").read_text(encoding="utf-8")
+    results = json.loads(re.search(r"var results = (\{.*?\});\n", html).group(1))
+    for scheme in ("uniform", "frequency_matched"):
+        for name in ("roc", "auc_distribution", "heatmap", "null_word2vec"):
+            entry = results[f"results/plots/{scheme}/{name}.png"]
+            assert entry["data_uri"].startswith("data:image/png")
+            assert len(entry["data_uri"]) > 10_000 and entry["caption"]
+    categories = json.loads(re.search(r"var categories = (\{.*?\});\n", html).group(1))
+    assert set(categories) == {"Corpus", "Embeddings", "Learnability", "Comparison"}
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (apt install chromium): no screenshot")
+    # Open the ROC figure the way a click in the report's menu does, and screenshot it.
+    path = "results/plots/uniform/roc.png"
+    show = (
+        "<script>window.addEventListener('load', function () { setTimeout(function () {"
+        f"app.setView({{content: 'img', contentPath: results['{path}'].data_uri,"
+        f" resultPath: '{path}'}}); }}, 300); }});</script>"
+    )
+    page = tmp_path / "report.html"
+    end = html.rindex("</body>")  # the last one: the report's scripts hold others in strings
+    page.write_text(html[:end] + show + html[end:], encoding="utf-8")
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1000",
+         "--virtual-time-budget=8000", f"--screenshot={shot}", page.as_uri()],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    pixels = (mpimg.imread(shot)[..., :3] * 255).round().astype(int)
+    # the curves of the first two embeddings, in matplotlib's tab:blue and tab:orange,
+    # appear only if the figure itself is on screen
+    for rgb in ((31, 119, 180), (255, 127, 14)):
+        assert (np.abs(pixels - rgb).sum(axis=2) < 30).sum() > 200, rgb
+    keep = os.environ.get("LEARNABILITY_SCREENSHOT")
+    if keep:
+        shutil.copy(shot, keep)

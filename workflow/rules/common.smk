@@ -229,6 +229,51 @@ def scheme_members(wildcards):
     )
 
 
+def scheme_outputs(name):
+    """Input function: one learnability output (``roc``, ``iterations``...) of every list
+    and embedding, for the negatives scheme of the job."""
+
+    def files(wildcards):
+        return expand(
+            "results/learnability/{embedding}/{list}/{negatives}/{name}.parquet",
+            embedding=EMBEDDINGS,
+            list=list(LISTS),
+            negatives=[wildcards.negatives],
+            name=[name],
+        )
+
+    return files
+
+
+def scheme_null_files(wildcards):
+    """The null distributions of the job's negatives scheme (and embedding, if it has one)."""
+    embeddings = (
+        [wildcards.embedding] if "embedding" in wildcards.keys() else EMBEDDINGS
+    )
+    return [
+        f"results/null/{embedding}/{wildcards.negatives}/{key}.parquet"
+        for embedding in embeddings
+        for key in null_keys(embedding, wildcards.negatives)
+    ]
+
+
+REPORT_NAME = config.get("report", {}).get("name", "default")
+
+
+def plot_title(text):
+    """Params function: a figure title naming the corpus (or pretrained vectors), the
+    configuration and the negatives scheme; ``text`` may hold wildcards."""
+    source = f"corpus {DUMP}" if TRAINED else "pretrained embeddings"
+
+    def title(wildcards):
+        what = text.format(**dict(wildcards.items()))
+        return (
+            f"{what}\n{source}, config {REPORT_NAME}, {wildcards.negatives} non-members"
+        )
+
+    return title
+
+
 def scheme_compare_summaries(wildcards):
     return summaries(config["compare"]["embeddings"], [wildcards.negatives])
 
@@ -295,10 +340,24 @@ def get_final_outputs():
             table=[
                 "table6.md",
                 "table6.csv",
+                "table6.tex",
                 "learnability.md",
+                "learnability.tex",
                 "wilcoxon.md",
+                "wilcoxon.tex",
                 "members.md",
             ],
+        ),
+        *expand(
+            "results/plots/{negatives}/{figure}.{ext}",
+            negatives=NEGATIVES,
+            figure=[
+                "roc",
+                "auc_distribution",
+                "heatmap",
+                *[f"null_{e}" for e in EMBEDDINGS],
+            ],
+            ext=["png", "svg"],
         ),
         *expand(
             "results/learnability/{embedding}/{list}/{negatives}/roc.parquet",

@@ -86,7 +86,11 @@ rule join_corpus:
         unpack(extracted_parts),
     output:
         text="results/corpus/{dump}/text.txt.gz",
-        stats="results/corpus/{dump}/stats.json",
+        stats=report(
+            "results/corpus/{dump}/stats.json",
+            caption="../report/corpus.rst",
+            category="Corpus",
+        ),
     log:
         "logs/join_corpus/{dump}.log",
     conda:

@@ -7,13 +7,36 @@ rule tables:
         wilcoxon="results/stats/wilcoxon.parquet",
     output:
         table6_md="results/tables/{negatives}/table6.md",
-        table6_csv="results/tables/{negatives}/table6.csv",
+        table6_csv=report(
+            "results/tables/{negatives}/table6.csv",
+            caption="../report/table6.rst",
+            category="Comparison",
+            subcategory="{negatives} non-members",
+        ),
+        table6_tex="results/tables/{negatives}/table6.tex",
         learnability_md="results/tables/{negatives}/learnability.md",
-        learnability_csv="results/tables/{negatives}/learnability.csv",
+        learnability_csv=report(
+            "results/tables/{negatives}/learnability.csv",
+            caption="../report/learnability_table.rst",
+            category="Learnability",
+            subcategory="{negatives} non-members",
+        ),
+        learnability_tex="results/tables/{negatives}/learnability.tex",
         wilcoxon_md="results/tables/{negatives}/wilcoxon.md",
-        wilcoxon_csv="results/tables/{negatives}/wilcoxon.csv",
+        wilcoxon_csv=report(
+            "results/tables/{negatives}/wilcoxon.csv",
+            caption="../report/wilcoxon.rst",
+            category="Comparison",
+            subcategory="{negatives} non-members",
+        ),
+        wilcoxon_tex="results/tables/{negatives}/wilcoxon.tex",
         members_md="results/tables/{negatives}/members.md",
-        members_csv="results/tables/{negatives}/members.csv",
+        members_csv=report(
+            "results/tables/{negatives}/members.csv",
+            caption="../report/members.rst",
+            category="Learnability",
+            subcategory="{negatives} non-members",
+        ),
     log:
         "logs/tables/{negatives}.log",
     conda:
@@ -31,7 +54,11 @@ rule coverage_table:
         "results/concepts/coverage.parquet",
     output:
         md="results/tables/coverage.md",
-        csv="results/tables/coverage.csv",
+        csv=report(
+            "results/tables/coverage.csv",
+            caption="../report/coverage.rst",
+            category="Embeddings",
+        ),
     log:
         "logs/coverage_table.log",
     conda:

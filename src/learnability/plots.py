@@ -1,0 +1,291 @@
+"""Figures for people, drawn from the documented Parquet tables alone (matplotlib, no
+display needed).
+
+Every figure is a grid of small panels, one per list (or per null distribution), so that
+it stays legible from 1 to a few hundred lists: each panel keeps its size and the figure
+grows. Sizes are fixed in inches at :data:`DPI`, so a figure's pixel size follows from its
+panel count (:func:`figure_size`), which the tests check.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: the workflow runs on servers and cluster nodes
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from learnability.io import atomic_path  # noqa: E402
+
+DPI = 100
+PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included
+# Margins in inches, fixed whatever the panel count: room for the two-line title (top),
+# the axis labels and the legend (bottom), tick labels (left). A fixed layout instead of
+# matplotlib's constrained layout, which took seconds per figure at 100 panels.
+TOP, BOTTOM, LEFT, RIGHT = 0.75, 0.9, 0.65, 0.15
+WSPACE, HSPACE = 0.25, 0.4  # between panels: tick labels, a panel title
+NULL_COLOR = "0.6"
+
+
+def grid(n: int, max_cols: int = 12) -> tuple[int, int]:
+    """(rows, columns) for ``n`` panels: close to square, a little wider than tall."""
+    n = max(n, 1)
+    cols = min(max_cols, max(1, math.ceil(math.sqrt(n * 1.4))))
+    cols = min(cols, n)
+    return math.ceil(n / cols), cols
+
+
+def figure_size(
+    n_panels: int, panel: tuple[float, float] = PANEL, extra_bottom: float = 0.0
+) -> tuple[float, float]:
+    rows, cols = grid(n_panels)
+    return (
+        LEFT + cols * panel[0] + RIGHT,
+        TOP + rows * panel[1] + BOTTOM + extra_bottom,
+    )
+
+
+def name_room(names: Sequence[str]) -> float:
+    """Inches below the bottom panels for names written at 60 degrees as tick labels."""
+    return 0.06 * max((len(n) for n in names), default=0)
+
+
+def colors(names: Sequence[str]) -> dict[str, object]:
+    cmap = plt.get_cmap("tab10" if len(names) <= 10 else "tab20")
+    return {name: cmap(i % cmap.N) for i, name in enumerate(names)}
+
+
+def _panels(n: int, title: str, panel: tuple[float, float] = PANEL, extra_bottom: float = 0.0):
+    rows, cols = grid(n)
+    w, h = figure_size(n, panel, extra_bottom)
+    fig = plt.figure(figsize=(w, h), dpi=DPI)
+    # Not shared axes: sharing makes every limit change visit all siblings, quadratic in
+    # the panel count (seconds at 100 panels). Limits are set alike on every panel
+    # instead, and _label_outer keeps tick labels on the outer panels only.
+    axes = fig.subplots(rows, cols, squeeze=False)
+    fig.subplots_adjust(
+        left=LEFT / w,
+        right=1 - RIGHT / w,
+        top=1 - TOP / h,
+        bottom=(BOTTOM + extra_bottom) / h,
+        wspace=WSPACE / (panel[0] - WSPACE),
+        hspace=HSPACE / (panel[1] - HSPACE),
+    )
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    fig.suptitle(title, fontsize=11, y=1 - 0.08 / h, va="top")
+    return fig, axes
+
+
+def _legend(fig: Figure, handles, labels) -> None:
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncols=min(len(labels), 6),
+        fontsize=8,
+        frameon=False,
+    )
+
+
+def _label_outer(axes: np.ndarray, n: int, xlabel: str, ylabel: str, xlim=None, ylim=None) -> None:
+    """Same limits on every panel; tick labels and axis labels on the outer panels only
+    (left column, and the lowest panel of each column, which may sit above empty slots)."""
+    rows, cols = axes.shape
+    for k, ax in enumerate(axes.flat[:n]):
+        r, c = divmod(k, cols)
+        if xlim is not None:
+            ax.set_xlim(*xlim)
+        if ylim is not None:
+            ax.set_ylim(*ylim)
+        ax.tick_params(labelsize=7)
+        bottom = k + cols >= n
+        ax.tick_params(labelbottom=bottom, labelleft=c == 0)
+        if bottom and xlabel:
+            ax.set_xlabel(xlabel, fontsize=8)
+        if c == 0:
+            ax.set_ylabel(ylabel, fontsize=8)
+
+
+def _groups(df: pd.DataFrame, order: str | None = None) -> dict[tuple, pd.DataFrame]:
+    """(list, embedding) -> its rows, in one pass (a mask per panel and embedding is
+    quadratic in the number of lists)."""
+    out = {}
+    for key, g in df.groupby(["list", "embedding"], sort=False, observed=True):
+        out[key] = g.sort_values(order) if order else g
+    return out
+
+
+def roc_figure(
+    roc: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str], title: str
+) -> Figure:
+    """Mean ROC curve per list, one curve per embedding with a band of +-1 std of the TPR
+    over the iterations, and the chance diagonal."""
+    fig, axes = _panels(len(lists), title)
+    col = colors(embeddings)
+    handles = []
+    by = _groups(roc, "fpr")
+    for ax, name in zip(axes.flat, lists, strict=False):
+        ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="0.5")
+        for emb in embeddings:
+            r = by.get((name, emb))
+            if r is None:
+                continue
+            x, m, s = r["fpr"].to_numpy(), r["tpr_mean"].to_numpy(), r["tpr_std"].to_numpy()
+            ax.fill_between(x, np.clip(m - s, 0, 1), np.clip(m + s, 0, 1), color=col[emb],
+                            alpha=0.15, lw=0)  # fmt: skip
+            (line,) = ax.plot(x, m, color=col[emb], lw=1.2)
+            if len(handles) < len(embeddings):
+                handles.append(line)
+        ax.set_title(name, fontsize=9)
+        ax.set_aspect("equal")
+    _label_outer(axes, len(lists), "FPR (share of test non-members)",
+                 "TPR (share of held-out members)", (0, 1), (0, 1))  # fmt: skip
+    _legend(fig, [*handles, plt.Line2D([], [], ls="--", color="0.5")],
+            [*embeddings[: len(handles)], "chance"])  # fmt: skip
+    return fig
+
+
+def auc_distribution_figure(
+    iterations: pd.DataFrame,
+    null: pd.DataFrame,
+    lists: Sequence[str],
+    embeddings: Sequence[str],
+    title: str,
+) -> Figure:
+    """Per list: for each embedding, a box of the per-iteration AUCs (coloured) and, beside
+    it, a grey box of the null distribution that the list is tested against (mean AUC of
+    each random list with the list's own null key: same size, or same frequency profile),
+    with a diamond at the list's mean AUC."""
+    fig, axes = _panels(len(lists), title, extra_bottom=name_room(embeddings))
+    col = colors(embeddings)
+    pos = np.arange(len(embeddings)) * 2.0
+    its = _groups(iterations)
+    nulls = {k: g["auc"].to_numpy() for k, g in null.groupby(["embedding", "null_key"])}
+    for ax, name in zip(axes.flat, lists, strict=False):
+        ax.axhline(0.5, ls="--", lw=0.8, color="0.5")
+        # one boxplot call per panel (real, null, real, null, ...): a call per box made
+        # the figure take seconds per ten lists
+        data, where, fill, means = [], [], [], []
+        for k, emb in enumerate(embeddings):
+            it = its.get((name, emb))
+            if it is None:
+                continue
+            auc = it["auc"].to_numpy()
+            data.append(auc)
+            where.append(pos[k])
+            fill.append(col[emb])
+            means.append((pos[k], auc.mean()))
+            nl = nulls.get((emb, it["null_key"].iloc[0]))
+            if nl is not None and len(nl):
+                data.append(nl)
+                where.append(pos[k] + 0.8)
+                fill.append(NULL_COLOR)
+        if data:
+            boxes = ax.boxplot(data, positions=where, widths=0.6, patch_artist=True,
+                               showfliers=False, medianprops={"color": "k"})  # fmt: skip
+            for box, color in zip(boxes["boxes"], fill, strict=True):
+                box.set(facecolor=color, alpha=0.6)
+            x, y = zip(*means, strict=True)
+            ax.plot(x, y, ls="", marker="D", ms=3, color="k")
+        ax.set_title(name, fontsize=9)
+        ax.set_xticks(pos + 0.4, embeddings, rotation=60, ha="right", fontsize=7)
+    _label_outer(axes, len(lists), "", "ROC AUC", (pos[0] - 1, pos[-1] + 1.8), (0, 1))
+    patches = [plt.Rectangle((0, 0), 1, 1, fc=col[e], alpha=0.6) for e in embeddings]
+    _legend(
+        fig,
+        [*patches, plt.Rectangle((0, 0), 1, 1, fc=NULL_COLOR, alpha=0.6),
+         plt.Line2D([], [], marker="D", ls="", color="k")],
+        [*embeddings, "null: mean AUC of each random list", "list mean AUC"],
+    )  # fmt: skip
+    return fig
+
+
+def null_histogram_figure(
+    null: pd.DataFrame, pvalues: pd.DataFrame, embedding: str, title: str, bins: int = 30
+) -> Figure:
+    """One embedding's null distributions (mean AUC per random list), one panel per null
+    key, with the mean AUC of each real list tested against it marked and its p-value."""
+    null = null[null["embedding"] == embedding]
+    pv = pvalues[pvalues["embedding"] == embedding].sort_values("list")
+    keys = sorted(set(pv["null_key"]), key=lambda k: (len(k), k)) or sorted(set(null["null_key"]))
+    fig, axes = _panels(len(keys), title)
+    samples = {k: g["auc"].to_numpy() for k, g in null.groupby("null_key")}
+    # one set of bin edges and one count scale for all panels, so that they compare
+    everything = np.concatenate([*samples.values(), pv["auc"].to_numpy(), [0.5]])
+    lo, hi = float(np.nanmin(everything)), float(np.nanmax(everything))
+    pad = 0.03 * max(hi - lo, 0.05)
+    edges = np.linspace(lo - pad, hi + pad, bins + 1)
+    counts = {k: np.histogram(samples.get(k, np.empty(0)), edges)[0] for k in keys}
+    ymax = 1.3 * max((int(c.max()) for c in counts.values() if c.size), default=1)
+    for ax, key in zip(axes.flat, keys, strict=False):
+        ax.stairs(counts[key], edges, fill=True, color=NULL_COLOR)
+        tested = pv[pv["null_key"] == key]
+        ax.axvline(0.5, ls="--", lw=0.8, color="0.5")
+        for i, row in enumerate(tested.itertuples(index=False)):
+            ax.axvline(row.auc, color="C3", lw=1.2)
+            # labels on the side of the line facing the middle, so none leaves the panel
+            right = row.auc > 0.5
+            ax.text(row.auc, ymax * (0.97 - 0.12 * (i % 7)), f"{row.list}\np={row.p_value:.3g}",
+                    fontsize=6, va="top", ha="right" if right else "left", color="C3")  # fmt: skip
+        size = int(tested["size"].iloc[0]) if len(tested) else key.removeprefix("size-")
+        kind = "" if key.startswith("size-") else ", frequency-matched"
+        n_null = int(counts[key].sum())
+        ax.set_title(f"n = {size}{kind}: {n_null} random lists", fontsize=8)
+    _label_outer(axes, len(keys), "mean AUC of a random list", "random lists",
+                 (edges[0], edges[-1]), (0, ymax))  # fmt: skip
+    _legend(
+        fig,
+        [plt.Rectangle((0, 0), 1, 1, fc=NULL_COLOR), plt.Line2D([], [], color="C3")],
+        ["null distribution", "real list (mean AUC, empirical p)"],
+    )
+    return fig
+
+
+def heatmap_figure(
+    summary: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str], title: str
+) -> Figure:
+    """Mean AUC, lists x embeddings, values written in the cells while they fit."""
+    auc = (
+        summary[summary["metric"] == "auc"]
+        .pivot(index="list", columns="embedding", values="mean")
+        .reindex(index=list(lists), columns=list(embeddings))
+    )
+    width = max(4.0, 1.0 * len(embeddings) + 2.5)
+    height = 0.28 * len(lists) + 1.8
+    fig = plt.figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    ax = fig.subplots()
+    values = auc.to_numpy(dtype=float)
+    finite = values[np.isfinite(values)]
+    lo = min(0.5, finite.min()) if finite.size else 0.5
+    hi = max(lo + 0.05, finite.max()) if finite.size else 1.0
+    im = ax.imshow(values, cmap="viridis", vmin=lo, vmax=hi, aspect="auto")
+    ax.set_xticks(range(len(embeddings)), embeddings, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(lists)), lists, fontsize=7 if len(lists) > 40 else 8)
+    ax.set_xlabel("embedding", fontsize=9)
+    ax.set_ylabel("word list", fontsize=9)
+    if len(lists) <= 60:
+        mid = (lo + hi) / 2
+        for (i, j), v in np.ndenumerate(values):
+            if np.isfinite(v):
+                ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=7,
+                        color="k" if v > mid else "w")  # fmt: skip
+    fig.colorbar(im, ax=ax, label="mean ROC AUC over iterations", shrink=0.8)
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def save(fig: Figure, *paths: str | os.PathLike[str]) -> None:
+    """Write ``fig`` to each path (format from the suffix: .png, .svg), atomically."""
+    for path in paths:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=DPI, format=os.path.splitext(str(path))[1][1:])
+    plt.close(fig)

@@ -1,0 +1,155 @@
+"""Figures: rendered to files of the expected pixel size, legible layouts from 10 to 100
+lists, and drawn from the numbers of the Parquet tables they are given."""
+
+import struct
+
+import matplotlib.image as mpimg
+import numpy as np
+import pandas as pd
+import pytest
+
+from learnability import plots, schemas
+from learnability.metrics import ROC_GRID
+
+EMBEDDINGS = ["word2vec", "fasttext", "glove", "random"]
+
+
+def tables(n_lists: int, seed: int = 0, iterations: int = 20, null_lists: int = 50):
+    """Synthetic outputs in the documented schemas: lists of a few sizes (so lists share
+    null keys), AUCs that differ by embedding."""
+    rng = np.random.default_rng(seed)
+    lists = [f"list{k:03d}" for k in range(n_lists)]
+    sizes = {name: (20, 40, 80)[k % 3] for k, name in enumerate(lists)}
+    roc, its, summ, null, pv = [], [], [], [], []
+    for e, emb in enumerate(EMBEDDINGS):
+        strength = 1.0 + e
+        for name in lists:
+            key = f"size-{sizes[name]}"
+            tpr = ROC_GRID ** (1 / strength)
+            for f, m in zip(ROC_GRID, tpr, strict=True):
+                roc.append((name, emb, "uniform", iterations, f, m, 0.05))
+            aucs = np.clip(rng.normal(0.5 + 0.08 * e, 0.05, iterations), 0, 1)
+            for i, a in enumerate(aucs):
+                its.append((name, emb, "uniform", sizes[name], key, i, i, a, a, 1 - a, a, a))
+            for metric in schemas.METRICS:
+                summ.append((name, emb, "uniform", sizes[name], key, iterations, metric,
+                             aucs.mean(), aucs.std(), np.nan, np.nan))  # fmt: skip
+            p = 4 / (null_lists + 1)
+            pv.append((name, emb, "uniform", sizes[name], aucs.mean(), key, sizes[name],
+                       null_lists, 0.5, 0.4, 0.6, 3, p, 0.5, "holm"))  # fmt: skip
+        for size in sorted(set(sizes.values())):
+            for j, a in enumerate(rng.normal(0.5, 0.3 / np.sqrt(size), null_lists)):
+                null.append((emb, "uniform", f"size-{size}", size, j, j, 10, a, a, 1 - a, a, a))
+
+    def frame(rows, table):
+        return schemas.conform(pd.DataFrame(rows, columns=schemas.columns(table)), table)
+
+    return lists, {
+        "roc": frame(roc, "roc"),
+        "iterations": frame(its, "iterations"),
+        "summary": frame(summ, "summary"),
+        "null": frame(null, "null"),
+        "pvalues": frame(pv, "pvalues"),
+    }
+
+
+def png_size(path) -> tuple[int, int]:
+    with open(path, "rb") as fh:
+        head = fh.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", head[16:24])
+
+
+def figures(lists, t):
+    """(name, panels, inches of room for rotated names, figure)"""
+    yield "roc", len(lists), 0.0, plots.roc_figure(t["roc"], lists, EMBEDDINGS, "ROC")
+    auc = plots.auc_distribution_figure(t["iterations"], t["null"], lists, EMBEDDINGS, "AUC")
+    yield "auc", len(lists), 0.06 * len("word2vec"), auc
+    keys = t["pvalues"]["null_key"].nunique()
+    yield "null", keys, 0.0, plots.null_histogram_figure(t["null"], t["pvalues"], "glove", "N")
+
+
+@pytest.mark.parametrize("n_lists", [10, 100])
+def test_figures_render_to_images_of_the_expected_size(tmp_path, n_lists):
+    lists, t = tables(n_lists)
+    for name, panels, room, fig in figures(lists, t):
+        # every list (or null) has its own panel, and the empty slots are hidden
+        assert sum(ax.get_visible() for ax in fig.axes) == panels
+        png, svg = tmp_path / f"{name}.png", tmp_path / f"{name}.svg"
+        plots.save(fig, png, svg)
+        w, h = plots.figure_size(panels, extra_bottom=room)
+        assert png_size(png) == (round(w * plots.DPI), round(h * plots.DPI))
+        pixels = mpimg.imread(png)
+        assert pixels[..., :3].std() > 0.05  # not a blank canvas
+        assert svg.read_text().lstrip().startswith("<?xml") and "<svg" in svg.read_text()
+    fig = plots.heatmap_figure(t["summary"], lists, EMBEDDINGS, "Heatmap")
+    plots.save(fig, tmp_path / "heat.png")
+    w, h = png_size(tmp_path / "heat.png")
+    assert h == round((0.28 * n_lists + 1.8) * plots.DPI)
+    # panels stay at their size: 100 lists make a larger figure, not smaller panels
+    assert plots.grid(100) == (9, 12) and plots.grid(10) == (3, 4)
+
+
+def test_grid_holds_every_panel():
+    for n in range(1, 300):
+        rows, cols = plots.grid(n)
+        assert rows * cols >= n and (rows - 1) * cols < n and cols <= 12
+
+
+def test_roc_curves_are_the_tables_numbers():
+    lists, t = tables(3)
+    fig = plots.roc_figure(t["roc"], lists, EMBEDDINGS, "ROC")
+    ax = fig.axes[1]
+    assert ax.get_title() == lists[1]
+    lines = [ln for ln in ax.get_lines() if ln.get_linestyle() == "-"]
+    assert len(lines) == len(EMBEDDINGS)
+    for line, emb in zip(lines, EMBEDDINGS, strict=True):
+        roc = t["roc"]
+        r = roc[(roc["list"] == lists[1]) & (roc["embedding"] == emb)].sort_values("fpr")
+        np.testing.assert_array_equal(line.get_xdata(), r["fpr"])
+        np.testing.assert_array_equal(line.get_ydata(), r["tpr_mean"])
+    plots.save(fig)
+
+
+def test_heatmap_cells_are_the_mean_aucs():
+    lists, t = tables(5)
+    fig = plots.heatmap_figure(t["summary"], lists, EMBEDDINGS, "Heatmap")
+    image = fig.axes[0].get_images()[0].get_array()
+    s = t["summary"].query("metric == 'auc'")
+    for i, name in enumerate(lists):
+        for j, emb in enumerate(EMBEDDINGS):
+            want = s[(s["list"] == name) & (s["embedding"] == emb)]["mean"].item()
+            assert image[i, j] == pytest.approx(want, abs=0)
+    texts = {tx.get_text() for tx in fig.axes[0].texts}
+    assert f"{s['mean'].iloc[0]:.3f}" in texts
+    plots.save(fig)
+
+
+def test_null_histograms_count_every_random_list_and_mark_every_list():
+    lists, t = tables(6, null_lists=37)
+    fig = plots.null_histogram_figure(t["null"], t["pvalues"], "fasttext", "Null")
+    pv = t["pvalues"].query("embedding == 'fasttext'")
+    visible = [ax for ax in fig.axes if ax.get_visible() and ax.patches]
+    assert len(visible) == pv["null_key"].nunique() == 3
+    for ax in visible:
+        assert ax.patches[0].get_data().values.sum() == 37
+    marked = sorted(
+        ln.get_xdata()[0] for ax in visible for ln in ax.get_lines() if ln.get_color() == "C3"
+    )
+    np.testing.assert_allclose(marked, sorted(pv["auc"]))
+    plots.save(fig)
+
+
+def test_auc_boxes_summarise_the_iterations_and_the_matching_null():
+    lists, t = tables(2)
+    fig = plots.auc_distribution_figure(t["iterations"], t["null"], lists, EMBEDDINGS, "AUC")
+    ax = fig.axes[0]
+    medians = [ln.get_ydata()[0] for ln in ax.get_lines() if ln.get_color() == "k"
+               and len(ln.get_xdata()) == 2 and ln.get_xdata()[0] != ln.get_xdata()[1]]  # fmt: skip
+    its, null = t["iterations"], t["null"]
+    it = its[(its["list"] == lists[0]) & (its["embedding"] == "word2vec")]
+    nl = null[(null["embedding"] == "word2vec") & (null["null_key"] == it["null_key"].iloc[0])]
+    # the first two medians drawn: word2vec's iterations, then its null
+    assert medians[0] == pytest.approx(np.median(it["auc"]))
+    assert medians[1] == pytest.approx(np.median(nl["auc"]))
+    plots.save(fig)

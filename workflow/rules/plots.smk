@@ -1,0 +1,99 @@
+# Figures for people, from the Parquet outputs alone (learnability.plots). Each is a PNG
+# (shown in the report) and an SVG (for papers).
+
+
+rule plot_roc:
+    input:
+        scheme_outputs("roc"),
+    output:
+        png=report(
+            "results/plots/{negatives}/roc.png",
+            caption="../report/roc.rst",
+            category="Learnability",
+            subcategory="{negatives} non-members",
+        ),
+        svg="results/plots/{negatives}/roc.svg",
+    log:
+        "logs/plots/{negatives}/roc.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        figure="roc",
+        lists=list(LISTS),
+        embeddings=EMBEDDINGS,
+        title=plot_title("Mean ROC curve per list (band: ±1 std over iterations)"),
+    script:
+        "../scripts/plot_figure.py"
+
+
+rule plot_auc_distribution:
+    input:
+        iterations=scheme_outputs("iterations"),
+        null=scheme_null_files,
+    output:
+        png=report(
+            "results/plots/{negatives}/auc_distribution.png",
+            caption="../report/auc_distribution.rst",
+            category="Learnability",
+            subcategory="{negatives} non-members",
+        ),
+        svg="results/plots/{negatives}/auc_distribution.svg",
+    log:
+        "logs/plots/{negatives}/auc_distribution.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        figure="auc_distribution",
+        lists=list(LISTS),
+        embeddings=EMBEDDINGS,
+        title=plot_title("ROC AUC per iteration, beside each list's null distribution"),
+    script:
+        "../scripts/plot_figure.py"
+
+
+rule plot_null:
+    input:
+        null=scheme_null_files,
+        pvalues="results/stats/pvalues.parquet",
+    output:
+        png=report(
+            "results/plots/{negatives}/null_{embedding}.png",
+            caption="../report/null.rst",
+            category="Learnability",
+            subcategory="{negatives} non-members",
+            labels={"figure": "null distribution", "embedding": "{embedding}"},
+        ),
+        svg="results/plots/{negatives}/null_{embedding}.svg",
+    log:
+        "logs/plots/{negatives}/null_{embedding}.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        figure="null",
+        title=plot_title("Null distributions of {embedding}: mean AUC of random lists"),
+    script:
+        "../scripts/plot_figure.py"
+
+
+rule plot_heatmap:
+    input:
+        scheme_summaries,
+    output:
+        png=report(
+            "results/plots/{negatives}/heatmap.png",
+            caption="../report/heatmap.rst",
+            category="Comparison",
+            subcategory="{negatives} non-members",
+        ),
+        svg="results/plots/{negatives}/heatmap.svg",
+    log:
+        "logs/plots/{negatives}/heatmap.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        figure="heatmap",
+        lists=list(LISTS),
+        embeddings=EMBEDDINGS,
+        title=plot_title("Mean ROC AUC per list and embedding"),
+    script:
+        "../scripts/plot_figure.py"
