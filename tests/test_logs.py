@@ -79,3 +79,14 @@ def test_progress_reports_counts_rate_and_eta(caplog):
     assert first.startswith("fits: 250 of 1,000 splits (25%), ") and " splits/s, ETA " in first
     assert "(25%)" in last
     assert open_ended.startswith("read: 3.0 MB, ") and "ETA" not in open_ended
+
+
+def test_every_workflow_script_logs_through_its_job():
+    from conftest import REPO
+
+    scripts = sorted((REPO / "workflow" / "scripts").glob("*.py"))
+    assert len(scripts) > 10
+    for script in scripts:
+        assert "with logged(snakemake)" in script.read_text(), (
+            f"{script.name}: use logged(snakemake)"
+        )

@@ -16,6 +16,12 @@ import pandas as pd
 from learnability import schemas
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only portable way to read it is to set it
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` only on success."""
@@ -26,6 +32,10 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        if tmp_path.is_file():
+            # mkstemp creates 0600; the output gets the mode a plain open() would give it,
+            # so that a group sharing a results directory on a cluster can read it
+            os.chmod(tmp_path, 0o666 & ~_umask())
         os.replace(tmp_path, target)
     finally:
         if tmp_path.exists():

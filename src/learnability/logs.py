@@ -51,7 +51,9 @@ class Progress:
             return
         self.last = now
         rate = (self.done - self.start) / max(now - self.t0, 1e-9)
-        per_s = f"{rate / self.scale:,.0f}" if self.scale == 1 else f"{rate / self.scale:.2f}"
+        r = rate / self.scale
+        # slow steps (epochs, iterations) need decimals; fast ones (fits, MB) don't
+        per_s = f"{r:,.0f}" if r >= 100 else f"{r:.1f}" if r >= 10 else f"{r:.2f}"
         if self.total:
             eta = (self.total - self.done) / rate if rate > 0 else float("inf")
             self.log.info(
