@@ -97,6 +97,7 @@ def test_pretrained_params_and_random_over_a_pretrained_vocabulary():
         "exclude_prefixes": [],
         "frequency_ordered": True,
         "subword_oov": False,
+        "allow_pickle": False,
         "threads": 1,
     }
     # the lists' plain words, for a fastText .bin's n-gram vectors

@@ -74,7 +74,7 @@ def test_every_format_loads_to_the_same_vectors(kv, tmp_path):
     for fmt, path, member in written(kv, tmp_path):
         assert detect_format(path, member) == fmt, path
         out = tmp_path / f"out-{path.name}"
-        meta = import_embedding(path, out, name="e", member=member)
+        meta = import_embedding(path, out, name="e", member=member, allow_pickle=True)
         emb = load_embedding(out, mmap=True)
         assert isinstance(emb.vectors, np.memmap)
         assert emb.words == WORDS, path
@@ -85,6 +85,28 @@ def test_every_format_loads_to_the_same_vectors(kv, tmp_path):
         else:  # frequency-ordered: rank-derived counts, most frequent first
             assert meta["count_kind"] == "rank"
             assert emb.counts.tolist() == [6, 5, 4, 3, 2, 1]
+
+
+def test_a_pickled_gensim_file_is_refused_without_allow_pickle(tmp_path):
+    """A .kv file is a pickle: loading one would run the code it holds. This one would
+    create a file; refused, it creates nothing and no output."""
+    import pickle
+
+    marker = tmp_path / "pwned"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    evil = tmp_path / "vectors.kv"
+    evil.write_bytes(pickle.dumps(Payload()))
+    with pytest.raises(InputError, match=r"vectors\.kv: a gensim .*pickle.*allow_pickle: true"):
+        import_embedding(evil, tmp_path / "out", name="evil")
+    assert not marker.exists() and not (tmp_path / "out" / "vectors.npy").exists()
+    # with the flag, the user has said the file may run code, and it does
+    with pytest.raises(InputError):
+        import_embedding(evil, tmp_path / "out", name="evil", allow_pickle=True)
+    assert marker.exists()
 
 
 def test_the_text_readers_agree_with_gensims(kv, tmp_path):

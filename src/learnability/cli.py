@@ -94,7 +94,9 @@ def load_lists(path: Path) -> dict[str, list]:
     return lists
 
 
-def open_embedding(path: Path, tmp: Path, fmt: str, max_vocab: int | None):
+def open_embedding(
+    path: Path, tmp: Path, fmt: str, max_vocab: int | None, allow_pickle: bool = False
+):
     """An embedding directory as the workflow writes it, or any supported file, imported
     into ``tmp`` first; loaded memory-mapped."""
     from learnability.embeddings import load_embedding
@@ -107,7 +109,9 @@ def open_embedding(path: Path, tmp: Path, fmt: str, max_vocab: int | None):
                 "results/embeddings/NAME); or give the embedding file itself"
             )
         return load_embedding(path, mmap=True)
-    import_embedding(path, tmp, name=path.name, fmt=fmt, max_vocab=max_vocab)
+    import_embedding(
+        path, tmp, name=path.name, fmt=fmt, max_vocab=max_vocab, allow_pickle=allow_pickle
+    )
     return load_embedding(tmp, mmap=True)
 
 
@@ -129,7 +133,9 @@ def evaluate_command(args: argparse.Namespace) -> int:
 
     lists = load_lists(args.lists)
     with tempfile.TemporaryDirectory() as tmp:
-        emb = open_embedding(args.embedding, Path(tmp), args.format, args.max_vocab)
+        emb = open_embedding(
+            args.embedding, Path(tmp), args.format, args.max_vocab, args.allow_pickle
+        )
         vocab = pd.Series(emb.words)
         name = args.embedding.name
         protocol = Protocol(iterations=args.iterations, C=args.C, seed=args.seed)
@@ -234,6 +240,12 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--seed", type=int, default=2020)
     ev.add_argument("--format", default="auto", help="embedding file format (auto)")
     ev.add_argument("--max-vocab", type=int, help="keep the N most frequent words")
+    ev.add_argument(
+        "--allow-pickle",
+        action="store_true",
+        help="load a gensim .kv/.model file: it is a pickle, and loading it runs any code "
+        "it holds; only for files you trust",
+    )
     ev.add_argument("--show", type=int, default=5, help="members shown per list (5)")
     ev.add_argument("--out", type=Path, help="also write the per-list table as CSV")
     ev.set_defaults(func=evaluate_command)

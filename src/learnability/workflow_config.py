@@ -25,7 +25,7 @@ METHOD_KEYS: dict[str, tuple[str, ...]] = {
 # method -> (its block under training, the keys of that block it reads; None: all)
 PRETRAINED_KEYS = {
     "path", "url", "sha256", "sha1", "md5", "allow_unverified", "format", "member",
-    "max_vocab", "exclude_prefixes", "frequency_ordered", "subword_oov",
+    "max_vocab", "exclude_prefixes", "frequency_ordered", "subword_oov", "allow_pickle",
 }  # fmt: skip
 NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "fasttext": ("fasttext", None),
@@ -63,6 +63,7 @@ def embedding_params(config: dict, name: str) -> dict:
             "exclude_prefixes": list(spec.get("exclude_prefixes", [])),
             "frequency_ordered": spec.get("frequency_ordered", True),
             "subword_oov": spec.get("subword_oov", False),
+            "allow_pickle": spec.get("allow_pickle", False),
             "threads": 1,
         }
     block = _merged_training(config, name)

@@ -5,7 +5,6 @@ from learnability.workflow_config import list_words
 with logged(snakemake) as log:
     hp = dict(snakemake.params.hp)
     source = snakemake.input.source
-    log.info("importing %s from %s: %s", snakemake.wildcards.embedding, source, hp)
     meta = import_embedding(
         source,
         snakemake.output.vectors.rsplit("/", 1)[0],
@@ -16,6 +15,7 @@ with logged(snakemake) as log:
         exclude_prefixes=tuple(hp["exclude_prefixes"]),
         frequency_ordered=hp["frequency_ordered"],
         subword_oov=tuple(list_words(snakemake.params.lists)) if hp["subword_oov"] else (),
+        allow_pickle=hp.get("allow_pickle", False),
     )
     log.info(
         "%d words x %d (%s); %d excluded by prefix, %d all-zero vectors, %d added from "

@@ -35,6 +35,7 @@ import bz2
 import gzip
 import math
 import os
+import pickle
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -298,7 +299,13 @@ def _gensim_vectors(path: Path, fmt: str):
         from gensim.models import KeyedVectors
         from gensim.utils import SaveLoad
 
-        obj = SaveLoad.load(str(path), mmap="r")
+        try:
+            obj = SaveLoad.load(str(path), mmap="r")
+        except (AttributeError, EOFError, ValueError, pickle.UnpicklingError) as exc:
+            raise InputError(
+                f"{path}: not a gensim KeyedVectors or model file ({type(exc).__name__}: "
+                f"{exc}); check the file, or set format to the file's real format"
+            ) from exc
         kv = obj.wv if hasattr(obj, "wv") else obj
         if not isinstance(kv, KeyedVectors):
             raise InputError(f"{path}: a gensim {type(obj).__name__}, not KeyedVectors")
@@ -329,13 +336,16 @@ def import_embedding(
     exclude_prefixes: tuple[str, ...] = (),
     frequency_ordered: bool = True,
     subword_oov: tuple[str, ...] = (),
+    allow_pickle: bool = False,
 ) -> dict:
     """Convert ``path`` into ``directory`` (vectors.npy, vocab.parquet, meta.json), keeping
     the first ``max_vocab`` words (the most frequent: by count where the file has counts,
     else by file order) and skipping words that start with one of ``exclude_prefixes``
     (wikipedia2vec's ``ENTITY/``), which are counted. ``subword_oov`` (``fasttext_bin``
     only): words outside the model's vocabulary to add with fastText's n-gram vectors
-    (typically the lists' words), counted and listed in the meta. Returns the meta."""
+    (typically the lists' words), counted and listed in the meta. A ``gensim`` file is a
+    pickle, and unpickling runs whatever code the file holds: it is refused unless
+    ``allow_pickle`` says the file is trusted. Returns the meta."""
     path, directory = Path(path), Path(directory)
     if not path.is_file():
         raise InputError(f"{path}: no such embedding file; check the path")
@@ -344,6 +354,13 @@ def import_embedding(
     fmt = detect_format(path, member) if fmt == "auto" else fmt
     if fmt not in FORMATS:
         raise InputError(f"{path}: unknown format {fmt!r}; use one of {FORMATS} or auto")
+    if fmt == "gensim" and not allow_pickle:
+        raise InputError(
+            f"{path}: a gensim .kv/.model file is a Python pickle, and loading it runs any "
+            f"code it holds. If you trust its source, set allow_pickle: true on embedding "
+            f"{name!r}; otherwise export it as text or word2vec binary (in gensim: "
+            "kv.save_word2vec_format(path, binary=True)) and import that"
+        )
     if subword_oov and fmt != "fasttext_bin":
         raise InputError(
             f"{path}: subword vectors for out-of-vocabulary words need a fastText .bin "
