@@ -1,4 +1,5 @@
 import copy
+import re
 
 import jsonschema
 import pytest
@@ -157,3 +158,36 @@ def test_list_registry(tmp_path):
     cfg["wordlists"]["dictionaries"] = []
     with pytest.raises(ConfigError, match="rename the file"):
         list_registry(cfg)
+
+
+# (a .dic header's category is its first word after the id: LIWC files add descriptions)
+HOSTILE = ["../../etc/x", "$(touch pwned)", "x;rm -rf ~", "`id`", "c" * 300, "a/b"]
+
+
+@pytest.mark.parametrize("category", HOSTILE)
+def test_hostile_dictionary_categories_are_refused(tmp_path, category):
+    """Category names become list names, hence path components and wildcards: anything
+    but a plain name is refused before a job runs, with the file and the fix."""
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "d.dic").write_text(f"%\n1\t{category}\n%\nword\t1\n", encoding="utf-8")
+    dic = {"name": "d", "path": str(tmp_path / "d.dic")}
+    cfg = {"wordlists": {"dir": str(tmp_path / "lists"), "dictionaries": [dic]}}
+    with pytest.raises(ConfigError, match=r"d\.dic: category .* cannot be part of a file name"):
+        list_registry(cfg)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.dic", "lists"]
+
+
+@pytest.mark.parametrize("stem", ["a b", "$(id)", "x;y", "-flag", "c" * 101])
+def test_hostile_list_file_names_are_refused(tmp_path, stem):
+    (tmp_path / f"{stem}.txt").write_text("word\n")
+    cfg = {"wordlists": {"dir": str(tmp_path), "dictionaries": []}}
+    with pytest.raises(ConfigError, match="rename the file"):
+        list_registry(cfg)
+
+
+def test_no_rule_runs_a_shell_command():
+    """Names and paths reach jobs only as Python values in scripts, never a shell line."""
+    rules = (REPO / "workflow" / "rules").glob("*.smk")
+    for path in [REPO / "Snakefile", *rules]:
+        text = path.read_text()
+        assert not re.search(r"^\s*(shell|run):", text, flags=re.MULTILINE), path.name

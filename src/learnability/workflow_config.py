@@ -13,6 +13,8 @@ from learnability.concepts import read_dictionary
 from learnability.errors import LearnabilityError
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# a list name is a path component of several outputs (results/learnability/E/LIST/...)
+MAX_LIST_NAME = 100
 
 SHARED_KEYS = ("dim", "min_count", "window", "seed")
 GENSIM_KEYS = ("epochs", "negative", "sample", "alpha", "min_alpha")
@@ -111,10 +113,11 @@ def list_registry(config: dict) -> dict[str, dict]:
         )
     for path in sorted(directory.glob("*.txt")):
         name = path.stem
-        if not NAME.match(name):
+        if not NAME.match(name) or len(name) > MAX_LIST_NAME:
             raise ConfigError(
                 f"{path}: list names come from file names and must use letters, digits, "
-                "'_', '.' or '-' (starting with a letter or digit); rename the file"
+                f"'_', '.' or '-' (starting with a letter or digit), at most {MAX_LIST_NAME} "
+                "characters; rename the file"
             )
         lists[name] = {"path": str(path), "kind": "txt"}
     for dic in config["wordlists"].get("dictionaries", []):
@@ -132,10 +135,13 @@ def list_registry(config: dict) -> dict[str, dict]:
             )
         for category in wanted:
             name = f"{dic['name']}_{category}"
-            if not NAME.match(name):
+            if not NAME.match(name) or len(name) > MAX_LIST_NAME:
+                shown = category if len(category) <= 60 else category[:60] + "..."
                 raise ConfigError(
-                    f"{path}: category {category!r} cannot be used in a file "
-                    "name; list only plain categories in 'categories'"
+                    f"{path}: category {shown!r} cannot be part of a file name (letters, "
+                    f"digits, '_', '.', '-'; at most {MAX_LIST_NAME} characters with the "
+                    "dictionary's name); list only plain categories in "
+                    f"wordlists.dictionaries[{dic['name']}].categories"
                 )
             if name in lists:
                 raise ConfigError(
