@@ -189,6 +189,83 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
         (wd / "lists" / "health.txt").unlink()
 
 
+def _dry_run_after(wd: Path, edit) -> tuple[dict[str, int], str]:
+    """Jobs a dry run schedules after ``edit(config_text) -> config_text``; the config is
+    restored afterwards."""
+    path = wd / "config" / "config.yaml"
+    original = path.read_text()
+    try:
+        path.write_text(edit(original))
+        dry = run(wd, "-n")
+        assert dry.returncode == 0, dry.stderr[-3000:]
+        out = dry.stdout + dry.stderr
+        return scheduled(out), out
+    finally:
+        path.write_text(original)
+
+
+def _set(key_path: list[str], value):
+    def edit(text: str) -> str:
+        cfg = yaml.safe_load(text)
+        node = cfg
+        for key in key_path[:-1]:
+            node = node.setdefault(key, {})
+        node[key_path[-1]] = value
+        return yaml.safe_dump(cfg, sort_keys=False)
+
+    return edit
+
+
+CORPUS_JOBS = {"fetch_dump", "extract_part", "join_corpus"}
+
+
+def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
+    wd = workflow_dir
+    # a comment changes no parameter: nothing reruns
+    jobs, out = _dry_run_after(wd, lambda t: "# a note to self\n" + t + "\n# another\n")
+    assert "Nothing to be done" in out, jobs
+    # word2vec's epochs: word2vec is retrained, nothing else is, and the corpus stays
+    jobs, out = _dry_run_after(wd, _set(["embeddings", "word2vec", "params"], {"epochs": 2}))
+    assert jobs.get("train_embedding") == 1, jobs
+    assert re.findall(r"rule train_embedding:.*?wildcards: embedding=(\w+)", out, re.S) == [
+        "word2vec"
+    ]
+    assert not CORPUS_JOBS & set(jobs) and "random_embedding" in jobs, jobs
+    # (the random baseline is drawn over word2vec's vocabulary, so it is redrawn; with
+    # compare.vocabulary: shared, the other compared embeddings are re-restricted to the
+    # common words and rescored, but never retrained)
+    # the learnability iteration count: learnability and everything after it, no training
+    # and no null distribution (its iterations are random_lists.iterations)
+    jobs, _ = _dry_run_after(wd, _set(["learnability", "iterations"], 5))
+    assert not {"train_embedding", "random_embedding", "null_distribution"} & set(jobs), jobs
+    assert not CORPUS_JOBS & set(jobs), jobs
+    assert jobs.get("learnability") == 4 * 3 * 2, jobs  # embeddings x lists x schemes
+    assert {"pvalues", "wilcoxon", "tables", "plot_roc"} <= set(jobs), jobs
+    # the null's list count: nulls and what reads them, never a learnability fit
+    jobs, _ = _dry_run_after(wd, _set(["random_lists", "lists"], 7))
+    nulls = list((wd / "results" / "null").glob("*/*/*.parquet"))  # every key, every scheme
+    assert jobs.get("null_distribution") == len(nulls) > 4 * 2, jobs
+    assert not {"learnability", "train_embedding"} & set(jobs), jobs
+
+
+def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
+    """Given the embeddings, every learnability, null, p-value and Wilcoxon number is the
+    same whatever the cores and the order the jobs ran in (the fixture ran on 2 cores)."""
+    wd = workflow_dir
+    stages = ["learnability", "null", "stats"]
+    saved = tmp_path / "first"
+    for stage in stages:
+        shutil.copytree(wd / "results" / stage, saved / stage)
+        shutil.rmtree(wd / "results" / stage)
+    result = run(wd, "--cores", "1")
+    assert result.returncode == 0, result.stderr[-3000:]
+    files = sorted(p.relative_to(saved) for p in saved.rglob("*.parquet"))
+    assert len(files) > 50
+    for rel in files:
+        a, b = pd.read_parquet(saved / rel), pd.read_parquet(wd / "results" / rel)
+        pd.testing.assert_frame_equal(a, b, check_exact=True, obj=str(rel))
+
+
 def test_bad_config_fails_before_any_job(tmp_path):
     shutil.copy(REPO / "Snakefile", tmp_path / "Snakefile")
     shutil.copytree(REPO / "workflow", tmp_path / "workflow")
