@@ -290,3 +290,17 @@ def test_table_and_empath_errors(tmp_path, name, content, match):
     path.write_text(content)
     with pytest.raises(InputError, match=match):
         read_dictionary(path)
+
+
+def test_list_words_match_whatever_their_unicode_form_and_case(tmp_path):
+    """NFC and NFKC differ on ligatures and compatibility forms; decomposed and composed
+    accents differ in NFD. Every form, and every case, resolves to the one vocabulary
+    word (NFKC + lowercase), and the second spelling is counted as a duplicate."""
+    path = tmp_path / "l.txt"
+    forms = ["ﬁne", "FINE", "A\u030angstr\u00f6m", "\u00c5ngstr\u00f6m", "ｗｉｄｅ"]
+    path.write_text("\n".join(forms) + "\n", encoding="utf-8")
+    entries = read_wordlist(path)
+    res = resolve(entries, ["fine", "ångström", "wide"], list_name="l", embedding="e",
+                  source=str(path))  # fmt: skip
+    assert concept_words(res) == ["fine", "ångström", "wide"]
+    assert res["status"].tolist().count("duplicate") == 2

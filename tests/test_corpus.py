@@ -85,3 +85,16 @@ def test_extraction_logs_the_share_of_the_dump_read(tmp_path, caplog):
     lines = [m for m in caplog.messages if m.startswith("d.xml.bz2 read: ")]
     assert len(lines) >= 30 and all(" MB/s, ETA " in m for m in lines)
     assert lines[-1].startswith(f"d.xml.bz2 read: {size:.1f} of {size:.1f} MB (100%)")
+
+
+@pytest.mark.parametrize("kind", ["no pages", "zero bytes"])
+def test_an_empty_dump_is_a_clear_error_with_no_output(tmp_path, kind):
+    dump = tmp_path / "empty.xml.bz2"
+    if kind == "no pages":
+        write_dump(dump, [])
+    else:
+        dump.write_bytes(b"")
+    match = "no <page> found" if kind == "no pages" else r"the dump is empty \(0 bytes\)"
+    with pytest.raises(InputError, match=rf"empty\.xml\.bz2.*{match}"):
+        extract_corpus([dump], tmp_path / "out" / "t.gz", tmp_path / "out" / "s.json")
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []

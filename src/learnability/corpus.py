@@ -60,6 +60,11 @@ def iter_pages(path: str | os.PathLike[str], progress_every: float | None = None
     """Stream the pages of a MediaWiki XML export (plain, .bz2 or .gz) in constant memory.
     With ``progress_every`` (seconds), log the share of the file read, rate and ETA."""
     path = Path(path)
+    if path.is_file() and path.stat().st_size == 0:
+        raise InputError(
+            f"{path}: the dump is empty (0 bytes): its download failed or was cut short; "
+            "delete it and download it again"
+        )
     progress = None
     if progress_every is not None:
         size = path.stat().st_size
