@@ -266,6 +266,66 @@ def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir,
         pd.testing.assert_frame_equal(a, b, check_exact=True, obj=str(rel))
 
 
+def _run_until(wd: Path, ready, *args: str, timeout: float = 600) -> None:
+    """Start the workflow, wait until ``ready()`` holds, then SIGKILL Snakemake and every
+    job it started (the whole process group), as a crash or a killed cluster job would."""
+    import signal
+    import time
+
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    proc = subprocess.Popen(
+        [*SNAKEMAKE, "--cores", "2", "--rerun-incomplete", *args],
+        cwd=wd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + timeout
+    try:
+        while not ready():
+            assert proc.poll() is None, "the workflow ended before the kill point"
+            assert time.monotonic() < deadline, "the kill point never came"
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    # a killed Snakemake leaves its lock behind: the documented first step of a rerun
+    unlock = run(wd, "--unlock")
+    assert unlock.returncode == 0, unlock.stderr[-2000:]
+
+
+def test_killed_runs_rerun_to_the_same_tables(workflow_dir, tmp_path):
+    """SIGKILL in the middle of training, then in the middle of the learnability stage:
+    each rerun with --rerun-incomplete goes on, and the final tables equal those of the
+    uninterrupted run."""
+    wd = workflow_dir
+    tables = wd / "results" / "tables"
+    before = {p.relative_to(tables): p.read_bytes() for p in tables.rglob("*.csv")}
+    # Retrain GloVe (forced: Snakemake does not rebuild a missing intermediate whose
+    # consumers are complete). Its shared-vocabulary copy goes too, so the null keys are
+    # read again only after the vocabulary is rebuilt (an input function once crashed on
+    # the missing file).
+    shutil.rmtree(wd / "results" / "shared" / "glove")
+    shutil.rmtree(tables)
+    glove_log = wd / "logs" / "train_embedding" / "glove.log"
+    glove_log.unlink(missing_ok=True)
+    # GloVe logs each iteration: kill after the first of two
+    _run_until(
+        wd,
+        lambda: glove_log.exists() and "training: 1 of" in glove_log.read_text(),
+        "--forcerun",
+        "results/embeddings/glove/vectors.npy",
+    )
+    assert not (wd / "results" / "embeddings" / "glove" / "vectors.npy").exists()
+    learn = wd / "logs" / "learnability" / "glove"
+    _run_until(wd, lambda: learn.exists() and any(learn.rglob("*.log")))
+    assert not tables.exists()  # killed before the end
+    result = run(wd, "--rerun-incomplete")
+    assert result.returncode == 0, result.stderr[-3000:]
+    after = {p.relative_to(tables): p.read_bytes() for p in tables.rglob("*.csv")}
+    assert after.keys() == before.keys() and len(after) >= 8
+    for rel, content in before.items():
+        assert after[rel] == content, rel
+
+
 def test_bad_config_fails_before_any_job(tmp_path):
     shutil.copy(REPO / "Snakefile", tmp_path / "Snakefile")
     shutil.copytree(REPO / "workflow", tmp_path / "workflow")

@@ -12,6 +12,8 @@ if (_SRC / "learnability").is_dir():
     _paths = [str(_SRC), *filter(None, [dict(os.environ).get("PYTHONPATH")])]
     os.environ.update(PYTHONPATH=os.pathsep.join(_paths))
 
+from snakemake.exceptions import IncompleteCheckpointException
+from snakemake.io import checkpoint_target
 from snakemake.utils import min_version, validate
 
 from learnability.dumps import read_manifest
@@ -194,6 +196,12 @@ def null_keys(embedding, negatives):
             path = checkpoints.resolve_concept.get(
                 embedding=embedding, list=name
             ).output[0]
+            if not os.path.exists(vocab):
+                # The resolution exists but the vocabulary it was made from is gone (an
+                # embedding deleted to retrain it): rebuild both before reading a key.
+                raise IncompleteCheckpointException(
+                    checkpoints.resolve_concept.rule, checkpoint_target(path)
+                )
             keys.add(matched_null_key(path, vocab, negatives, N_BINS))
     return sorted(keys)
 
