@@ -5,6 +5,7 @@ import hashlib
 import http.server
 import json
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +58,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     served: list[int] = []
     fail_first: list[bool] = []
     corrupt: set[str] = set()  # paths served with their last byte flipped
+    slow: set[str] = set()  # paths sent in 64 KiB pieces, 20 ms apart
+    starts: list[int] = []  # the first byte of every response
 
     def log_message(self, *args):
         pass
@@ -91,6 +94,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.connection.close()
             return
         type(self).served.append(len(body))
+        type(self).starts.append(start)
+        if self.path in self.slow:
+            for lo in range(0, len(body), 1 << 16):
+                self.wfile.write(body[lo : lo + (1 << 16)])
+                self.wfile.flush()
+                time.sleep(0.02)
+            return
         self.wfile.write(body)
 
 
@@ -101,6 +111,8 @@ def server():
     Handler.support_range = True
     Handler.files = {}
     Handler.corrupt = set()
+    Handler.slow = set()
+    Handler.starts = []
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

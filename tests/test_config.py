@@ -191,3 +191,13 @@ def test_no_rule_runs_a_shell_command():
     for path in [REPO / "Snakefile", *rules]:
         text = path.read_text()
         assert not re.search(r"^\s*(shell|run):", text, flags=re.MULTILINE), path.name
+
+
+def test_missing_list_paths_name_the_key(tmp_path):
+    cfg = {"wordlists": {"dir": str(tmp_path / "nope"), "dictionaries": []}}
+    with pytest.raises(ConfigError, match=r"wordlists\.dir: .*nope is not a directory"):
+        list_registry(cfg)
+    missing = {"name": "liwc", "path": str(tmp_path / "LIWC2015.dic")}
+    cfg = {"wordlists": {"dir": str(tmp_path), "dictionaries": [missing]}}
+    with pytest.raises(ConfigError, match=r"dictionaries\[liwc\]\.path: .*LIWC2015\.dic does not"):
+        list_registry(cfg)

@@ -92,3 +92,36 @@ def test_local_file_source(tmp_path):
     src.write_bytes(PAYLOAD)
     fetch(f"file://{src}", tmp_path / "out.bin", {"md5": hashlib.md5(PAYLOAD).hexdigest()})
     assert (tmp_path / "out.bin").read_bytes() == PAYLOAD
+
+
+def test_a_killed_download_resumes_where_it_stopped(server, tmp_path):
+    """SIGKILL the process downloading (no handler runs, nothing is cleaned up): the next
+    fetch asks only for the bytes after those already on disk."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    big = bytes(range(256)) * (4 << 12)  # 4 MiB, sent slowly
+    Handler.files["/big.bz2"] = big
+    Handler.slow.add("/big.bz2")
+    digest = {"sha256": hashlib.sha256(big).hexdigest()}
+    dest, part = tmp_path / "big.bz2", tmp_path / "big.bz2.part"
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; from learnability.download import fetch; "
+         "fetch(sys.argv[1], sys.argv[2], {'sha256': sys.argv[3]})",
+         f"{server}/big.bz2", str(dest), digest["sha256"]],
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (part.exists() and part.stat().st_size >= 1 << 20):
+        assert child.poll() is None and time.monotonic() < deadline
+        time.sleep(0.01)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    have = part.stat().st_size
+    assert 0 < have < len(big) and not dest.exists()
+    fetch(f"{server}/big.bz2", dest, digest)
+    assert dest.read_bytes() == big and not part.exists()
+    assert Handler.starts == [0, have]  # resumed at the kill point, not from zero
