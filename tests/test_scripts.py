@@ -1,0 +1,131 @@
+"""Bad input through the rules' own scripts: each script is run as Snakemake runs it (the
+file executed with a ``snakemake`` object), and must stop with a message naming the file,
+the line or key and the fix, log that message, and leave none of its outputs."""
+
+from __future__ import annotations
+
+import bz2
+import re
+import runpy
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+from conftest import REPO, page, write_dump
+from snakemake.iocontainers import Namedlist
+
+from learnability.errors import InputError
+
+SCRIPTS = REPO / "workflow" / "scripts"
+
+
+def run_script(name: str, tmp: Path, *, input: dict, output: dict, params: dict, wildcards=None):
+    smk = SimpleNamespace(
+        rule=name,
+        input=Namedlist(fromdict=input),
+        output=Namedlist(fromdict={k: str(tmp / "out" / v) for k, v in output.items()}),
+        params=Namedlist(fromdict=params),
+        wildcards=Namedlist(fromdict=wildcards or {}),
+        threads=1,
+        log=Namedlist([str(tmp / "logs" / f"{name}.log")]),
+    )
+    with pytest.raises(InputError) as err:
+        runpy.run_path(str(SCRIPTS / f"{name}.py"), init_globals={"snakemake": smk})
+    log = Path(smk.log[0]).read_text()
+    assert "ERROR" in log and str(err.value).splitlines()[0][:60] in log
+    out = tmp / "out"
+    leftovers = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
+    assert leftovers == [], leftovers  # no output, no temporary file
+    return str(err.value)
+
+
+def good_dump(path: Path) -> Path:
+    return write_dump(path, [page(f"A{i}", "word " * 80) for i in range(3)])
+
+
+def dump_cases(tmp: Path):
+    corrupt = good_dump(tmp / "corrupt.xml.bz2")
+    data = bytearray(corrupt.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    corrupt.write_bytes(bytes(data))
+    truncated = tmp / "truncated.xml.bz2"
+    xml = bz2.decompress(good_dump(tmp / "whole.xml.bz2").read_bytes())
+    truncated.write_bytes(bz2.compress(xml[: len(xml) // 2]))
+    empty = tmp / "empty.xml.bz2"
+    empty.write_bytes(b"")
+    nopages = write_dump(tmp / "nopages.xml.bz2", [])
+    return [
+        (corrupt, r"corrupt\.xml\.bz2: .*(decompressed|malformed).*download it again"),
+        (truncated, r"truncated\.xml\.bz2: the XML is malformed or truncated.*Download"),
+        (empty, r"empty\.xml\.bz2: the dump is empty.*download it again"),
+        (nopages, r"nopages\.xml\.bz2: no <page> found"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_extract_script_on_bad_dumps(tmp_path, case):
+    dump, match = dump_cases(tmp_path)[case]
+    msg = run_script(
+        "extract_corpus",
+        tmp_path,
+        input={"dump": str(dump)},
+        output={"text": "t.txt.gz", "counts": "c.parquet", "stats": "s.json"},
+        params={"min_article_tokens": 50, "max_line_tokens": 1000},
+    )
+    assert re.search(match, msg), msg
+
+
+LISTS = {
+    "empty.txt": ("# nothing here\n\n", r"empty\.txt.*no entries"),
+    "binary.txt": (b"\x00\x01\x02binary", r"binary\.txt.*binary"),
+    "latin1.txt": (b"caf\xe9\n", r"latin1\.txt, line 1: not valid UTF-8"),
+    "noheader.dic": ("happy\t1\n", r"noheader\.dic, line 1: a \.dic file must start with a '%'"),
+    "badid.dic": ("%\n1\tposemo\n%\nhappy\t7\n", r"badid\.dic, line 4: .*category id 7"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LISTS))
+def test_resolve_script_on_bad_lists(tmp_path, name):
+    content, match = LISTS[name]
+    path = tmp_path / name
+    (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+    vocab = tmp_path / "vocab.parquet"
+    pd.DataFrame({"word": ["happy", "sad"], "count": [2, 1]}).to_parquet(vocab)
+    msg = run_script(
+        "resolve_concept",
+        tmp_path,
+        input={"source": str(path), "vocab": str(vocab)},
+        output={"concepts": "l.parquet"},
+        params={"category": "posemo" if name.endswith(".dic") else None, "format": "auto"},
+        wildcards={"embedding": "e", "list": "l"},
+    )
+    assert re.search(match, msg), msg
+
+
+EMBEDDINGS = {
+    "dims.txt": ("a 1 2 3\nb 1 2\n", r"dims\.txt, line 2: .*2 values"),
+    "nan.txt": ("a 1 nan\n", r"nan\.txt, line 1: the vector of 'a' holds NaN or Inf"),
+    "inf.txt": ("a 1 2\nb inf 2\n", r"inf\.txt, line 2: the vector of 'b' holds NaN or Inf"),
+    "dup.txt": ("a 1 2\nb 3 4\na 5 6\n", r"dup\.txt, line 3: the word 'a' appears again"),
+    "empty.txt": ("", r"empty\.txt: the embedding file is empty"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMBEDDINGS))
+def test_import_script_on_bad_embeddings(tmp_path, name):
+    content, match = EMBEDDINGS[name]
+    path = tmp_path / name
+    path.write_text(content)
+    hp = {"format": "glove_text" if content else "auto", "member": None, "max_vocab": None,
+          "exclude_prefixes": [], "frequency_ordered": True, "subword_oov": False,
+          "allow_pickle": False}  # fmt: skip
+    msg = run_script(
+        "import_embedding",
+        tmp_path,
+        input={"source": str(path)},
+        output={"vectors": "e/vectors.npy", "vocab": "e/vocab.parquet", "meta": "e/meta.json"},
+        params={"hp": hp, "lists": {}},
+        wildcards={"embedding": "e"},
+    )
+    assert re.search(match, msg), msg
