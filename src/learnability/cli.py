@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from learnability.errors import InputError
+from learnability.io import atomic_path
 
 
 def read_aucs(path: Path) -> pd.DataFrame:
@@ -64,7 +65,8 @@ def compare_command(args: argparse.Namespace) -> int:
         if args.out.suffix == ".parquet":
             write_table(result, args.out, "wilcoxon")
         else:
-            result.to_csv(args.out, index=False)
+            with atomic_path(args.out) as tmp:
+                result.to_csv(tmp, index=False)
     return 0
 
 
@@ -193,7 +195,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
     print("## Weakest and strongest members (share of held-out non-members outscored)\n")
     print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
     if args.out:
-        table.to_csv(args.out, index=False)
+        with atomic_path(args.out) as tmp:
+            table.to_csv(tmp, index=False)
     return 0
 
 
