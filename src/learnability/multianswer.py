@@ -1,0 +1,164 @@
+"""Multi-answer similarity (the BATS / Women Writers Project format).
+
+A test file has ``: section`` header lines, then one query per line::
+
+    : family
+    father<TAB>mother/dad/parent
+
+A query is correct when any acceptable answer is among its k nearest neighbours by
+cosine, the query itself excluded. Words are matched by the corpus' own normalisation
+(NFKC, one apostrophe, lowercase: :func:`learnability.tokenize.normalize`), so a list in
+any case finds the corpus' words; the WWP notebook upper-cases both sides instead, which
+is the same match for a lowercased corpus.
+
+Every query is accounted for. ``status`` says which could be asked: ``ok``; ``query_oov``
+(the query word is not in the vocabulary); ``answers_oov`` (no acceptable answer is).
+Accuracy is reported two ways: over the queries that could be asked (``accuracy``), and
+over all queries with the unaskable ones counted wrong (``accuracy_all``, the notebook's
+total score).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from learnability.errors import InputError
+from learnability.neighbours import top_k
+from learnability.tokenize import normalize
+
+
+@dataclass(frozen=True)
+class Query:
+    section: str
+    line: int
+    query: str
+    answers: tuple[str, ...]
+
+
+def _lines(path: Path) -> list[str]:
+    data = path.read_bytes()
+    if b"\x00" in data:
+        raise InputError(f"{path}: binary file (NUL byte); a test file is UTF-8 text")
+    try:
+        return data.decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise InputError(f"{path}, line {line}: not UTF-8; save the file as UTF-8") from None
+
+
+def read_multi_answer(path: str | os.PathLike[str]) -> list[Query]:
+    """Read a multi-answer test file. Lines before any header belong to a section named
+    after the file (a BATS file holds one category and no header); blank lines and lines
+    starting with ``#`` are skipped."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such test file; fix the path in the config")
+    section = path.stem
+    queries: list[Query] = []
+    for number, raw in enumerate(_lines(path), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith(":"):
+            section = line[1:].strip()
+            if not section:
+                raise InputError(f"{path}, line {number}: a ':' header needs a section name")
+            continue
+        fields = line.split("\t") if "\t" in line else line.split()
+        if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
+            raise InputError(
+                f"{path}, line {number}: expected 'query<TAB>answer1/answer2/...', got "
+                f"{raw!r}; put one query and its slash-separated answers on each line"
+            )
+        answers = tuple(a.strip() for a in fields[1].split("/") if a.strip())
+        queries.append(Query(section, number, fields[0].strip(), answers))
+    if not queries:
+        raise InputError(f"{path}: no queries; expected lines 'query<TAB>answer1/answer2'")
+    return queries
+
+
+def evaluate_multi_answer(
+    vectors: np.ndarray,
+    words: list[str],
+    queries: list[Query],
+    *,
+    k: int = 15,
+    dataset: str = "",
+    embedding: str = "",
+) -> pd.DataFrame:
+    """One row per query (schema ``multi_answer``): whether it could be asked, whether an
+    answer was among the query's k neighbours, the best answer's rank (1 = nearest) and
+    the neighbours themselves, so that a failed query can be read off the table."""
+    index = {w: i for i, w in enumerate(words)}
+    rows = []
+    asked: list[int] = []
+    for q in queries:
+        query = normalize(q.query)
+        answers = list(dict.fromkeys(normalize(a) for a in q.answers))
+        known = [index[a] for a in answers if a in index and a != query]
+        if query not in index:
+            status = "query_oov"
+        elif not known:
+            status = "answers_oov"
+        else:
+            status = "ok"
+            asked.append(len(rows))
+        rows.append(
+            {
+                "embedding": embedding,
+                "dataset": dataset,
+                "section": q.section,
+                "line": q.line,
+                "query": query,
+                "answers": "/".join(answers),
+                "n_answers": len(answers),
+                "n_answers_in_vocab": len(known),
+                "status": status,
+                "correct": False,
+                "rank": pd.NA,
+                "neighbours": "",
+                "_known": known,
+            }
+        )
+    if asked:
+        q_idx = np.array([index[rows[r]["query"]] for r in asked])
+        nbr, _ = top_k(vectors, q_idx, k)
+        for r, neighbours in zip(asked, nbr, strict=True):
+            hits = np.flatnonzero(np.isin(neighbours, rows[r]["_known"]))
+            rows[r]["correct"] = hits.size > 0
+            rows[r]["rank"] = int(hits[0]) + 1 if hits.size else pd.NA
+            rows[r]["neighbours"] = " ".join(words[j] for j in neighbours)
+    df = pd.DataFrame(rows).drop(columns="_known")
+    df["k"] = k
+    return df
+
+
+def summarise_multi_answer(per_query: pd.DataFrame) -> pd.DataFrame:
+    """Per section and in total: queries, asked, correct, both accuracies and the OOV
+    rate (the share of queries that could not be asked)."""
+    out = []
+    groups = [(s, g) for s, g in per_query.groupby("section", sort=False)]
+    groups.append(("total", per_query))
+    for section, g in groups:
+        n = len(g)
+        ok = g["status"] == "ok"
+        correct = int(g["correct"].sum())
+        out.append(
+            {
+                "section": section,
+                "n_queries": n,
+                "n_asked": int(ok.sum()),
+                "n_correct": correct,
+                "accuracy": correct / int(ok.sum()) if ok.any() else np.nan,
+                "accuracy_all": correct / n if n else np.nan,
+                "oov_rate": 1 - ok.mean() if n else np.nan,
+                "n_query_oov": int((g["status"] == "query_oov").sum()),
+                "n_answers_oov": int((g["status"] == "answers_oov").sum()),
+            }
+        )
+    return pd.DataFrame(out)

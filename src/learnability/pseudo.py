@@ -1,0 +1,197 @@
+"""Pseudo-disambiguation (Lee 1999, section 3; seed 002): can the embedding tell a real
+co-occurrence (w, c1) from a fake one (w, c2)?
+
+1. Co-occurrence pairs (word, context) are every ordered pair of in-vocabulary tokens at
+   most ``window`` apart on a corpus line (out-of-vocabulary tokens are dropped first, as
+   the trainers do). The vocabulary is the words seen ``min_count`` times in the tokens
+   read (at most ``max_tokens`` from the corpus' start), so it is the same for every
+   embedding of the corpus.
+2. The pair tokens are split into ``folds`` folds at random (split by token). For test
+   fold f, the other folds are the training data.
+3. Test triples (Lee's AP90fake): each pair type of fold f that (a) is unseen in the
+   training folds, (b) has both words seen in training, and (c) occurs at least
+   ``min_test_count`` times in fold f gives (w, c1); c2 is drawn uniformly from the
+   ``n_frequent`` most frequent context words that never co-occur with w in any fold. T
+   counts pair types, not their multiplicities.
+4. Each triple is decided from the embedding, by
+   - ``cosine``: cos(w, c1) against cos(w, c2);
+   - ``knn`` at each k: nearest-neighbour averaging, sum over the k nearest neighbours
+     w' of w of max(cos(w, w'), 0) * P(c | w'), with P(c | w') from the training folds'
+     counts (the weight's normaliser is the same for c1 and c2, so it is left out).
+   The error rate is (incorrect + ties / 2) / T; a tie is usually a "recall error": no
+   neighbour was seen with either context.
+
+The embedding itself was trained on the whole corpus, held-out folds included: only the
+counts P(c | w') respect the folds. The test measures whether the embedding's geometry
+generalises co-occurrence, as Lee's similarity functions did, not held-out likelihood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from learnability.neighbours import norms, top_k
+
+
+@dataclass(frozen=True)
+class PseudoConfig:
+    window: int = 5
+    folds: int = 10
+    ks: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100)
+    n_frequent: int = 50
+    min_test_count: int = 2
+    seed: int = 1999
+
+
+def token_ids(lines: Iterable[list[str]], vocabulary: dict[str, int]) -> list[np.ndarray]:
+    """Each line's in-vocabulary tokens as ids (out-of-vocabulary tokens dropped)."""
+    out = []
+    for tokens in lines:
+        ids = np.fromiter((vocabulary.get(t, -1) for t in tokens), np.int64)
+        ids = ids[ids >= 0]
+        if ids.size > 1:
+            out.append(ids)
+    return out
+
+
+def cooccurrence_pairs(lines: list[np.ndarray], window: int) -> np.ndarray:
+    """(n, 2) int64 (word, context) pairs: both orders of every two tokens at most
+    ``window`` apart on a line, in corpus order (line, offset, position)."""
+    parts = []
+    for ids in lines:
+        for offset in range(1, min(window, ids.size - 1) + 1):
+            left, right = ids[:-offset], ids[offset:]
+            parts.append(np.stack([left, right], axis=1))
+            parts.append(np.stack([right, left], axis=1))
+    return np.concatenate(parts) if parts else np.empty((0, 2), np.int64)
+
+
+def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    if not sorted_keys.size:
+        return np.zeros(keys.shape, bool)
+    pos = np.minimum(np.searchsorted(sorted_keys, keys), sorted_keys.size - 1)
+    return sorted_keys[pos] == keys
+
+
+def _lookup(sorted_keys: np.ndarray, values: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    if not sorted_keys.size:
+        return np.zeros(keys.shape)
+    pos = np.minimum(np.searchsorted(sorted_keys, keys), sorted_keys.size - 1)
+    return np.where(sorted_keys[pos] == keys, values[pos], 0)
+
+
+def make_triples(
+    pairs: np.ndarray, n_words: int, cfg: PseudoConfig
+) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """Returns (the test triples of every fold: columns fold, word, c1, c2 as vocabulary
+    ids; per fold, the candidate pairs lost because no frequent context was eligible for
+    c2; each pair token's fold)."""
+    rng = np.random.default_rng(cfg.seed)
+    fold_of = rng.integers(cfg.folds, size=len(pairs))
+    keys = pairs[:, 0] * n_words + pairs[:, 1]
+    all_keys = np.unique(keys)
+    context_freq = np.bincount(pairs[:, 1], minlength=n_words)
+    # most frequent first; ties by the lower id
+    frequent = np.lexsort((np.arange(n_words), -context_freq))[: cfg.n_frequent]
+    frequent = frequent[context_freq[frequent] > 0]
+    rows = []
+    lost = np.zeros(cfg.folds, np.int64)
+    for f in range(cfg.folds):
+        test = fold_of == f
+        train_keys = np.unique(keys[~test])
+        train_words = np.zeros(n_words, bool)
+        train_words[pairs[~test, 0]] = True
+        train_ctx = np.zeros(n_words, bool)
+        train_ctx[pairs[~test, 1]] = True
+        types, counts = np.unique(keys[test], return_counts=True)
+        w, c1 = types // n_words, types % n_words
+        keep = (
+            ~_contains(train_keys, types)
+            & train_words[w]
+            & train_ctx[c1]
+            & (counts >= cfg.min_test_count)
+        )
+        w, c1 = w[keep], c1[keep]
+        # c2: a frequent context never seen with w in any fold
+        cand = w[:, None] * n_words + frequent[None, :]
+        eligible = ~_contains(all_keys, cand.ravel()).reshape(cand.shape)
+        n_eligible = eligible.sum(axis=1)
+        pick = np.floor(rng.random(w.size) * np.maximum(n_eligible, 1)).astype(np.int64)
+        # the pick-th eligible column of each row
+        col = np.argmax(np.cumsum(eligible, axis=1) > pick[:, None], axis=1)
+        c2 = frequent[col] if frequent.size else np.zeros(w.size, np.int64)
+        ok = n_eligible > 0
+        rows.append(pd.DataFrame({"fold": f, "word": w[ok], "c1": c1[ok], "c2": c2[ok]}))
+        lost[f] = int((~ok).sum())
+    return pd.concat(rows, ignore_index=True), lost, fold_of
+
+
+def _errors(s1: np.ndarray, s2: np.ndarray) -> dict:
+    incorrect, ties, T = int((s1 < s2).sum()), int((s1 == s2).sum()), s1.size
+    return {
+        "n_test": T,
+        "n_incorrect": incorrect,
+        "n_ties": ties,
+        "error_rate": (incorrect + ties / 2) / T if T else np.nan,
+    }
+
+
+def _unit(vectors: np.ndarray, row_norms: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    return np.asarray(vectors[rows], np.float32) / row_norms[rows][:, None]
+
+
+def decide(
+    vectors: np.ndarray,
+    emb_ids: np.ndarray,
+    pairs: np.ndarray,
+    fold_of: np.ndarray,
+    triples: pd.DataFrame,
+    lost: np.ndarray,
+    n_words: int,
+    cfg: PseudoConfig,
+) -> pd.DataFrame:
+    """Error rates per fold, method and k (schema ``pseudo``). ``emb_ids`` maps
+    corpus-vocabulary ids to embedding rows (-1: unknown to the embedding; such triples
+    are counted in ``n_oov``, not asked)."""
+    row_norms = norms(vectors)
+    # embedding row -> corpus-vocabulary id (-1: a word the corpus vocabulary lacks)
+    corpus_of_row = np.full(vectors.shape[0], -1, np.int64)
+    corpus_of_row[emb_ids[emb_ids >= 0]] = np.flatnonzero(emb_ids >= 0)
+    kmax = max(cfg.ks)
+    out = []
+    for f in range(cfg.folds):
+        tf = triples[triples["fold"] == f]
+        ids = {c: tf[c].to_numpy() for c in ("word", "c1", "c2")}
+        known = (emb_ids[ids["word"]] >= 0) & (emb_ids[ids["c1"]] >= 0) & (emb_ids[ids["c2"]] >= 0)
+        ew, e1, e2 = (emb_ids[ids[c][known]] for c in ("word", "c1", "c2"))
+        base = {"fold": f, "n_oov": int((~known).sum()), "n_no_c2": int(lost[f])}
+        uw = _unit(vectors, row_norms, ew)
+        cos1 = np.einsum("ij,ij->i", uw, _unit(vectors, row_norms, e1))
+        cos2 = np.einsum("ij,ij->i", uw, _unit(vectors, row_norms, e2))
+        out.append({**base, "method": "cosine", "k": 0, **_errors(cos1, cos2)})
+        train = fold_of != f
+        train_keys, train_counts = np.unique(
+            pairs[train, 0] * n_words + pairs[train, 1], return_counts=True
+        )
+        totals = np.bincount(pairs[train, 0], minlength=n_words)
+        nbr, sim = top_k(vectors, ew, kmax, row_norms=row_norms)
+        weight = np.maximum(sim, 0).astype(np.float64)
+        nbr_c = corpus_of_row[nbr]
+        seen = nbr_c >= 0
+        nbr_c = np.maximum(nbr_c, 0)
+        denom = np.maximum(totals[nbr_c], 1)
+        score = {}
+        for name, ctx in (("c1", ids["c1"][known]), ("c2", ids["c2"][known])):
+            counts = _lookup(train_keys, train_counts, nbr_c * n_words + ctx[:, None])
+            # cumulative over neighbours: column k - 1 is the sum over the k nearest
+            score[name] = np.cumsum(weight * np.where(seen, counts / denom, 0.0), axis=1)
+        for k in cfg.ks:
+            col = min(k, score["c1"].shape[1]) - 1
+            s1 = score["c1"][:, col] if col >= 0 else np.zeros(ew.size)
+            s2 = score["c2"][:, col] if col >= 0 else np.zeros(ew.size)
+            out.append({**base, "method": "knn", "k": k, **_errors(s1, s2)})
+    return pd.DataFrame(out)
