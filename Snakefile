@@ -15,6 +15,7 @@ include: "workflow/rules/concepts.smk"
 include: "workflow/rules/learnability.smk"
 include: "workflow/rules/null.smk"
 include: "workflow/rules/compare.smk"
+include: "workflow/rules/evaluations.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/plots.smk"
 
@@ -29,6 +30,7 @@ localrules:
     pvalues,
     wilcoxon,
     tables,
+    evaluations_summary,
 
 
 rule all:

@@ -59,6 +59,16 @@ def test_schema_rejects_bad_config(mutate, match):
         (lambda c: c["dump"].update(base_url="https://m/d/"), "exactly one of 'source'.*null"),
         (lambda c: c["dump"].update(source=None), "exactly one of 'source'"),
         (
+            lambda c: c["evaluations"]["hierarchy"].update(files=["nowhere/graph.tsv"]),
+            r"evaluations\.hierarchy\.files: nowhere/graph\.tsv does not exist.*\[\] turns",
+        ),
+        (
+            lambda c: c["evaluations"]["multi_answer"].update(
+                files=["resources/similarity/multi-answer.txt", "package://x/multi-answer.txt"]
+            ),
+            r"two files are named \['multi-answer'\].*rename one",
+        ),
+        (
             lambda c: c["embeddings"].update(pre={"method": "pretrained"}),
             "embeddings.pre: .*exactly one of 'path'",
         ),

@@ -28,9 +28,7 @@ def test_hand_computed_graph(tmp_path):
     # Mean Rank = (1 + 2 + 2 + 2) / 4 = 7/4;  mAP = (5/6 + 7/12) / 2 = 17/24
     # Norms: parents 1; dog 0.5, the other children 2 -> parent smaller in 3 of 4 edges.
     words = ["animal", "dog", "vehicle", "cat", "car", "truck"]
-    X = np.array(
-        [at(0), at(10, 0.5), at(80), at(85, 2), at(90, 2), at(100, 2)], dtype=np.float32
-    )
+    X = np.array([at(0), at(10, 0.5), at(80), at(85, 2), at(90, 2), at(100, 2)], dtype=np.float32)
     graph = tmp_path / "g.tsv"
     graph.write_text(
         "# parent\tchild\nAnimal\tdog\nanimal\tcat\nvehicle\tcar\nvehicle\ttruck\nanimal\tunicorn\n"
@@ -38,12 +36,14 @@ def test_hand_computed_graph(tmp_path):
     edges = read_edges(graph)
     per_edge, per_parent, counts = evaluate_hierarchy(X, words, edges, embedding="e")
     assert counts == {"n_nodes": 7, "n_nodes_oov": 1, "n_edges": 5, "n_edges_used": 4}
-    assert per_edge.set_index("child")["rank"].to_dict() == {
+    ok = per_edge[per_edge["status"] == "ok"]
+    assert ok.set_index("child")["rank"].to_dict() == {
         "dog": 1.0,
         "cat": 2.0,
         "car": 2.0,
         "truck": 2.0,
     }
+    assert per_edge[per_edge["status"] == "oov"]["child"].tolist() == ["unicorn"]
     ap = per_parent.set_index("parent")["average_precision"]
     assert ap["animal"] == pytest.approx(5 / 6) and ap["vehicle"] == pytest.approx(7 / 12)
     s = summarise_hierarchy(per_edge, per_parent)

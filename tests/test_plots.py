@@ -153,3 +153,28 @@ def test_auc_boxes_summarise_the_iterations_and_the_matching_null():
     assert medians[0] == pytest.approx(np.median(it["auc"]))
     assert medians[1] == pytest.approx(np.median(nl["auc"]))
     plots.save(fig)
+
+
+def test_pseudo_curves_are_the_fold_means(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = []
+    for emb in EMBEDDINGS:
+        for fold in range(5):
+            rows.append((emb, "cosine", 0, fold, rng.random()))
+            rows.append((emb, "unigram", 0, fold, 0.8))
+            for k in (1, 5, 20):
+                rows.append((emb, "knn", k, fold, rng.random()))
+    df = pd.DataFrame(rows, columns=["embedding", "method", "k", "fold", "error_rate"])
+    fig = plots.pseudo_figure(df, "Pseudo")
+    ax = fig.axes[0]
+    curves = [c for c in ax.containers]  # one errorbar container per embedding
+    assert len(curves) == len(EMBEDDINGS)
+    for container, emb in zip(curves, EMBEDDINGS, strict=True):
+        line = container.lines[0]
+        want = df[(df["embedding"] == emb) & (df["method"] == "knn")].groupby("k")["error_rate"]
+        np.testing.assert_allclose(np.asarray(line.get_ydata(), float), want.mean().to_numpy())
+        np.testing.assert_array_equal(np.asarray(line.get_xdata(), float), [1, 5, 20])
+    assert ax.get_xscale() == "log" and "error rate" in ax.get_ylabel()
+    plots.save(fig, tmp_path / "p.png")
+    w, h = plots.PSEUDO_SIZE
+    assert png_size(tmp_path / "p.png") == (round(w * plots.DPI), round(h * plots.DPI))

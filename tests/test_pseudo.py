@@ -115,6 +115,16 @@ def test_decisions_match_explicit_loops():
         ours = result[(result["method"] == "knn") & (result["k"] == k)]["error_rate"]
         ref = reference_decide(vectors, pairs, fold_of, triples, V, k)
         assert ours.to_numpy() == pytest.approx(ref)
+    # the unigram baseline: the context seen more often in training wins
+    for f in range(cfg.folds):
+        ctx = Counter(pairs[fold_of != f][:, 1].tolist())
+        tf = triples[triples["fold"] == f]
+        wrong = sum(
+            1.0 if ctx[a] < ctx[b] else 0.5 if ctx[a] == ctx[b] else 0.0
+            for a, b in zip(tf["c1"], tf["c2"], strict=True)
+        )
+        got = result[(result["method"] == "unigram") & (result["fold"] == f)]["error_rate"]
+        assert got.item() == pytest.approx(wrong / len(tf))
 
 
 def test_a_planted_embedding_beats_chance_and_noise_does_not():

@@ -129,3 +129,49 @@ def test_import_script_on_bad_embeddings(tmp_path, name):
         wildcards={"embedding": "e"},
     )
     assert re.search(match, msg), msg
+
+
+def small_store(tmp: Path) -> dict:
+    import numpy as np
+
+    from learnability.embeddings.store import Embedding, save_embedding
+
+    words = ["north", "south", "east", "west", "dog", "cat", "animal"]
+    vectors = np.random.default_rng(0).standard_normal((len(words), 4)).astype("float32")
+    save_embedding(Embedding(words, vectors, np.arange(7, 0, -1), name="e"), tmp / "emb")
+    return {
+        "vectors": str(tmp / "emb" / "vectors.npy"),
+        "vocab": str(tmp / "emb" / "vocab.parquet"),
+    }
+
+
+EVALUATION_CASES = [
+    ("evaluate_multi_answer", "bad.txt", ": dirs\nnorth\tsouth\teast\n", {"k": 2},
+     r"bad\.txt, line 2: expected 'query<TAB>answer1/answer2/\.\.\.'.*one query"),
+    ("evaluate_hierarchy", "bad.tsv", "animal\tdog\nanimal\tdog\n", {},
+     r"bad\.tsv, line 2: duplicate edge animal -> dog \(first on line 1\); remove one"),
+    ("evaluate_analogy", "bad.txt", "north south east west\n", {"restrict_vocab": 10, "eps": 1e-3},
+     r"bad\.txt, line 1: a question before any ': section' header"),
+    ("evaluate_word_pairs", "bad.tsv", "# header only\n", {"restrict_vocab": 10},
+     r"bad\.tsv: no pairs; expected 'word1<TAB>word2<TAB>score'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", range(len(EVALUATION_CASES)))
+def test_evaluation_scripts_on_bad_files(tmp_path, case):
+    script, name, text, params, match = EVALUATION_CASES[case]
+    (tmp_path / name).write_text(text)
+    output = (
+        {"edges": "e.parquet", "parents": "p.parquet"}
+        if script == "evaluate_hierarchy"
+        else {"out": "o.parquet"}
+    )
+    msg = run_script(
+        script,
+        tmp_path,
+        input={**small_store(tmp_path), "files": [str(tmp_path / name)]},
+        output=output,
+        params={"datasets": [name.split(".")[0]], **params},
+        wildcards={"embedding": "e"},
+    )
+    assert re.search(match, msg), msg

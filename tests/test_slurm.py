@@ -54,6 +54,14 @@ def small_config() -> dict:
     cfg["learnability"].update(iterations=4, negatives=["uniform"], learning_curve=[])
     cfg["random_lists"].update(lists=4, iterations=2, sizes=[60], match_sizes=False)
     cfg["report"] = {"table_size": 60}
+    # one evaluation (a job per embedding and the summary) keeps the cluster run short
+    cfg["evaluations"] = {
+        "multi_answer": {"files": [str(REPO / "resources/similarity/multi-answer.txt")]},
+        "analogy": {"files": []},
+        "word_pairs": {"files": []},
+        "hierarchy": {"files": []},
+        "pseudo": {"enabled": False},
+    }
     return cfg
 
 
@@ -114,6 +122,8 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
         "results/learnability/random/family/uniform/iterations.parquet",
         "results/null/word2vec/uniform/size-60.parquet",
         "results/stats/wilcoxon.parquet",
+        "results/evaluations/word2vec/multi_answer.parquet",
+        "results/evaluations/scores.parquet",
     ]:
         a, b = pd.read_parquet(local / rel), pd.read_parquet(cluster / rel)
         pd.testing.assert_frame_equal(a, b, check_exact=True, obj=rel)

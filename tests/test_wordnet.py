@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from learnability.wordnet import build_lists, read_supersenses
+from learnability.wordnet import build_lists, hypernym_edges, read_supersenses
 
 HEADER = "  1 This software and database is being provided to you, the LICENSEE, by  \n"
 NOUNS = (
@@ -48,3 +48,24 @@ def test_committed_lists_are_what_the_script_writes(tmp_path):
     shipped = REPO / "resources" / "wordlists-wordnet"
     for path in sorted(tmp_path.glob("*.txt")):
         assert path.read_text() == (shipped / path.name).read_text(), path.name
+
+
+def test_hypernym_edges_from_a_hand_written_database(tmp_path):
+    # three synsets: dog (lemmas dog, domestic_dog) -> canine; hotdog's head is
+    # multiword only (left out with its edge); an instance hypernym (@i) is not an edge
+    (tmp_path / "data.noun").write_text(
+        "  1 licence header line\n"
+        "00000001 05 n 02 dog 0 domestic_dog 0 002 @ 00000002 n 0000 @i 00000003 n 0000 | a dog\n"
+        "00000002 05 n 01 canine 0 000 | a canid\n"
+        "00000003 05 n 01 hot_dog 0 001 @ 00000002 n 0000 | food\n"
+    )
+    assert hypernym_edges(tmp_path) == [("canine", "dog")]
+
+
+@pytest.mark.skipif(not (SYSTEM / "data.noun").is_file(), reason="WordNet is not installed")
+def test_committed_hypernym_graph_is_what_the_script_writes():
+    edges = hypernym_edges(SYSTEM)
+    shipped = (REPO / "resources" / "hierarchy" / "wordnet-nouns.tsv").read_text()
+    lines = [line for line in shipped.splitlines() if not line.startswith("#")]
+    assert lines == [f"{p}\t{c}" for p, c in edges]
+    assert ("canine", "dog") in edges

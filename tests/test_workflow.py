@@ -36,6 +36,12 @@ def tiny_config(workdir: Path) -> dict:
     cfg["learnability"].update(iterations=4, learning_curve=[0.25, 0.5])
     cfg["random_lists"].update(lists=6, iterations=2, sizes=[60])
     cfg["report"] = {"table_size": 60}
+    evaluations = cfg["evaluations"]
+    evaluations["pseudo"].update(folds=5, ks=[1, 10], max_tokens=200_000)
+    evaluations["bootstrap"] = 200
+    # the shipped multi-answer test and hierarchy graph, from the repository
+    for kind in ("multi_answer", "hierarchy"):
+        evaluations[kind]["files"] = [str(REPO / f) for f in evaluations[kind]["files"]]
     return cfg
 
 
@@ -102,6 +108,20 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
         "pvalues": ["results/stats/pvalues.parquet"],
         "random_rows": ["results/stats/random_rows.parquet"],
         "wilcoxon": ["results/stats/wilcoxon.parquet"],
+        **{
+            table: [f"results/evaluations/{e}/{table}.parquet" for e in embeddings]
+            for table in (
+                "multi_answer",
+                "analogy",
+                "word_pairs",
+                "hierarchy_edges",
+                "hierarchy_parents",
+                "pseudo",
+            )
+        },  # fmt: skip
+        "scores": ["results/evaluations/scores.parquet"],
+        "evaluation_tests": ["results/evaluations/tests.parquet"],
+        "rank_correlation": ["results/evaluations/rank_correlation.parquet"],
     }
     for table, paths in expected.items():
         for path in paths:
@@ -120,6 +140,20 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
             png = wd / f"results/plots/{scheme}/{name}.png"
             assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
             assert "<svg" in (wd / f"results/plots/{scheme}/{name}.svg").read_text()
+    # the evaluations beside learnability: one row per embedding, one column group each
+    evals = pd.read_csv(wd / "results/tables/evaluations.csv").set_index("embedding")
+    assert set(evals.index) == set(embeddings)
+    groups = {c.split(": ")[0] for c in evals.columns}
+    assert groups == {"learnability", "multi_answer", "analogy", "word_pairs", "hierarchy",
+                      "pseudo"}, groups  # fmt: skip
+    scores = pd.read_parquet(wd / "results/evaluations/scores.parquet")
+    spearman = scores.query("evaluation == 'word_pairs' and dataset == 'simlex999'")
+    assert (
+        evals["word_pairs: simlex999 Spearman"].to_dict()
+        == spearman.set_index("embedding")["value"].to_dict()
+    )
+    assert r"\cmidrule" in (wd / "results/tables/evaluations.tex").read_text()
+    assert (wd / "results/plots/pseudo.png").read_bytes()[:4] == b"\x89PNG"
     # every job's log says what it read and wrote
     log = (wd / "logs/tables/uniform.log").read_text()
     assert "rule tables" in log and "param table_size: 60" in log
@@ -182,6 +216,8 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
             "plot_auc_distribution",
             "plot_null",
             "plot_heatmap",
+            # its table holds learnability's mean AUC beside the other evaluations
+            "evaluations_summary",
         }, jobs
         lists_in_jobs = set(re.findall(r"list=([\w.-]+)", out))
         assert lists_in_jobs == {"health"}
@@ -246,13 +282,19 @@ def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
     nulls = list((wd / "results" / "null").glob("*/*/*.parquet"))  # every key, every scheme
     assert jobs.get("null_distribution") == len(nulls) > 4 * 2, jobs
     assert not {"learnability", "train_embedding"} & set(jobs), jobs
+    # an evaluation's parameter: that evaluation for every embedding and the summary only
+    jobs, _ = _dry_run_after(wd, _set(["evaluations", "multi_answer", "k"], 5))
+    assert jobs == {"evaluate_multi_answer": 4, "evaluations_summary": 1, "all": 1}, jobs
+    jobs, _ = _dry_run_after(wd, _set(["evaluations", "pseudo", "ks"], [1, 3]))
+    assert jobs == {"evaluate_pseudo": 4, "evaluations_summary": 1, "plot_pseudo": 1,
+                    "all": 1}, jobs  # fmt: skip
 
 
 def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
     """Given the embeddings, every learnability, null, p-value and Wilcoxon number is the
     same whatever the cores and the order the jobs ran in (the fixture ran on 2 cores)."""
     wd = workflow_dir
-    stages = ["learnability", "null", "stats"]
+    stages = ["learnability", "null", "stats", "evaluations"]
     saved = tmp_path / "first"
     for stage in stages:
         shutil.copytree(wd / "results" / stage, saved / stage)

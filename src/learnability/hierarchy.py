@@ -85,8 +85,9 @@ def evaluate_hierarchy(
     dataset: str = "",
     embedding: str = "",
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """Returns (per-edge ranks, per-parent AP, counts). Every node of the graph that the
-    embedding knows is a candidate for every parent."""
+    """Returns (per-edge ranks, OOV edges last with ``status = oov``; per-parent AP;
+    counts). Every node of the graph that the embedding knows is a candidate for every
+    parent."""
     index = {w: i for i, w in enumerate(words)}
     nodes = pd.unique(pd.concat([edges["parent"], edges["child"]]))
     known = np.array([n for n in nodes if n in index], dtype=object)
@@ -122,6 +123,7 @@ def evaluate_hierarchy(
                     "distance": float(d),
                     "rank": 1.0 + closer + 0.5 * ties,
                     "parent_norm_smaller": bool(n[u] < n[pos[c]]),
+                    "status": "ok",
                 }
             )
         parent_rows.append(
@@ -132,10 +134,24 @@ def evaluate_hierarchy(
                 "average_precision": average_precision(child[candidate], -dist[candidate]),
             }
         )
+    # edges with a node outside the vocabulary are listed, not scored
+    for r in edges[~edges.index.isin(kept.index)].itertuples():
+        edge_rows.append(
+            {
+                "parent": r.parent,
+                "child": r.child,
+                "line": int(r.line),
+                "distance": np.nan,
+                "rank": np.nan,
+                "parent_norm_smaller": False,
+                "status": "oov",
+            }
+        )
     per_edge = pd.DataFrame(
         edge_rows,
-        columns=["parent", "child", "line", "distance", "rank", "parent_norm_smaller"],
+        columns=["parent", "child", "line", "status", "distance", "rank", "parent_norm_smaller"],
     )
+    per_edge["status"] = per_edge["status"].fillna("ok")
     per_parent = pd.DataFrame(
         parent_rows, columns=["parent", "n_children", "n_candidates", "average_precision"]
     )
@@ -146,6 +162,7 @@ def evaluate_hierarchy(
 
 
 def summarise_hierarchy(per_edge: pd.DataFrame, per_parent: pd.DataFrame) -> dict:
+    per_edge = per_edge[per_edge["status"] == "ok"]
     return {
         "mean_rank": float(per_edge["rank"].mean()) if len(per_edge) else np.nan,
         "map": float(per_parent["average_precision"].mean()) if len(per_parent) else np.nan,

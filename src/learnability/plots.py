@@ -283,6 +283,39 @@ def heatmap_figure(
     return fig
 
 
+PSEUDO_SIZE = (7.2, 5.4)  # inches
+
+
+def pseudo_figure(pseudo: pd.DataFrame, title: str) -> Figure:
+    """Pseudo-disambiguation error rate against k (log scale), one line per embedding:
+    the mean over folds with a bar of one std (Lee 1999's Figure 2), and each
+    embedding's cosine decision as a dashed horizontal line of its colour."""
+    fig = plt.figure(figsize=PSEUDO_SIZE, dpi=DPI, layout="constrained")
+    ax = fig.subplots()
+    names = list(dict.fromkeys(pseudo["embedding"]))
+    palette = colors(names)
+    for name in names:
+        part = pseudo[pseudo["embedding"] == name]
+        knn = part[part["method"] == "knn"].groupby("k")["error_rate"].agg(["mean", "std"])
+        ax.errorbar(knn.index, knn["mean"], yerr=knn["std"].fillna(0), marker="o", ms=3,
+                    capsize=2, color=palette[name], label=f"{name}: kNN averaging")  # fmt: skip
+        cosine = part[part["method"] == "cosine"]["error_rate"].mean()
+        ax.axhline(cosine, ls="--", lw=1, color=palette[name], label=f"{name}: cosine")
+    unigram = pseudo[pseudo["method"] == "unigram"]["error_rate"]
+    if len(unigram):  # a property of the corpus folds, the same for every embedding
+        ax.axhline(unigram.mean(), color="k", lw=1, ls="-.", label="unigram baseline")
+    ax.axhline(0.5, color=NULL_COLOR, lw=0.8, ls=":", label="chance")
+    ax.set_xscale("log")
+    ax.set_xlabel("k, nearest neighbours averaged (log scale)", fontsize=9)
+    ax.set_ylabel("error rate, (incorrect + ties/2) / T (mean ± std over folds)", fontsize=8)
+    ax.set_ylim(0, 1)
+    # below the axes: inside, it would cover the curves
+    ax.legend(fontsize=7, ncols=3, frameon=False, loc="upper center",
+              bbox_to_anchor=(0.5, -0.14))  # fmt: skip
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
 def save(fig: Figure, *paths: str | os.PathLike[str]) -> None:
     """Write ``fig`` to each path (format from the suffix: .png, .svg), atomically."""
     for path in paths:

@@ -18,8 +18,13 @@ co-occurrence (w, c1) from a fake one (w, c2)?
    - ``knn`` at each k: nearest-neighbour averaging, sum over the k nearest neighbours
      w' of w of max(cos(w, w'), 0) * P(c | w'), with P(c | w') from the training folds'
      counts (the weight's normaliser is the same for c1 and c2, so it is left out).
+   - ``unigram``: the baseline without similarity, the context's training frequency
+     (Lee's backoff reduces to it for unseen pairs); it prefers the frequent c2, so its
+     error is high by construction, and the similarity methods are read against it.
    The error rate is (incorrect + ties / 2) / T; a tie is usually a "recall error": no
-   neighbour was seen with either context.
+   neighbour was seen with either context. With window co-occurrences the frequent
+   contexts are function words and w, which must never meet c2, a rare word: P(c2 | w')
+   is large for any w', so kNN averaging drifts toward the unigram baseline as k grows.
 
 The embedding itself was trained on the whole corpus, held-out folds included: only the
 counts P(c | w') respect the folds. The test measures whether the embedding's geometry
@@ -174,6 +179,14 @@ def decide(
         cos2 = np.einsum("ij,ij->i", uw, _unit(vectors, row_norms, e2))
         out.append({**base, "method": "cosine", "k": 0, **_errors(cos1, cos2)})
         train = fold_of != f
+        # Lee's baseline without similarity: the context's training frequency (backoff to
+        # the unigram). It prefers the frequent c2, so its error is high by construction
+        context_counts = np.bincount(pairs[train, 1], minlength=n_words).astype(np.float64)
+        c1_ids, c2_ids = ids["c1"][known], ids["c2"][known]
+        out.append(
+            {**base, "method": "unigram", "k": 0,
+             **_errors(context_counts[c1_ids], context_counts[c2_ids])}
+        )  # fmt: skip
         train_keys, train_counts = np.unique(
             pairs[train, 0] * n_words + pairs[train, 1], return_counts=True
         )
@@ -185,7 +198,7 @@ def decide(
         nbr_c = np.maximum(nbr_c, 0)
         denom = np.maximum(totals[nbr_c], 1)
         score = {}
-        for name, ctx in (("c1", ids["c1"][known]), ("c2", ids["c2"][known])):
+        for name, ctx in (("c1", c1_ids), ("c2", c2_ids)):
             counts = _lookup(train_keys, train_counts, nbr_c * n_words + ctx[:, None])
             # cumulative over neighbours: column k - 1 is the sum over the k nearest
             score[name] = np.cumsum(weight * np.where(seen, counts / denom, 0.0), axis=1)
@@ -195,3 +208,57 @@ def decide(
             s2 = score["c2"][:, col] if col >= 0 else np.zeros(ew.size)
             out.append({**base, "method": "knn", "k": k, **_errors(s1, s2)})
     return pd.DataFrame(out)
+
+
+def read_corpus(path: str, max_tokens: int) -> tuple[list[list[str]], int]:
+    """Lines of a corpus text file (gzip or plain), whole lines, until ``max_tokens``."""
+    import gzip
+
+    opener = gzip.open if str(path).endswith(".gz") else open
+    lines, n = [], 0
+    with opener(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            tokens = line.split()
+            if n + len(tokens) > max_tokens and lines:
+                break
+            lines.append(tokens)
+            n += len(tokens)
+    return lines, n
+
+
+def evaluate_corpus(
+    corpus: str,
+    words: list[str],
+    vectors: np.ndarray,
+    cfg: PseudoConfig,
+    *,
+    max_tokens: int = 2_000_000,
+    min_count: int = 5,
+    dataset: str = "",
+    embedding: str = "",
+) -> tuple[pd.DataFrame, dict]:
+    """The whole procedure on a corpus file for one embedding: (per-fold errors, counts of
+    what was read). The pair vocabulary comes from the corpus alone, so every embedding
+    of the corpus faces the same triples."""
+    from collections import Counter
+
+    lines, n_tokens = read_corpus(corpus, max_tokens)
+    counts = Counter(t for line in lines for t in line)
+    vocab = sorted(w for w, c in counts.items() if c >= min_count)
+    vocab_index = {w: i for i, w in enumerate(vocab)}
+    pairs = cooccurrence_pairs(token_ids(lines, vocab_index), cfg.window)
+    triples, lost, fold_of = make_triples(pairs, len(vocab), cfg)
+    emb_index = {w: i for i, w in enumerate(words)}
+    emb_ids = np.array([emb_index.get(w, -1) for w in vocab], dtype=np.int64)
+    result = decide(vectors, emb_ids, pairs, fold_of, triples, lost, len(vocab), cfg)
+    result.insert(0, "dataset", dataset)
+    result.insert(0, "embedding", embedding)
+    info = {
+        "tokens": n_tokens,
+        "lines": len(lines),
+        "pair_vocabulary": len(vocab),
+        "pair_tokens": len(pairs),
+        "triples": len(triples),
+        "vocabulary_unknown_to_embedding": int((emb_ids < 0).sum()),
+    }
+    return result, info

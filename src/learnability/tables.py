@@ -144,6 +144,7 @@ def to_latex(
     bold: pd.DataFrame | None = None,
     italic: pd.DataFrame | None = None,
     rule_before: tuple[str, ...] = SUMMARY_ROWS,
+    group_sep: str | None = None,
 ) -> str:
     """A booktabs ``tabular`` (needs ``\\usepackage{booktabs}``): text columns left-aligned,
     numbers right-aligned, a ``\\midrule`` before the first summary row (Mean, random...),
@@ -151,7 +152,27 @@ def to_latex(
     numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
     spec = "".join("r" if n else "l" for n in numeric)
     lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
-    lines.append(" & ".join(latex_escape(str(c)) for c in df.columns) + r" \\")
+    names = [str(c) for c in df.columns]
+    if group_sep is not None:
+        # "group: column" names: a spanning group row over its columns, then the columns
+        split = [n.split(group_sep, 1) if group_sep in n else ["", n] for n in names]
+        spans: list[list] = []
+        for group, _ in split:
+            if spans and spans[-1][0] == group:
+                spans[-1][1] += 1
+            else:
+                spans.append([group, 1])
+        cells, rules, col = [], [], 1
+        for group, width in spans:
+            cells.append(f"\\multicolumn{{{width}}}{{c}}{{{latex_escape(group)}}}" if group else "")
+            cells += [""] * (width - 1) if not group else []
+            if group:
+                rules.append(f"\\cmidrule(lr){{{col}-{col + width - 1}}}")
+            col += width
+        lines.append(" & ".join(cells) + r" \\")
+        lines.append(" ".join(rules))
+        names = [n for _, n in split]
+    lines.append(" & ".join(latex_escape(n) for n in names) + r" \\")
     lines.append("\\midrule")
     cells = _cells(df, digits, bold, italic, (r"\textbf{", "}"), (r"\textit{", "}"), latex_escape)
     ruled = False
@@ -222,6 +243,30 @@ def write_table_files(
     if tex_path is not None:
         tex = (f"% {title}\n" if title else "") + to_latex(df, bold=bold, italic=italic)
         write_text(tex, tex_path)
+
+
+def write_evaluation_tables(
+    table: pd.DataFrame, tests: pd.DataFrame, correlation: pd.DataFrame, out
+) -> None:
+    """The evaluations beside learnability (``out``: the rule's outputs): the comparison
+    table in Markdown, CSV and LaTeX with one column group per evaluation, the paired
+    tests and the rank correlations in Markdown and CSV."""
+    title = "Embeddings on every evaluation (higher is better, except Mean Rank and error)"
+    write_table_files(table, out.table, out.table_csv, title)
+    tex = f"% {title}\n" + to_latex(table, group_sep=": ")
+    write_text(tex, out.table_tex)
+    shown = tests[
+        ["evaluation", "dataset", "section", "metric", "embedding_a", "embedding_b",
+         "n_items", "value_a", "value_b", "difference", "ci_low", "ci_high", "p_value",
+         "p_holm", "method"]
+    ]  # fmt: skip
+    write_table_files(shown, out.tests_md, out.tests_csv, "Paired tests (a better than b?)")
+    write_table_files(
+        correlation,
+        out.correlation_md,
+        out.correlation_csv,
+        "Rank correlation across the compared embeddings between measures",
+    )
 
 
 def member_extremes(members: pd.DataFrame, k: int = 5) -> pd.DataFrame:

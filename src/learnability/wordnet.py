@@ -100,11 +100,60 @@ def build_lists(
     return sizes
 
 
+def hypernym_edges(wordnet_dir: str | Path = "/usr/share/wordnet") -> list[tuple[str, str]]:
+    """Direct noun hypernym edges (``@``; instance hypernyms ``@i`` are left out) as
+    (parent, child) words: each synset is named by its first single-word lemma, and a
+    synset with none is left out with its edges. Synsets that share a head word (the
+    senses of ``bank``) become one node; duplicate edges and self-loops are dropped.
+    Sorted, so the file is reproducible."""
+    path = Path(wordnet_dir) / "data.noun"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: WordNet's database is not there; install it (Debian: apt-get "
+            "install wordnet-base) or pass --wordnet DIR"
+        )
+    head: dict[str, str] = {}
+    parents: dict[str, list[str]] = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("  "):
+                continue
+            fields = line.split(" | ")[0].split(" ")
+            offset, n_words = fields[0], int(fields[3], 16)
+            words = [fields[4 + 2 * k].lower() for k in range(n_words)]
+            single = [w for w in words if _WORD.match(w)]
+            if single:
+                head[offset] = single[0]
+            at = 4 + 2 * n_words
+            ptrs = fields[at + 1 : at + 1 + 4 * int(fields[at])]
+            parents[offset] = [
+                ptrs[i + 1] for i in range(0, len(ptrs), 4) if ptrs[i] == "@" and ptrs[i + 2] == "n"
+            ]
+    edges = {
+        (head[p], head[c])
+        for c, ps in parents.items()
+        if c in head
+        for p in ps
+        if p in head and head[p] != head[c]
+    }
+    return sorted(edges)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Write WordNet supersense word lists.")
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    parser.add_argument(
+        "--hypernyms", type=Path, help="also write the noun hypernym graph to this TSV"
+    )
     args = parser.parse_args()
+    if args.hypernyms:
+        edges = hypernym_edges(args.wordnet)
+        header = "# WordNet 3.0 noun hypernyms, parent<TAB>child (see README.md)\n"
+        args.hypernyms.write_text(
+            header + "".join(f"{p}\t{c}\n" for p, c in edges), encoding="utf-8"
+        )
+        print(f"{args.hypernyms}: {len(edges)} edges")
     print("supersense\tlemmas\tmultiword_left_out\tother_left_out")
     for name, (n, multi, other) in build_lists(args.out_dir, args.wordnet).items():
         print(f"{name}\t{n}\t{multi}\t{other}")

@@ -213,12 +213,33 @@ def check_config(config: dict) -> None:
                 f"compare.embeddings: {name!r} is not defined under "
                 f"embeddings (defined: {sorted(embeddings)})"
             )
+    evaluations = config.get("evaluations", {})
+    for kind in ("multi_answer", "analogy", "word_pairs", "hierarchy"):
+        files = evaluations.get(kind, {}).get("files", [])
+        stems = [evaluation_file_name(f) for f in files]
+        for f in files:
+            if not f.startswith("package://") and not Path(f).is_file():
+                raise ConfigError(
+                    f"evaluations.{kind}.files: {f} does not exist; fix the path, or "
+                    f"remove it from the list ([] turns {kind} off)"
+                )
+        dupes = sorted({s for s in stems if stems.count(s) > 1})
+        if dupes:
+            raise ConfigError(
+                f"evaluations.{kind}.files: two files are named {dupes}; results are kept "
+                "per file name, so rename one"
+            )
     table_size = config.get("report", {}).get("table_size", 400)
     if table_size not in config["random_lists"]["sizes"]:
         raise ConfigError(
             f"report.table_size: {table_size} must be one of random_lists.sizes "
             f"{config['random_lists']['sizes']}"
         )
+
+
+def evaluation_file_name(path: str) -> str:
+    """The dataset name of an evaluation file: its name without extension."""
+    return Path(path.rstrip("/")).name.split(".")[0]
 
 
 def _vocab_bins(vocab_path: str, n_bins: int):

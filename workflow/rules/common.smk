@@ -19,6 +19,7 @@ from snakemake.utils import min_version, validate
 from learnability.dumps import read_manifest
 from learnability.workflow_config import (
     check_config,
+    evaluation_file_name,
     embedding_params,
     list_registry,
     matched_null_key,
@@ -374,6 +375,12 @@ def get_final_outputs():
             negatives=NEGATIVES,
         ),
     ]
+    outputs += [
+        "results/evaluations/scores.parquet",
+        "results/tables/evaluations.md",
+    ]
+    if PSEUDO:
+        outputs += ["results/plots/pseudo.png", "results/plots/pseudo.svg"]
     if LEARNING_CURVE:
         outputs += expand(
             "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",
@@ -382,3 +389,61 @@ def get_final_outputs():
             negatives=NEGATIVES,
         )
     return outputs
+
+
+EVALUATIONS = {
+    kind: config.get("evaluations", {}).get(kind, {})
+    for kind in ("multi_answer", "analogy", "word_pairs", "hierarchy", "pseudo")
+}
+for _key in ("bootstrap", "confidence", "seed"):
+    if _key in config.get("evaluations", {}):
+        EVALUATIONS[_key] = config["evaluations"][_key]
+# pseudo-disambiguation counts pairs in the corpus: only when one is built
+PSEUDO = bool(TRAINED) and EVALUATIONS["pseudo"].get("enabled", True)
+
+
+def evaluation_files(kind):
+    """The files of one evaluation, package:// sources resolved to the installed file (an
+    input, so that editing a file reruns its jobs)."""
+    from learnability.download import resolve_package_path
+
+    return [
+        str(resolve_package_path(f)) if f.startswith("package://") else f
+        for f in EVALUATIONS[kind].get("files", [])
+    ]
+
+
+def evaluation_datasets(kind):
+    return [evaluation_file_name(f) for f in EVALUATIONS[kind].get("files", [])]
+
+
+def pseudo_settings():
+    cfg = dict(EVALUATIONS["pseudo"])
+    cfg.pop("enabled", None)
+    return cfg
+
+
+EVALUATION_OUTPUTS = {
+    "multi_answer": ["multi_answer"],
+    "analogy": ["analogy"],
+    "word_pairs": ["word_pairs"],
+    "hierarchy": ["hierarchy_edges", "hierarchy_parents"],
+}
+
+
+def evaluation_outputs(wildcards=None):
+    """Named inputs of the summary: each enabled evaluation's per-embedding tables."""
+    out = {}
+    for kind, tables in EVALUATION_OUTPUTS.items():
+        if EVALUATIONS[kind].get("files", []):
+            for table in tables:
+                out[table] = expand(
+                    "results/evaluations/{embedding}/{table}.parquet",
+                    embedding=EMBEDDINGS,
+                    table=table,
+                )
+    if PSEUDO:
+        out["pseudo"] = expand(
+            "results/evaluations/{embedding}/pseudo.parquet", embedding=EMBEDDINGS
+        )
+    return out

@@ -1,0 +1,159 @@
+# Intrinsic evaluations beside learnability (docs/evaluations.md): one job per embedding
+# and evaluation, on the embedding's own vocabulary, then one summary with the paired
+# tests and rank correlations, a table and a figure.
+
+
+rule evaluate_multi_answer:
+    input:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        files=evaluation_files("multi_answer"),
+    output:
+        "results/evaluations/{embedding}/multi_answer.parquet",
+    log:
+        "logs/evaluations/{embedding}/multi_answer.log",
+    benchmark:
+        "benchmarks/out/evaluations/{embedding}/multi_answer.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        datasets=evaluation_datasets("multi_answer"),
+        k=EVALUATIONS["multi_answer"].get("k", 15),
+    script:
+        "../scripts/evaluate_multi_answer.py"
+
+
+rule evaluate_analogy:
+    input:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        files=evaluation_files("analogy"),
+    output:
+        "results/evaluations/{embedding}/analogy.parquet",
+    log:
+        "logs/evaluations/{embedding}/analogy.log",
+    benchmark:
+        "benchmarks/out/evaluations/{embedding}/analogy.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        datasets=evaluation_datasets("analogy"),
+        restrict_vocab=EVALUATIONS["analogy"].get("restrict_vocab", 300000),
+        eps=EVALUATIONS["analogy"].get("cosmul_eps", 0.001),
+    script:
+        "../scripts/evaluate_analogy.py"
+
+
+rule evaluate_word_pairs:
+    input:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        files=evaluation_files("word_pairs"),
+    output:
+        "results/evaluations/{embedding}/word_pairs.parquet",
+    log:
+        "logs/evaluations/{embedding}/word_pairs.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        datasets=evaluation_datasets("word_pairs"),
+        restrict_vocab=EVALUATIONS["word_pairs"].get("restrict_vocab", 300000),
+    script:
+        "../scripts/evaluate_word_pairs.py"
+
+
+rule evaluate_hierarchy:
+    input:
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+        files=evaluation_files("hierarchy"),
+    output:
+        edges="results/evaluations/{embedding}/hierarchy_edges.parquet",
+        parents="results/evaluations/{embedding}/hierarchy_parents.parquet",
+    log:
+        "logs/evaluations/{embedding}/hierarchy.log",
+    benchmark:
+        "benchmarks/out/evaluations/{embedding}/hierarchy.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        datasets=evaluation_datasets("hierarchy"),
+    script:
+        "../scripts/evaluate_hierarchy.py"
+
+
+rule evaluate_pseudo:
+    input:
+        corpus=f"results/corpus/{DUMP}/text.txt.gz",
+        vectors="results/embeddings/{embedding}/vectors.npy",
+        vocab="results/embeddings/{embedding}/vocab.parquet",
+    output:
+        "results/evaluations/{embedding}/pseudo.parquet",
+    log:
+        "logs/evaluations/{embedding}/pseudo.log",
+    benchmark:
+        "benchmarks/out/evaluations/{embedding}/pseudo.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        dataset=DUMP,
+        settings=pseudo_settings(),
+    script:
+        "../scripts/evaluate_pseudo.py"
+
+
+rule evaluations_summary:
+    input:
+        unpack(evaluation_outputs),
+        summaries=summaries(EMBEDDINGS),
+    output:
+        scores="results/evaluations/scores.parquet",
+        tests="results/evaluations/tests.parquet",
+        correlation="results/evaluations/rank_correlation.parquet",
+        table=report(
+            "results/tables/evaluations.md",
+            caption="../report/evaluations.rst",
+            category="Comparison",
+        ),
+        table_csv="results/tables/evaluations.csv",
+        table_tex="results/tables/evaluations.tex",
+        tests_md=report(
+            "results/tables/evaluation_tests.md",
+            caption="../report/evaluation_tests.rst",
+            category="Comparison",
+        ),
+        tests_csv="results/tables/evaluation_tests.csv",
+        correlation_md="results/tables/rank_correlation.md",
+        correlation_csv="results/tables/rank_correlation.csv",
+    log:
+        "logs/evaluations/summary.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        embeddings=COMPARED,
+        alternative=config["compare"].get("alternative", "greater"),
+        bootstrap=EVALUATIONS.get("bootstrap", 2000),
+        confidence=EVALUATIONS.get("confidence", 0.95),
+        seed=EVALUATIONS.get("seed", 2022),
+    script:
+        "../scripts/evaluations_summary.py"
+
+
+rule plot_pseudo:
+    input:
+        expand("results/evaluations/{embedding}/pseudo.parquet", embedding=EMBEDDINGS),
+    output:
+        png=report(
+            "results/plots/pseudo.png",
+            caption="../report/pseudo.rst",
+            category="Comparison",
+        ),
+        svg="results/plots/pseudo.svg",
+    log:
+        "logs/plots/pseudo.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        title=f"Pseudo-disambiguation (Lee 1999)\ncorpus {DUMP}, config {REPORT_NAME}",
+    script:
+        "../scripts/plot_pseudo.py"

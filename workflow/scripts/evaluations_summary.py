@@ -1,0 +1,39 @@
+import pandas as pd
+
+from learnability import evaluations as ev
+from learnability.io import read_tables, write_table
+from learnability.logs import logged
+from learnability.tables import write_evaluation_tables
+
+with logged(snakemake) as log:
+    i, p, o = snakemake.input, snakemake.params, snakemake.output
+    tables = {
+        name: read_tables(list(i[name]), name)
+        for name in ("multi_answer", "analogy", "word_pairs", "hierarchy_edges",
+                     "hierarchy_parents", "pseudo")
+        if name in i.keys()
+    }  # fmt: skip
+    rows = []
+    if "multi_answer" in tables:
+        rows += ev.scores_multi_answer(tables["multi_answer"])
+    if "analogy" in tables:
+        rows += ev.scores_analogy(tables["analogy"])
+    if "word_pairs" in tables:
+        rows += ev.scores_word_pairs(tables["word_pairs"])
+    if "hierarchy_edges" in tables:
+        rows += ev.scores_hierarchy(tables["hierarchy_edges"], tables["hierarchy_parents"])
+    if "pseudo" in tables:
+        rows += ev.scores_pseudo(tables["pseudo"])
+    scores = pd.DataFrame(rows, columns=ev.SCORE_COLUMNS)
+    summary = read_tables(list(i.summaries), "summary")
+    tests = ev.compare_evaluations(
+        tables, list(p.embeddings), p.alternative, p.bootstrap, p.seed, p.confidence
+    )
+    wide = pd.concat([ev.learnability_columns(summary), ev.headline(scores)], axis=1)
+    correlation = ev.rank_correlations(wide.loc[wide.index.isin(p.embeddings)])
+    write_table(scores, o.scores, "scores")
+    write_table(tests, o.tests, "evaluation_tests")
+    write_table(correlation, o.correlation, "rank_correlation")
+    table = ev.comparison_table(scores, summary)
+    write_evaluation_tables(table, tests, correlation, o)
+    log.info("\n%s", table.to_string(index=False))
