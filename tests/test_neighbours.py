@@ -224,3 +224,19 @@ def test_analogy_by_hand():
     per = evaluate_analogies(X, words, [Question("s", 1, ("Man", "Woman", "King", "Queen"))])
     assert per.loc[0, "predicted_add"] == "queen" and per.loc[0, "correct_add"]
     assert per.loc[0, "predicted_mul"] == "queen" and per.loc[0, "correct_mul"]
+
+
+def test_word_pair_spearman_by_hand():
+    from learnability.analogy import Pair
+
+    # cosines: (a, b) = 1, (a, c) = 0, (a, d) = -1; gold 9, 5, 1 -> rho = 1.
+    # Swapping two gold scores gives d^2 = 1 + 1: rho = 1 - 6 * 2 / (3 * 8) = 0.5.
+    words = ["a", "b", "c", "d"]
+    X = np.array([[1, 0], [2, 0], [0, 3], [-1, 0]], dtype=np.float32)
+    pairs = [Pair(1, "A", "b", 9.0), Pair(2, "a", "c", 5.0), Pair(3, "a", "d", 1.0)]
+    per = evaluate_word_pairs(X, words, pairs + [Pair(4, "a", "zebra", 7.0)])
+    assert per["cosine"].tolist()[:3] == pytest.approx([1.0, 0.0, -1.0])
+    assert per["status"].tolist() == ["ok", "ok", "ok", "oov"]
+    assert spearman(per) == {"n_pairs": 4, "n_used": 3, "n_oov": 1, "spearman": 1.0}
+    swapped = [Pair(1, "a", "b", 5.0), Pair(2, "a", "c", 9.0), Pair(3, "a", "d", 1.0)]
+    assert spearman(evaluate_word_pairs(X, words, swapped))["spearman"] == pytest.approx(0.5)

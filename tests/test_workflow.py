@@ -596,6 +596,11 @@ def test_report_holds_every_figure_and_shows_them_in_chromium(workflow_dir, tmp_
             entry = results[f"results/plots/{scheme}/{name}.png"]
             assert entry["data_uri"].startswith("data:image/png")
             assert len(entry["data_uri"]) > 10_000 and entry["caption"]
+    # the evaluations beside learnability: their figure and their tables
+    entry = results["results/plots/pseudo.png"]
+    assert entry["data_uri"].startswith("data:image/png") and "Lee" in entry["caption"]
+    for table in ("evaluations.md", "evaluation_tests.md"):
+        assert results[f"results/tables/{table}"]["caption"], table
     categories = json.loads(re.search(r"var categories = (\{.*?\});\n", html).group(1))
     assert set(categories) == {"Corpus", "Embeddings", "Learnability", "Comparison"}
     if CHROMIUM is None:
