@@ -28,11 +28,22 @@ from scipy import stats
 
 from learnability.errors import InputError
 from learnability.multianswer import _lines
-from learnability.neighbours import block_size, cosine_scores, norms, top_of_scores
+from learnability.neighbours import block_size, cosine_scores, norms, top_of_scores, unit_rows
 from learnability.tokenize import normalize
 
 GENSIM_RESTRICT_VOCAB = 300_000
 COSMUL_EPS = 0.001
+
+
+def restricted_index(words: list[str], restrict_vocab: int) -> tuple[int, dict[str, int]]:
+    """(limit, normalised word -> row) over the ``restrict_vocab`` first (most frequent)
+    words; of two words with one normal form the more frequent wins, as in gensim's
+    case-insensitive lookup."""
+    limit = min(restrict_vocab, len(words))
+    index: dict[str, int] = {}
+    for i, w in enumerate(words[:limit]):
+        index.setdefault(normalize(w), i)
+    return limit, index
 
 
 @dataclass(frozen=True)
@@ -84,11 +95,9 @@ def evaluate_analogies(
     block_bytes: int = 64 << 20,
 ) -> pd.DataFrame:
     """One row per question (schema ``analogy``) with both methods' predictions."""
-    limit = min(restrict_vocab, len(words))
-    index: dict[str, int] = {}
-    for i, w in enumerate(words[:limit]):
-        index.setdefault(normalize(w), i)
+    limit, index = restricted_index(words, restrict_vocab)
     row_norms = norms(np.asarray(vectors[:limit]))
+    unit = np.asarray(vectors[:limit], dtype=np.float32)
     ids = np.full((len(questions), 4), -1, np.int64)
     for r, q in enumerate(questions):
         ids[r] = [index.get(normalize(w), -1) for w in q.words]
@@ -99,7 +108,6 @@ def evaluate_analogies(
     for start in range(0, asked.size, step):
         rows = asked[start : start + step]
         a, b, c = (ids[rows, j] for j in range(3))
-        unit = np.asarray(vectors[:limit], dtype=np.float32)
         ua, ub, uc = (unit[x] / row_norms[x][:, None] for x in (a, b, c))
         # gensim: the unit vector of the mean of the weighted unit vectors, float32
         mean = (ub + uc - ua) / np.float32(3)
@@ -200,17 +208,14 @@ def evaluate_word_pairs(
 ) -> pd.DataFrame:
     """One row per pair (schema ``word_pairs``): the gold score and the cosine, or
     ``status = oov`` when a word is outside the ``restrict_vocab`` most frequent."""
-    limit = min(restrict_vocab, len(words))
-    index: dict[str, int] = {}
-    for i, w in enumerate(words[:limit]):
-        index.setdefault(normalize(w), i)
+    _, index = restricted_index(words, restrict_vocab)
     ia = np.array([index.get(normalize(p.a), -1) for p in pairs])
     ib = np.array([index.get(normalize(p.b), -1) for p in pairs])
     ok = (ia >= 0) & (ib >= 0)
-    unit = np.asarray(vectors[:limit], dtype=np.float32)
-    unit = unit / norms(unit)[:, None]
+    # only the pairs' rows: the restricted vocabulary may be 300,000 x 300
+    ua, ub = (unit_rows(np.asarray(vectors[i[ok]])) for i in (ia, ib))
     cos = np.full(len(pairs), np.nan)
-    cos[ok] = np.einsum("ij,ij->i", unit[ia[ok]], unit[ib[ok]])
+    cos[ok] = np.einsum("ij,ij->i", ua, ub)
     return pd.DataFrame(
         {
             "embedding": embedding,
