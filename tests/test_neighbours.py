@@ -191,6 +191,8 @@ def test_analogies_restrict_vocab_as_gensim(benchmark_vectors):
     assert total["n_asked"] == len(sections[-1]["correct"]) + len(sections[-1]["incorrect"])
 
 
+# gensim's most_similar_cosmul calls its own deprecated init_sims
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_cosmul_matches_gensim_most_similar_cosmul(benchmark_vectors):
     X, words, kv, questions, _ = benchmark_vectors
     per = evaluate_analogies(X, words, questions[:3000], eps=1e-6)
