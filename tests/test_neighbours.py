@@ -129,6 +129,30 @@ def test_multi_answer_errors_name_the_line(tmp_path, text, message):
     assert str(path) in str(err.value)
 
 
+def test_a_bats_folder_reads_one_section_per_file(tmp_path, compass):
+    X, words, _ = compass
+    bats = tmp_path / "BATS_3.0"
+    bats.mkdir()
+    (bats / "E01 north.txt").write_text("north\tnne/ne\n")
+    (bats / "E02 east.txt").write_text("east\tw\nsouth\tsse\n")
+    (bats / "notes.md").write_text("not a test file\n")
+    queries = read_multi_answer(bats)
+    assert [(q.section, q.line, q.query) for q in queries] == [
+        ("E01 north", 1, "north"),
+        ("E02 east", 1, "east"),
+        ("E02 east", 2, "south"),
+    ]
+    per = evaluate_multi_answer(X, words, queries, k=2)
+    assert per["correct"].tolist() == [True, False, True]
+    from learnability.workflow_config import evaluation_file_name
+
+    assert evaluation_file_name(str(bats)) == "BATS_3.0"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match="a folder without .txt test files"):
+        read_multi_answer(empty)
+
+
 def test_shipped_multi_answer_file_reads():
     from conftest import REPO
 

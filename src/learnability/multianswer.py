@@ -52,12 +52,25 @@ def _lines(path: Path) -> list[str]:
 
 
 def read_multi_answer(path: str | os.PathLike[str]) -> list[Query]:
-    """Read a multi-answer test file. Lines before any header belong to a section named
-    after the file (a BATS file holds one category and no header); blank lines and lines
-    starting with ``#`` are skipped."""
+    """Read a multi-answer test file, or a folder of them (BATS ships one ``.txt`` file
+    per category: each is read in name order). Lines before any header belong to a
+    section named after their file (a BATS file holds one category and no header); blank
+    lines and lines starting with ``#`` are skipped."""
     path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix == ".txt" and p.is_file())
+        if not files:
+            raise InputError(
+                f"{path}: a folder without .txt test files; point the config at a file or "
+                "at a folder of BATS-style .txt files"
+            )
+        return [q for f in files for q in _read_file(f)]
     if not path.is_file():
         raise InputError(f"{path}: no such test file; fix the path in the config")
+    return _read_file(path)
+
+
+def _read_file(path: Path) -> list[Query]:
     section = path.stem
     queries: list[Query] = []
     for number, raw in enumerate(_lines(path), start=1):

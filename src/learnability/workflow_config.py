@@ -218,7 +218,7 @@ def check_config(config: dict) -> None:
         files = evaluations.get(kind, {}).get("files", [])
         stems = [evaluation_file_name(f) for f in files]
         for f in files:
-            if not f.startswith("package://") and not Path(f).is_file():
+            if not f.startswith("package://") and not Path(f).exists():
                 raise ConfigError(
                     f"evaluations.{kind}.files: {f} does not exist; fix the path, or "
                     f"remove it from the list ([] turns {kind} off)"
@@ -238,8 +238,10 @@ def check_config(config: dict) -> None:
 
 
 def evaluation_file_name(path: str) -> str:
-    """The dataset name of an evaluation file: its name without extension."""
-    return Path(path.rstrip("/")).name.split(".")[0]
+    """The dataset name of an evaluation file: its name without extension (a folder, as
+    BATS ships: its name)."""
+    p = Path(path.rstrip("/"))
+    return p.name if p.is_dir() else p.name.split(".")[0]
 
 
 def _vocab_bins(vocab_path: str, n_bins: int):
