@@ -141,12 +141,31 @@ def test_comparison_table_comes_from_the_scores(tmp_path):
     assert wide.loc["w2v", "pseudo: wiki (accuracy)"] == pytest.approx(0.8)  # 1 - error
     out = SimpleNamespace(**{k: tmp_path / f"{k}.txt" for k in (
         "table", "table_csv", "table_tex", "tests_md", "tests_csv", "correlation_md",
-        "correlation_csv")})  # fmt: skip
+        "correlation_csv", "multi_answer_md")})  # fmt: skip
     tests = ev.compare_evaluations({}, ["w2v", "glove"])
     write_evaluation_tables(table.reset_index(), tests, ev.rank_correlations(wide), out)
     tex = out.table_tex.read_text()
     assert r"\multicolumn{1}{c}{learnability}" in tex and r"\cmidrule(lr){2-2}" in tex
     assert "0.700" in out.table.read_text()
+    assert "No multi-answer test" in out.multi_answer_md.read_text()
+
+
+def test_multi_answer_report_lists_every_failed_query():
+    from learnability.tables import multi_answer_report
+
+    per = pd.concat([multi("a", [True, False, False]), multi("b", [True, True, False])])
+    per = per.reset_index(drop=True)
+    per["dataset"] = "mine"
+    per["query"] = ["q0", "q1", "q2"] * 2
+    per["answers"] = "x/y"
+    per["neighbours"] = "n1 n2 n3 n4 n5 n6 n7"
+    per.loc[2, "status"] = "query_oov"  # a's q2: not asked, not a failure
+    text = multi_answer_report(per)
+    assert "failed queries (2)" in text  # a's q1, b's q2
+    assert "| a | s | q1 | x/y | n1 n2 n3 n4 n5 |" in text
+    assert "| b | s | q2 | x/y | n1 n2 n3 n4 n5 |" in text
+    assert "queries not asked (1)" in text and "query_oov" in text
+    assert "| s | 0.500 | 0.667 |" in text  # a: 1 of 2 asked; b: 2 of 3
 
 
 def test_latex_column_groups():

@@ -153,6 +153,7 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
         == spearman.set_index("embedding")["value"].to_dict()
     )
     assert r"\cmidrule" in (wd / "results/tables/evaluations.tex").read_text()
+    assert "failed queries" in (wd / "results/tables/multi_answer.md").read_text()
     assert (wd / "results/plots/pseudo.png").read_bytes()[:4] == b"\x89PNG"
     # every job's log says what it read and wrote
     log = (wd / "logs/tables/uniform.log").read_text()
@@ -599,7 +600,7 @@ def test_report_holds_every_figure_and_shows_them_in_chromium(workflow_dir, tmp_
     # the evaluations beside learnability: their figure and their tables
     entry = results["results/plots/pseudo.png"]
     assert entry["data_uri"].startswith("data:image/png") and "Lee" in entry["caption"]
-    for table in ("evaluations.md", "evaluation_tests.md"):
+    for table in ("evaluations.md", "evaluation_tests.md", "multi_answer.md"):
         assert results[f"results/tables/{table}"]["caption"], table
     categories = json.loads(re.search(r"var categories = (\{.*?\});\n", html).group(1))
     assert set(categories) == {"Corpus", "Embeddings", "Learnability", "Comparison"}

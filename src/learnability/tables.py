@@ -246,11 +246,16 @@ def write_table_files(
 
 
 def write_evaluation_tables(
-    table: pd.DataFrame, tests: pd.DataFrame, correlation: pd.DataFrame, out
+    table: pd.DataFrame,
+    tests: pd.DataFrame,
+    correlation: pd.DataFrame,
+    out,
+    multi_answer: pd.DataFrame | None = None,
 ) -> None:
     """The evaluations beside learnability (``out``: the rule's outputs): the comparison
     table in Markdown, CSV and LaTeX with one column group per evaluation, the paired
-    tests and the rank correlations in Markdown and CSV."""
+    tests and the rank correlations in Markdown and CSV, and the multi-answer sections
+    and failed queries in Markdown."""
     title = "Embeddings on every evaluation (higher is better, except Mean Rank and error)"
     write_table_files(table, out.table, out.table_csv, title)
     tex = f"% {title}\n" + to_latex(table, group_sep=": ")
@@ -267,6 +272,39 @@ def write_evaluation_tables(
         out.correlation_csv,
         "Rank correlation across the compared embeddings between measures",
     )
+    write_text(multi_answer_report(multi_answer), out.multi_answer_md)
+
+
+def multi_answer_report(per: pd.DataFrame | None, neighbours: int = 5) -> str:
+    """Markdown for people: accuracy per section and embedding, then every failed query
+    with its acceptable answers and its nearest neighbours (so a reader can judge the
+    test item as well as the embedding)."""
+    if per is None or per.empty:
+        return "No multi-answer test is configured (`evaluations.multi_answer.files`).\n"
+    from learnability.multianswer import summarise_multi_answer
+
+    parts = []
+    for ds, d in per.groupby("dataset", sort=False):
+        acc = pd.concat(
+            {e: summarise_multi_answer(g).set_index("section")["accuracy"]
+             for e, g in d.groupby("embedding", sort=False)},
+            axis=1,
+        ).reset_index()  # fmt: skip
+        parts.append(f"## {ds}: accuracy over the queries asked\n\n" + to_markdown(acc))
+        failed = d[(d["status"] == "ok") & ~d["correct"].astype(bool)].copy()
+        failed["neighbours"] = failed["neighbours"].str.split().str[:neighbours].str.join(" ")
+        shown = failed[["embedding", "section", "query", "answers", "neighbours"]]
+        parts.append(
+            f"## {ds}: failed queries ({len(failed)}), with the {neighbours} nearest "
+            f"neighbours\n\n" + (to_markdown(shown) if len(shown) else "None.\n")
+        )
+        unasked = d[d["status"] != "ok"]
+        if len(unasked):
+            parts.append(
+                f"## {ds}: queries not asked ({len(unasked)})\n\n"
+                + to_markdown(unasked[["embedding", "section", "query", "answers", "status"]])
+            )
+    return "\n".join(parts)
 
 
 def member_extremes(members: pd.DataFrame, k: int = 5) -> pd.DataFrame:

@@ -125,6 +125,11 @@ rule evaluations_summary:
         tests_csv="results/tables/evaluation_tests.csv",
         correlation_md="results/tables/rank_correlation.md",
         correlation_csv="results/tables/rank_correlation.csv",
+        multi_answer_md=report(
+            "results/tables/multi_answer.md",
+            caption="../report/multi_answer.rst",
+            category="Comparison",
+        ),
     log:
         "logs/evaluations/summary.log",
     conda:
