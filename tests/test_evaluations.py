@@ -141,13 +141,32 @@ def test_comparison_table_comes_from_the_scores(tmp_path):
     assert wide.loc["w2v", "pseudo: wiki (accuracy)"] == pytest.approx(0.8)  # 1 - error
     out = SimpleNamespace(**{k: tmp_path / f"{k}.txt" for k in (
         "table", "table_csv", "table_tex", "tests_md", "tests_csv", "correlation_md",
-        "correlation_csv", "multi_answer_md")})  # fmt: skip
+        "correlation_csv", "multi_answer_md", "analogy_md")})  # fmt: skip
     tests = ev.compare_evaluations({}, ["w2v", "glove"])
     write_evaluation_tables(table.reset_index(), tests, ev.rank_correlations(wide), out)
     tex = out.table_tex.read_text()
     assert r"\multicolumn{1}{c}{learnability}" in tex and r"\cmidrule(lr){2-2}" in tex
     assert "0.700" in out.table.read_text()
     assert "No multi-answer test" in out.multi_answer_md.read_text()
+    assert "No analogy test" in out.analogy_md.read_text()
+
+
+def test_analogy_report_per_section():
+    from learnability.tables import analogy_report
+
+    rows = []
+    for emb, add in (("a", [True, False, True, False]), ("b", [False, False, True, True])):
+        for i, (section, ok) in enumerate(
+            zip(["s1", "s1", "s2", "s2"], ["ok", "ok", "ok", "oov"], strict=True)
+        ):
+            rows.append({"embedding": emb, "dataset": "qw", "section": section, "line": i,
+                         "status": ok, "correct_add": add[i] and ok == "ok",
+                         "correct_mul": False})  # fmt: skip
+    text = analogy_report(pd.DataFrame(rows))
+    # s1: 2 asked, a 1/2, b 0/2; s2: 1 of 2 asked, a 1/1, b 1/1; total 3 asked
+    assert "| s1 | 2 | 2 | 0.500 | 0.000 | 0.000 | 0.000 |" in text
+    assert "| s2 | 2 | 1 | 1.000 | 0.000 | 1.000 | 0.000 |" in text
+    assert "| total | 4 | 3 | 0.667 | 0.000 | 0.333 | 0.000 |" in text
 
 
 def test_multi_answer_report_lists_every_failed_query():

@@ -154,6 +154,7 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
     )
     assert r"\cmidrule" in (wd / "results/tables/evaluations.tex").read_text()
     assert "failed queries" in (wd / "results/tables/multi_answer.md").read_text()
+    assert "capital-common-countries" in (wd / "results/tables/analogy.md").read_text()
     assert (wd / "results/plots/pseudo.png").read_bytes()[:4] == b"\x89PNG"
     # every job's log says what it read and wrote
     log = (wd / "logs/tables/uniform.log").read_text()

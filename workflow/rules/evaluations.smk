@@ -130,6 +130,11 @@ rule evaluations_summary:
             caption="../report/multi_answer.rst",
             category="Comparison",
         ),
+        analogy_md=report(
+            "results/tables/analogy.md",
+            caption="../report/analogy.rst",
+            category="Comparison",
+        ),
     log:
         "logs/evaluations/summary.log",
     conda:

@@ -35,5 +35,7 @@ with logged(snakemake) as log:
     write_table(tests, o.tests, "evaluation_tests")
     write_table(correlation, o.correlation, "rank_correlation")
     table = ev.comparison_table(scores, summary)
-    write_evaluation_tables(table, tests, correlation, o, tables.get("multi_answer"))
+    write_evaluation_tables(
+        table, tests, correlation, o, tables.get("multi_answer"), tables.get("analogy")
+    )
     log.info("\n%s", table.to_string(index=False))
