@@ -266,3 +266,18 @@ def test_word_pair_spearman_by_hand():
     assert spearman(per) == {"n_pairs": 4, "n_used": 3, "n_oov": 1, "spearman": 1.0}
     swapped = [Pair(1, "a", "b", 5.0), Pair(2, "a", "c", 9.0), Pair(3, "a", "d", 1.0)]
     assert spearman(evaluate_word_pairs(X, words, swapped))["spearman"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [(b"\x00\x01binary", "binary file"), (b": s\nq\tcaf\xe9\n", "line 2: not valid UTF-8")],
+)
+def test_test_files_refuse_binary_and_non_utf8(tmp_path, data, message):
+    from learnability.hierarchy import read_edges
+
+    path = tmp_path / "t.txt"
+    path.write_bytes(data)
+    for reader in (read_multi_answer, read_analogies, read_word_pairs, read_edges):
+        with pytest.raises(InputError, match=message) as err:
+            reader(path)
+        assert str(path) in str(err.value)

@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from learnability.errors import InputError
-from learnability.multianswer import _lines
+from learnability.io import read_text_lines
 from learnability.neighbours import block_size, cosine_scores, norms, top_of_scores, unit_rows
 from learnability.tokenize import normalize
 
@@ -62,7 +62,7 @@ def read_analogies(path: str | os.PathLike[str]) -> tuple[list[Question], int]:
     section = None
     out: list[Question] = []
     skipped = 0
-    for number, raw in enumerate(_lines(path), start=1):
+    for number, raw in enumerate(read_text_lines(path, "analogy file (UTF-8 text)"), start=1):
         if raw.startswith(": "):
             section = raw[2:].strip()
             continue
@@ -183,7 +183,7 @@ def read_word_pairs(path: str | os.PathLike[str]) -> tuple[list[Pair], int]:
         raise InputError(f"{path}: no such word-pair file; fix the path in the config")
     out: list[Pair] = []
     skipped = 0
-    for number, raw in enumerate(_lines(path), start=1):
+    for number, raw in enumerate(read_text_lines(path, "word-pair file (UTF-8 text)"), start=1):
         if not raw.strip() or raw.startswith("#"):
             continue
         fields = raw.split("\t")

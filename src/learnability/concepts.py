@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
+from learnability.io import read_text_lines, read_user_bytes
 from learnability.tokenize import normalize
 
 
@@ -29,27 +30,15 @@ class Entry:
     conditional: bool = False
 
 
+_WORDLIST = "word list (one entry per line, UTF-8)"
+
+
 def _read_bytes(path: Path) -> bytes:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the word list ({exc.strerror})") from exc
-    if b"\x00" in raw:
-        raise InputError(
-            f"{path}: contains NUL bytes; this looks like a binary file, "
-            "not a word list (one entry per line, UTF-8)"
-        )
-    return raw
+    return read_user_bytes(path, _WORDLIST)
 
 
 def _read_text(path: Path) -> list[str]:
-    raw = _read_bytes(path)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}, line {line}: not valid UTF-8; save the file as UTF-8") from exc
-    return text.splitlines()
+    return read_text_lines(path, _WORDLIST)
 
 
 def read_wordlist(path: str | os.PathLike[str]) -> list[Entry]:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
-from learnability.multianswer import _lines
+from learnability.io import read_text_lines
 from learnability.neighbours import norms
 from learnability.tokenize import normalize
 
@@ -41,7 +41,9 @@ def read_edges(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise InputError(f"{path}: no such graph file; fix the path in the config")
     rows = []
     seen: dict[tuple[str, str], int] = {}
-    for number, raw in enumerate(_lines(path), start=1):
+    for number, raw in enumerate(
+        read_text_lines(path, "graph file (parent<TAB>child lines, UTF-8)"), start=1
+    ):
         if not raw.strip() or raw.startswith("#"):
             continue
         fields = raw.split("\t")

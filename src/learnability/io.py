@@ -1,4 +1,6 @@
-"""Atomic file writing: a reader never sees half a file, a crash leaves no partial output."""
+"""File I/O in one place: atomic writes (a reader never sees half a file, a crash leaves no
+partial output) and the reading of users' text files with errors that name the file and
+line."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from learnability import schemas
+from learnability.errors import InputError
 
 
 def _umask() -> int:
@@ -40,6 +43,31 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     finally:
         if tmp_path.exists():
             tmp_path.unlink()
+
+
+def read_user_bytes(path: str | os.PathLike[str], what: str) -> bytes:
+    """A user's text file (a word list, a test file, a graph), refused with its name and
+    the fix when it cannot be read or holds a NUL byte (a binary file given by mistake).
+    ``what`` names the expected content for the message."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
+    if b"\x00" in raw:
+        raise InputError(f"{path}: contains NUL bytes; this looks like a binary file, not a {what}")
+    return raw
+
+
+def read_text_lines(path: str | os.PathLike[str], what: str) -> list[str]:
+    """The lines of a user's UTF-8 text file (a BOM is dropped); not UTF-8 is refused
+    naming the file and the first bad line."""
+    raw = read_user_bytes(path, what)
+    try:
+        return raw.decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(f"{path}, line {line}: not valid UTF-8; save the file as UTF-8") from exc
 
 
 def write_json(obj: Any, path: str | os.PathLike[str]) -> None:

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
+from learnability.io import read_text_lines
 from learnability.neighbours import top_k
 from learnability.tokenize import normalize
 
@@ -38,17 +39,6 @@ class Query:
     line: int
     query: str
     answers: tuple[str, ...]
-
-
-def _lines(path: Path) -> list[str]:
-    data = path.read_bytes()
-    if b"\x00" in data:
-        raise InputError(f"{path}: binary file (NUL byte); a test file is UTF-8 text")
-    try:
-        return data.decode("utf-8-sig").splitlines()
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(f"{path}, line {line}: not UTF-8; save the file as UTF-8") from None
 
 
 def read_multi_answer(path: str | os.PathLike[str]) -> list[Query]:
@@ -73,7 +63,9 @@ def read_multi_answer(path: str | os.PathLike[str]) -> list[Query]:
 def _read_file(path: Path) -> list[Query]:
     section = path.stem
     queries: list[Query] = []
-    for number, raw in enumerate(_lines(path), start=1):
+    for number, raw in enumerate(
+        read_text_lines(path, "multi-answer test file (UTF-8 text)"), start=1
+    ):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
