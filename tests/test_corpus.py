@@ -1,9 +1,14 @@
+import bz2
 import gzip
 import json
+import random
+from collections import Counter
 
+import pandas as pd
 import pytest
 from conftest import page, write_dump
 
+from learnability import corpus
 from learnability.corpus import extract_corpus, iter_lines
 from learnability.errors import InputError
 
@@ -77,13 +82,16 @@ def test_lines_are_gzip_utf8(tmp_path):
         assert fh.readline().startswith("ünïcode wörds")
 
 
-def test_extraction_logs_the_share_of_the_dump_read(tmp_path, caplog):
+def test_extraction_logs_the_share_of_the_dump_read(tmp_path, caplog, monkeypatch):
     dump = write_dump(tmp_path / "d.xml.bz2", [page("A", "word " * 60) for _ in range(30)])
+    # one progress update per read: small reads give many on a small dump
+    monkeypatch.setattr(corpus, "READ_SIZE", 1024)
+    xml_size = len(bz2.decompress(dump.read_bytes()))
     with caplog.at_level("INFO", logger="learnability.corpus"):
         extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json", progress_every=0.0)
     size = dump.stat().st_size / 1e6
     lines = [m for m in caplog.messages if m.startswith("d.xml.bz2 read: ")]
-    assert len(lines) >= 30 and all(" MB/s, ETA " in m for m in lines)
+    assert len(lines) >= xml_size // 1024 and all(" MB/s, ETA " in m for m in lines)
     assert lines[-1].startswith(f"d.xml.bz2 read: {size:.1f} of {size:.1f} MB (100%)")
 
 
@@ -98,3 +106,42 @@ def test_an_empty_dump_is_a_clear_error_with_no_output(tmp_path, kind):
     with pytest.raises(InputError, match=rf"empty\.xml\.bz2.*{match}"):
         extract_corpus([dump], tmp_path / "out" / "t.gz", tmp_path / "out" / "s.json")
     assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_token_counts_are_written_most_frequent_first_ties_alphabetical(tmp_path):
+    rng = random.Random(5)
+    counts = Counter({f"{rng.choice('abc')}{i % 97}": rng.randint(1, 9) for i in range(3000)})
+    corpus.write_counts(counts, tmp_path / "c.parquet")
+    got = pd.read_parquet(tmp_path / "c.parquet")
+    expected = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    assert list(zip(got["word"], got["count"], strict=True)) == expected
+    assert got["count"].dtype == "int64"
+
+
+def test_bz2_through_indexed_bzip2_and_the_standard_library_agree(tmp_path, monkeypatch):
+    # indexed_bzip2 reads bz2 where it is installed; the standard library is the
+    # fallback. Same pages, same corpus, same errors (a two-stream file, as in
+    # Wikipedia's multistream dumps, included).
+    pytest.importorskip("indexed_bzip2")
+    one = write_dump(tmp_path / "one.xml.bz2", [page(f"A{i}", "word " * 60) for i in range(40)])
+    data = one.read_bytes()
+    xml = bz2.decompress(data).decode()
+    cut = xml.index("<page>", len(xml) // 2)
+    two = tmp_path / "two.xml.bz2"
+    two.write_bytes(bz2.compress(xml[:cut].encode()) + bz2.compress(xml[cut:].encode()))
+    truncated = tmp_path / "cut.xml.bz2"
+    truncated.write_bytes(data[: len(data) // 2])
+    flipped = bytearray(data)
+    flipped[len(flipped) // 2] ^= 0xFF
+    corrupt = tmp_path / "crc.xml.bz2"
+    corrupt.write_bytes(bytes(flipped))
+    results = []
+    for module in (corpus.indexed_bzip2, None):
+        monkeypatch.setattr(corpus, "indexed_bzip2", module)
+        pages = [list(corpus.iter_pages(p)) for p in (one, two)]
+        assert pages[0] == pages[1] and len(pages[0]) == 40
+        results.append(pages[0])
+        for bad in (truncated, corrupt):
+            with pytest.raises(InputError, match=rf"{bad.name}: the file cannot be decompressed"):
+                list(corpus.iter_pages(bad))
+    assert results[0] == results[1]
