@@ -1,4 +1,7 @@
-from learnability.tokenize import normalize, tokenize
+import random
+import re
+
+from learnability.tokenize import normalize, tokenize, tokenize_normalized
 
 
 def test_keeps_single_letters_and_contractions():
@@ -63,3 +66,24 @@ def test_the_letter_test_equals_the_regex_definition():
     ]:
         expected = [t for t in _TOKEN.findall(normalize(text)) if has_letter.search(t)]
         assert tokenize(text) == expected
+
+
+def _reference_tokens(text: str) -> list[str]:
+    """The rule written plainly: one Unicode pattern, then drop the tokens with no letter
+    (only decimal digits and apostrophes)."""
+    tokens = re.findall(r"[^\W_]+(?:'[^\W_]+)*", text)
+    return [t for t in tokens if not t.replace("'", "").isdecimal()]
+
+
+def test_fast_paths_equal_the_plain_rule_on_random_text():
+    # The tokeniser takes an ASCII-only pattern for ASCII text and filters numbers from C;
+    # both must give what the plain rule gives. The alphabet mixes ASCII, accented and
+    # non-Latin letters, ASCII and Arabic-Indic digits (decimal), superscripts (digits
+    # but not decimal), apostrophes, underscores and separators.
+    rng = random.Random(7)
+    alphabet = list("abZ z09'' _-.\n") + ["é", "ß", "ж", "٣", "²", "7", "1'2", "x'"]
+    texts = ["".join(rng.choices(alphabet, k=rng.randint(0, 40))) for _ in range(20_000)]
+    texts += ["1990 1990s 12'34 12'ab ab'12 '1' 3 a", "٣٤ ٣a ²"]
+    assert sum(t.isascii() for t in texts) > 1000  # both paths are exercised
+    for text in texts:
+        assert tokenize_normalized(text) == _reference_tokens(text), text

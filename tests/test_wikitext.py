@@ -1,3 +1,7 @@
+import random
+import re
+
+from learnability import wikitext as W
 from learnability.tokenize import tokenize
 from learnability.wikitext import strip_wikitext
 
@@ -80,3 +84,28 @@ def test_unclosed_template_does_not_swallow_article():
 
 def test_link_trail_and_pipe():
     assert tokenize(strip_wikitext("Many [[cat]]s and [[a|b|c]]")) == ["many", "cats", "and", "c"]
+
+
+def test_group_substitutions_equal_re_sub_on_random_wikitext():
+    # Links, external links and headings are resolved with re.split (no Python call per
+    # match); the result must be what re.sub with the group reference gives. The quote,
+    # heading and list patterns are rewritten for speed; they must match what their
+    # plain forms match.
+    rng = random.Random(3)
+    alphabet = ["[[", "]]", "[", "]", "|", ":", "#", "=", "==", " ", "\n", "a", "bc",
+                "http://x.y", "//", "'", "''", "'''", "*", ";", "\t"]  # fmt: skip
+    texts = ["".join(rng.choices(alphabet, k=rng.randint(0, 30))) for _ in range(20_000)]
+    texts.append(WIKITEXT)
+    cases = [(W._PLAIN_LINK, 1), (W._PIPED_LINK, 1), (W._EXTERNAL_LINK, 1), (W._HEADING, 2)]
+    matched = dict.fromkeys(range(len(cases) + 1), 0)
+    for text in texts:
+        for k, (pattern, group) in enumerate(cases):
+            assert W._keep_group(pattern, text, group) == pattern.sub(rf"\{group}", text)
+            matched[k] += pattern.search(text) is not None
+        assert W._QUOTES.sub("", text) == re.sub(r"'{2,}", "", text)
+        heading = re.sub(r"^(=+)\s*(.*?)\s*\1\s*$", r"\2", text, flags=re.MULTILINE)
+        assert W._keep_group(W._HEADING, text, 2) == heading
+        listed = re.sub(r"^[*#:;]+\s*", "", text, flags=re.MULTILINE)
+        assert W._LIST_MARKER.sub("", text) == listed
+        matched[len(cases)] += listed != text
+    assert min(matched.values()) > 100  # every pattern matched many texts
