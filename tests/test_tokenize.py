@@ -1,7 +1,7 @@
 import random
 import re
 
-from learnability.tokenize import normalize, tokenize, tokenize_normalized
+from learnability.tokenize import _classes, normalize, token_lines, tokenize, tokenize_normalized
 
 
 def test_keeps_single_letters_and_contractions():
@@ -87,3 +87,29 @@ def test_fast_paths_equal_the_plain_rule_on_random_text():
     assert sum(t.isascii() for t in texts) > 1000  # both paths are exercised
     for text in texts:
         assert tokenize_normalized(text) == _reference_tokens(text), text
+
+
+def test_token_lines_equal_the_plain_rule_per_paragraph_with_cuts():
+    # The extractor's compiled pass: each paragraph's tokens by the plain rule, cut into
+    # lines of at most k tokens, empty paragraphs dropped, every line newline-ended.
+    rng = random.Random(11)
+    alphabet = list("ab z0'' -\n\n") + ["é", "٣", "²", "7", "ж", "\ud800"]
+    for _ in range(5_000):
+        text = "".join(rng.choices(alphabet, k=rng.randint(0, 60)))
+        k = rng.randint(1, 5)
+        lines = []
+        for paragraph in text.split("\n"):
+            tokens = _reference_tokens(paragraph)
+            lines += [" ".join(tokens[i : i + k]) for i in range(0, len(tokens), k)]
+        expected = "".join(line + "\n" for line in lines)
+        n_tokens = sum(len(line.split()) for line in lines)
+        assert token_lines(text, k) == (expected, n_tokens, len(lines)), (text, k)
+
+
+def test_character_classes_equal_the_str_methods_on_every_code_point():
+    # read off the regex engine; checked here against str.isalnum and str.isdecimal
+    classes = _classes()
+    for code in range(0x110000):
+        ch = chr(code)
+        expected = 2 if ch.isdecimal() else 1 if ch.isalnum() else 0
+        assert classes[code] == expected, hex(code)

@@ -13,7 +13,6 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import chain
 from operator import itemgetter
 from pathlib import Path
 from typing import IO
@@ -24,7 +23,7 @@ import pandas as pd
 from learnability.errors import InputError
 from learnability.io import atomic_path, read_tables, write_json, write_table
 from learnability.logs import Progress
-from learnability.tokenize import normalize, tokenize_normalized
+from learnability.tokenize import normalize, token_lines
 from learnability.wikitext import strip_wikitext
 
 try:
@@ -173,14 +172,11 @@ def is_redirect(page: Page) -> bool:
     return page.redirect or page.text.lstrip()[:9].upper() == "#REDIRECT"
 
 
-def article_lines(text: str, max_line_tokens: int) -> list[list[str]]:
-    """Tokenised lines of one article: one per paragraph, long paragraphs cut into pieces."""
-    lines: list[list[str]] = []
-    for paragraph in normalize(strip_wikitext(text)).split("\n"):
-        tokens = tokenize_normalized(paragraph)
-        for start in range(0, len(tokens), max_line_tokens):
-            lines.append(tokens[start : start + max_line_tokens])
-    return lines
+def article_text(text: str, max_line_tokens: int) -> tuple[str, int, int]:
+    """One article's wikitext as corpus text: one line per paragraph, long paragraphs cut
+    into lines of ``max_line_tokens``, each line ending in a newline. Returns the text,
+    its number of tokens and of lines."""
+    return token_lines(normalize(strip_wikitext(text)), max_line_tokens)
 
 
 @dataclass
@@ -258,18 +254,15 @@ def extract_corpus(
                     if is_redirect(page):
                         stats.skipped_redirect += 1
                         continue
-                    lines = [ln for ln in article_lines(page.text, max_line_tokens) if ln]
-                    n_tokens = sum(len(ln) for ln in lines)
+                    text, n_tokens, n_lines = article_text(page.text, max_line_tokens)
                     if n_tokens < min_article_tokens:
                         stats.skipped_short += 1
                         continue
                     stats.articles += 1
-                    stats.lines += len(lines)
+                    stats.lines += n_lines
                     stats.tokens += n_tokens
-                    # one count update and one write per article, not per line
-                    stats.counts.update(chain.from_iterable(lines))
-                    out.write("\n".join(map(" ".join, lines)))
-                    out.write("\n")
+                    stats.counts.update(text.split())
+                    out.write(text)
         if stats.pages == 0:
             raise InputError(
                 f"{', '.join(map(str, dumps))}: no <page> found. Is this a MediaWiki XML export?"
