@@ -191,6 +191,7 @@ class CorpusStats:
     counts: Counter[str] = field(default_factory=Counter)
 
     def as_dict(self, min_article_tokens: int, max_line_tokens: int) -> dict[str, object]:
+        values = np.fromiter(self.counts.values(), dtype=np.int64, count=len(self.counts))
         return {
             "pages": self.pages,
             "skipped": {
@@ -203,7 +204,7 @@ class CorpusStats:
             "tokens": self.tokens,
             "types": len(self.counts),
             "types_with_count_at_least": {
-                str(k): sum(1 for c in self.counts.values() if c >= k) for k in COUNT_THRESHOLDS
+                str(k): int((values >= k).sum()) for k in COUNT_THRESHOLDS
             },
             "max_line_tokens": max_line_tokens,
             "min_article_tokens": min_article_tokens,
@@ -278,9 +279,8 @@ def write_counts(counts: Counter[str], path: str | os.PathLike[str]) -> None:
     # most frequent first, ties alphabetical: two sorts that compare from C (the second
     # is stable, reverse included), not one with a Python key per item
     items = sorted(sorted(counts.items()), key=itemgetter(1), reverse=True)
-    df = pd.DataFrame(
-        {"word": [w for w, _ in items], "count": np.array([c for _, c in items], dtype=np.int64)}
-    )
+    words, values = zip(*items, strict=True) if items else ((), ())
+    df = pd.DataFrame({"word": list(words), "count": np.array(values, dtype=np.int64)})
     write_table(df, path, "token_counts")
 
 
@@ -318,7 +318,9 @@ def join_corpus(
         stats.lines += p["lines"]
         stats.tokens += p["tokens"]
     merged = read_tables(list(counts), "token_counts").groupby("word", sort=False)["count"]
-    stats.counts.update(merged.sum().to_dict())
+    totals = merged.sum()
+    # plain lists: iterating the Arrow-backed index word by word was most of the join
+    stats.counts.update(dict(zip(totals.index.tolist(), totals.tolist(), strict=True)))
     with atomic_path(out_text) as tmp, open(tmp, "wb") as out:
         for path in texts:
             with open(path, "rb") as fh:
