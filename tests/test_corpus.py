@@ -145,3 +145,16 @@ def test_bz2_through_indexed_bzip2_and_the_standard_library_agree(tmp_path, monk
             with pytest.raises(InputError, match=rf"{bad.name}: the file cannot be decompressed"):
                 list(corpus.iter_pages(bad))
     assert results[0] == results[1]
+
+
+def test_plain_gzip_and_bz2_exports_give_the_same_pages(tmp_path):
+    dump = write_dump(tmp_path / "d.xml.bz2", [page(f"P{i}", "word " * 60) for i in range(25)])
+    xml = bz2.decompress(dump.read_bytes())
+    (tmp_path / "d.xml").write_bytes(xml)
+    (tmp_path / "d.xml.gz").write_bytes(gzip.compress(xml))
+    pages = [list(corpus.iter_pages(tmp_path / n)) for n in ("d.xml.bz2", "d.xml", "d.xml.gz")]
+    assert pages[0] == pages[1] == pages[2] and len(pages[0]) == 25
+    cut = tmp_path / "cut.xml.gz"
+    cut.write_bytes(gzip.compress(xml)[:-100])
+    with pytest.raises(InputError, match="cut.xml.gz: the file cannot be decompressed"):
+        list(corpus.iter_pages(cut))

@@ -228,8 +228,10 @@ def extract_corpus(
     Every skipped page is counted in the stats, by reason. ``out_counts`` (Parquet: word,
     count) keeps the token counts so that :func:`join_corpus` can merge parts exactly.
 
-    It streams: memory holds one page at a time plus the counts of the distinct tokens
-    seen (a few hundred MB for a full Wikipedia part), whatever the size of the dump.
+    It streams: memory holds one read of decompressed XML (:data:`READ_SIZE`, 1 MiB) with
+    the pages it completes, one article's text, and the counts of the distinct tokens
+    seen (about 100 bytes a type: a few hundred MB for a full Wikipedia part), whatever
+    the size of the dump.
     """
     if not 0 < max_line_tokens <= GENSIM_MAX_SENTENCE:
         raise ValueError(

@@ -96,7 +96,7 @@ def extraction_mem_mb(wildcards, input):
 
 
 def extraction_runtime(wildcards, input):
-    # minutes; measured about 1 MB/s of bz2 input per core (4.5 MB/s of XML, README);
+    # minutes; measured about 2 MB/s of bz2 input per core (7 MB/s of XML, README);
     # 0.5 MB/s is assumed, with a 4x margin, for slower or shared cluster cores
     return 10 + int(input.size_mb / 0.5 / 60 * 4)
 
