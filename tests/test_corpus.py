@@ -158,3 +158,8 @@ def test_plain_gzip_and_bz2_exports_give_the_same_pages(tmp_path):
     cut.write_bytes(gzip.compress(xml)[:-100])
     with pytest.raises(InputError, match="cut.xml.gz: the file cannot be decompressed"):
         list(corpus.iter_pages(cut))
+
+
+def test_a_missing_dump_is_a_clear_error(tmp_path):
+    with pytest.raises(InputError, match=r"gone\.xml\.bz2: no such dump file"):
+        list(corpus.iter_pages(tmp_path / "gone.xml.bz2"))

@@ -125,7 +125,12 @@ def iter_pages(path: str | os.PathLike[str], progress_every: float | None = None
     one read of :data:`READ_SIZE` decompressed bytes and the pages it completes.
     With ``progress_every`` (seconds), log the share of the file read, rate and ETA."""
     path = Path(path)
-    if path.is_file() and path.stat().st_size == 0:
+    if not path.is_file():
+        raise InputError(
+            f"{path}: no such dump file. Check the path in the config (dump.source), or "
+            "let the workflow download it again."
+        )
+    if path.stat().st_size == 0:
         raise InputError(
             f"{path}: the dump is empty (0 bytes): its download failed or was cut short; "
             "delete it and download it again"
