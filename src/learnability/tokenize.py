@@ -23,10 +23,10 @@ import unicodedata
 import numpy as np
 
 _APOSTROPHES = ("\u2019", "\u2018", "\u02bc", "\uff07")
-# The rule as a pattern: letters/digits (``[^\W_]``) with internal apostrophes; a token
-# is kept if it has a character of ``[^\W\d_]``. The compiled tokeniser takes its
-# character classes from these same regex classes (see _classes).
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+# The rule as regex classes: a token is a run of ``[^\W_]`` with internal apostrophes,
+# kept if it has a character of ``[^\W\d_]`` (a letter) and not only ``\d``. The
+# compiled tokeniser takes its character classes from these (see _classes); the tests
+# hold the rule as one plain pattern to check it against.
 _LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
 _NO_LIMIT = 2**62
