@@ -35,13 +35,24 @@ def tables(n_lists: int, seed: int = 0, iterations: int = 20, null_lists: int = 
                 summ.append((name, emb, "uniform", sizes[name], key, iterations, metric,
                              aucs.mean(), aucs.std(), np.nan, np.nan))  # fmt: skip
             p = 4 / (null_lists + 1)
-            pv.append((name, emb, "uniform", sizes[name], aucs.mean(), key, sizes[name],
-                       null_lists, 0.5, 0.4, 0.6, 3, p, 0.5, "holm"))  # fmt: skip
+            pv.append({"list": name, "embedding": emb, "negatives": "uniform",
+                       "size": sizes[name], "auc": aucs.mean(), "method": "unmatched",
+                       "observed": aucs.mean(), "list_iterations": iterations,
+                       "null_key": key, "null_size": sizes[name], "null_lists": null_lists,
+                       "null_iterations": 10, "null_scale": 1.0, "within_var": np.nan,
+                       "between_var": np.nan, "null_auc_mean": 0.5, "null_auc_sd": 0.05,
+                       "null_auc_min": 0.4, "null_auc_max": 0.6, "n_null_ge": 3,
+                       "p_value": p, "p_mc_se": 0.01, "p_floor": 1 / (null_lists + 1),
+                       "null_z": 1.0, "p_tail": np.nan, "p_adjusted": 0.5,
+                       "adjustment": "holm"})  # fmt: skip
         for size in sorted(set(sizes.values())):
             for j, a in enumerate(rng.normal(0.5, 0.3 / np.sqrt(size), null_lists)):
-                null.append((emb, "uniform", f"size-{size}", size, j, j, 10, a, a, 1 - a, a, a))
+                null.append((emb, "uniform", f"size-{size}", size, j, j, 10, a, a, 1 - a, a, a,
+                             *[0.01] * 5))  # fmt: skip
 
     def frame(rows, table):
+        if rows and isinstance(rows[0], dict):
+            return schemas.conform(pd.DataFrame(rows), table)
         return schemas.conform(pd.DataFrame(rows, columns=schemas.columns(table)), table)
 
     return lists, {

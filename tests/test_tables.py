@@ -7,6 +7,8 @@ import pytest
 from learnability import schemas
 from learnability.tables import (
     best_marks,
+    ceil_significant,
+    format_pvalue,
     latex_escape,
     member_extremes,
     table6,
@@ -55,7 +57,7 @@ def _summary_and_random():
     for emb in ("w2v", "glove_x"):
         for row, v in (("random(max)", 0.55), ("random(avg)", 0.50)):
             for m in ("accuracy", "recall", "fpr", "precision", "auc"):
-                rr.append((emb, "uniform", 400, row, m, v))
+                rr.append((emb, "uniform", 400, row, m, v, "unmatched"))
     random_rows = schemas.conform(pd.DataFrame(rr, columns=schemas.columns("random_rows")),
                                   "random_rows")  # fmt: skip
     return aucs, summary, random_rows
@@ -107,23 +109,40 @@ def test_latex_is_a_booktabs_tabular_with_a_rule_before_the_summary_rows():
 
 def test_wilcoxon_table_for_people_keeps_every_number():
     rows = [("uniform", "shared", "a", "b", "greater", 10, 9, 40.0, 5.0, 0.02, "exact",
-             0.78, 0.05, 0.04)]  # fmt: skip
+             0.78, 0.05, 0.04, 1, 0.6)]  # fmt: skip
     w = schemas.conform(pd.DataFrame(rows, columns=schemas.columns("wilcoxon")), "wilcoxon")
     t = wilcoxon_table(w)
     assert t.iloc[0].to_dict() == {
         "A": "a", "B": "b", "lists": 10, "n": 9, "W": 40.0, "p": 0.02,
         "r (rank-biserial)": 0.78, "median A-B": 0.05, "p (Holm)": 0.04, "method": "exact",
+        "nested list pairs": 1,
     }  # fmt: skip
+
+
+def pvalue_rows(pairs, p, adjusted, lists, p_tail=float("nan")) -> pd.DataFrame:
+    """Rows of the pvalues schema for (list, embedding) pairs, one p-value for all."""
+    rows = [
+        {"list": name, "embedding": emb, "negatives": "uniform", "size": 10, "auc": 0.7,
+         "method": "rescaled", "observed": 0.7, "list_iterations": 100, "null_key": "size-10",
+         "null_size": 10, "null_lists": lists, "null_iterations": 10, "null_scale": 0.5,
+         "within_var": 0.01, "between_var": 0.001, "null_auc_mean": 0.5,
+         "null_auc_sd": 0.05, "null_auc_min": 0.4, "null_auc_max": 0.6,
+         "n_null_ge": round(p * (lists + 1)) - 1, "p_value": p, "p_mc_se": 0.01,
+         "p_floor": 1 / (lists + 1), "null_z": 4.0, "p_tail": p_tail, "p_adjusted": adjusted,
+         "adjustment": "holm"}
+        for name, emb in pairs
+    ]  # fmt: skip
+    return schemas.conform(pd.DataFrame(rows), "pvalues")
 
 
 def test_write_all_writes_every_format(tmp_path):
     _, summary, random_rows = _summary_and_random()
-    pv = []
-    for name in ("family", "work", "anger"):
-        for emb in ("w2v", "glove_x"):
-            pv.append((name, emb, "uniform", 10, 0.7, "size-10", 10, 99, 0.5, 0.4, 0.6, 0,
-                       0.01, 0.03, "holm"))  # fmt: skip
-    pvalues = schemas.conform(pd.DataFrame(pv, columns=schemas.columns("pvalues")), "pvalues")
+    pvalues = pvalue_rows(
+        [(name, emb) for name in ("family", "work", "anger") for emb in ("w2v", "glove_x")],
+        p=0.01,
+        adjusted=0.03,
+        lists=99,
+    )
     wilcoxon = schemas.empty("wilcoxon")
     names = ["table6", "learnability", "wilcoxon"]
     out = {
@@ -139,3 +158,27 @@ def test_write_all_writes_every_format(tmp_path):
     learn = pd.read_csv(out["learnability_csv"])
     assert set(learn["p (holm)"].dropna()) == {0.03} and set(learn["p"].dropna()) == {0.01}
     assert open(out["learnability_tex"]).read().count(r"\begin{tabular}") == 2
+
+
+def test_pvalues_at_their_floor_print_as_a_bound(tmp_path):
+    """No random list reached the list: "< 1/(R+1)" rounded up ("< 0.001" for R = 1000,
+    "< 0.005" for R = 200), the adjusted p from it as "<= ...", the tail estimate beside;
+    the CSV keeps the numbers."""
+    assert format_pvalue(1 / 1001, 1 / 1001) == "< 0.001"
+    assert format_pvalue(1 / 201, 1 / 201) == "< 0.005"
+    assert format_pvalue(8 / 1001, from_floor=True) == "<= 0.008"
+    assert format_pvalue(0.0123, 1 / 1001) == "0.012"
+    assert ceil_significant(0.0049751) == 0.005 and ceil_significant(0.00999) == 0.01
+    _, summary, random_rows = _summary_and_random()
+    pairs = [(name, emb) for name in ("family", "work", "anger") for emb in ("w2v", "glove_x")]
+    pvalues = pvalue_rows(pairs, p=1 / 1001, adjusted=3 / 1001, lists=1000, p_tail=2.5e-6)
+    names = ["table6", "learnability", "wilcoxon"]
+    out = {f"{n}_{e}": str(tmp_path / f"{n}.{e}") for n in names for e in ("md", "csv", "tex")}
+    write_all(summary=summary, random_rows=random_rows, pvalues=pvalues,
+              wilcoxon=schemas.empty("wilcoxon"), embeddings=["w2v", "glove_x"],
+              lists=["family", "work", "anger"], size=400, negatives="uniform", out=out)  # fmt: skip
+    md = (tmp_path / "learnability.md").read_text()
+    assert "| family | 10 |" in md and "| < 0.001 | <= 0.003 | 2.5e-06 | 4.000 |" in md
+    assert r"\textless{} 0.001" in (tmp_path / "learnability.tex").read_text()
+    learn = pd.read_csv(out["learnability_csv"])
+    assert set(learn["p"].dropna()) == {1 / 1001}

@@ -130,7 +130,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         null_distribution,
         summarize,
     )
-    from learnability.stats import empirical_pvalue
+    from learnability.stats import compare_with_null, comparison_null, first_iterations_mean
     from learnability.tables import member_extremes, to_markdown
 
     lists = load_lists(args.lists)
@@ -165,12 +165,18 @@ def evaluate_command(args: argparse.Namespace) -> int:
                     emb.vectors,
                     size=size,
                     lists=args.null_lists,
-                    iterations=args.null_iterations,
+                    iterations=(
+                        args.iterations if args.pvalue_method == "matched" else args.null_iterations
+                    ),
                     C=args.C,
                     seed=args.seed + 1,
                     embedding=name,
-                )["auc"].to_numpy()
-            _, p = empirical_pvalue(summary["auc"], nulls[size])
+                )
+            values, k_null, *_ = comparison_null(nulls[size], args.pvalue_method, args.iterations)
+            observed = summary["auc"]
+            if args.pvalue_method == "truncated":
+                observed = float(first_iterations_mean(result.iterations, k_null).iloc[0])
+            test = compare_with_null(observed, values)
             rows.append(
                 {
                     "list": list_name,
@@ -181,15 +187,18 @@ def evaluate_command(args: argparse.Namespace) -> int:
                     "fpr": summary["fpr"],
                     "precision": summary["precision"],
                     "auc": summary["auc"],
-                    "p_value": p,
+                    "p_value": test["p_value"],
+                    "p_tail": test["p_tail"],
+                    "null_z": test["null_z"],
                 }
             )
             members.append(result.members)
     if not rows:
         raise InputError(f"{args.lists}: no list has enough words in {args.embedding}")
     table = pd.DataFrame(rows)
-    print(f"## {name}: {args.iterations} iterations per list, p-values against "
-          f"{args.null_lists} random lists of the same size\n")  # fmt: skip
+    print(f"## {name}: {args.iterations} iterations per list, p-values ({args.pvalue_method}) "
+          f"against {args.null_lists} random lists of the same size, smallest possible p "
+          f"1/{args.null_lists + 1}\n")  # fmt: skip
     print(to_markdown(table))
     weakest = member_extremes(pd.concat(members, ignore_index=True), k=args.show)
     print("## Weakest and strongest members (share of held-out non-members outscored)\n")
@@ -209,6 +218,8 @@ def empath_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from learnability.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
+
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     cmp_ = sub.add_parser("compare", help="Wilcoxon tests on a CSV of per-list AUCs")
@@ -239,6 +250,13 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--iterations", type=int, default=200, help="splits per list (200)")
     ev.add_argument("--null-lists", type=int, default=100, help="random lists per size (100)")
     ev.add_argument("--null-iterations", type=int, default=10, help="splits each (10)")
+    ev.add_argument(
+        "--pvalue-method",
+        choices=list(PVALUE_METHODS),
+        default=DEFAULT_PVALUE_METHOD,
+        help="how lists' means are compared with random lists' (random_lists.method; "
+        f"{DEFAULT_PVALUE_METHOD})",
+    )
     ev.add_argument("--C", type=float, default=1.0, help="inverse L2 strength (1.0)")
     ev.add_argument("--seed", type=int, default=2020)
     ev.add_argument("--format", default="auto", help="embedding file format (auto)")

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from learnability import schemas
 from learnability.errors import InputError
 from learnability.io import read_text_lines, read_user_bytes
 from learnability.tokenize import normalize
@@ -436,3 +437,38 @@ def member_indices(resolved: pd.DataFrame, vocabulary: pd.Series | list[str]) ->
     """Row indices in the embedding of the concept's words (see :func:`concept_words`)."""
     position = pd.Series(np.arange(len(vocabulary)), index=pd.Index(list(vocabulary)))
     return position.loc[concept_words(resolved)].to_numpy(dtype=np.int64)
+
+
+# A pair of lists sharing more than this share of the smaller one's members is reported
+# as nested: their AUCs are not independent units of the Wilcoxon test.
+OVERLAP_WARN = 0.5
+
+
+def list_overlap(resolved: pd.DataFrame, vocabulary: str = "own") -> pd.DataFrame:
+    """Every pair of lists resolved against one embedding (schema ``overlap``): how many
+    in-vocabulary members they share, as a share of the smaller list's, and whether that
+    share is above ``OVERLAP_WARN``. ``resolved`` is the resolution tables of one
+    embedding (:func:`resolve`)."""
+    members = {name: set(concept_words(g)) for name, g in resolved.groupby("list", sort=True)}
+    embedding = str(resolved["embedding"].iloc[0]) if len(resolved) else ""
+    names = sorted(members)
+    rows = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            shared = len(members[a] & members[b])
+            smaller = min(len(members[a]), len(members[b]))
+            share = shared / smaller if smaller else 0.0
+            rows.append(
+                {
+                    "embedding": embedding,
+                    "vocabulary": vocabulary,
+                    "list_a": a,
+                    "list_b": b,
+                    "n_a": len(members[a]),
+                    "n_b": len(members[b]),
+                    "n_shared": shared,
+                    "overlap": share,
+                    "nested": share > OVERLAP_WARN,
+                }
+            )
+    return pd.DataFrame(rows, columns=list(schemas.TABLES["overlap"]))

@@ -398,7 +398,13 @@ def null_distribution(
         splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
     # all random lists of one key have the same size: one batched fit for all their splits
     metrics, _ = _fit_and_score(vectors, splits, protocol)
-    means = pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(lists, iterations, -1)
+    values = pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(lists, iterations, -1)
+    means = values.mean(axis=1)
+    # each random list's variance over its own splits: the within-list (Monte Carlo)
+    # component that stats.calibrated_null needs to compare these means with a list's
+    # mean over another number of splits
+    with np.errstate(invalid="ignore", divide="ignore"):
+        within = values.var(axis=1, ddof=1) if iterations > 1 else np.full_like(means, np.nan)
     rows = [
         {
             "embedding": embedding,
@@ -408,7 +414,8 @@ def null_distribution(
             "null_list": r,
             "seed": list_seeds[r],
             "iterations": iterations,
-            **dict(zip(METRICS, means[r].mean(axis=0), strict=True)),
+            **dict(zip(METRICS, means[r], strict=True)),
+            **{f"{m}_var": v for m, v in zip(METRICS, within[r], strict=True)},
         }
         for r in range(lists)
     ]

@@ -23,6 +23,8 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from learnability.io import atomic_path  # noqa: E402
+from learnability.stats import comparison_null  # noqa: E402
+from learnability.tables import format_pvalue  # noqa: E402
 
 DPI = 100
 PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included
@@ -212,15 +214,23 @@ def auc_distribution_figure(
 def null_histogram_figure(
     null: pd.DataFrame, pvalues: pd.DataFrame, embedding: str, title: str, bins: int = 30
 ) -> Figure:
-    """One embedding's null distributions (mean AUC per random list), one panel per null
-    key, with the mean AUC of each real list tested against it marked and its p-value."""
+    """One embedding's null distributions, one panel per null key, with the value of each
+    real list tested against it marked with its p-value. The histogram shows what the
+    p-value compared with: under ``random_lists.method: rescaled`` the random lists' means
+    rescaled to the lists' number of splits, under ``truncated`` the list's mark is the
+    mean of its first splits (``observed``). A p-value at its floor reads "p < 0.001"."""
     null = null[null["embedding"] == embedding]
     pv = pvalues[pvalues["embedding"] == embedding].sort_values("list")
     keys = sorted(set(pv["null_key"]), key=lambda k: (len(k), k)) or sorted(set(null["null_key"]))
     fig, axes = _panels(len(keys), title)
     samples = {k: g["auc"].to_numpy() for k, g in null.groupby("null_key")}
+    method = pv["method"].iloc[0] if len(pv) else "unmatched"
+    if len(pv):
+        k_list = int(pv["list_iterations"].iloc[0])
+        for key, g in null.groupby("null_key"):
+            samples[key] = comparison_null(g, method, k_list)[0]
     # one set of bin edges and one count scale for all panels, so that they compare
-    everything = np.concatenate([*samples.values(), pv["auc"].to_numpy(), [0.5]])
+    everything = np.concatenate([*samples.values(), pv["observed"].to_numpy(), [0.5]])
     lo, hi = float(np.nanmin(everything)), float(np.nanmax(everything))
     pad = 0.03 * max(hi - lo, 0.05)
     edges = np.linspace(lo - pad, hi + pad, bins + 1)
@@ -231,16 +241,23 @@ def null_histogram_figure(
         tested = pv[pv["null_key"] == key]
         ax.axvline(0.5, ls="--", lw=0.8, color="0.5")
         for i, row in enumerate(tested.itertuples(index=False)):
-            ax.axvline(row.auc, color="C3", lw=1.2)
+            ax.axvline(row.observed, color="C3", lw=1.2)
             # labels on the side of the line facing the middle, so none leaves the panel
-            right = row.auc > 0.5
-            ax.text(row.auc, ymax * (0.97 - 0.12 * (i % 7)), f"{row.list}\np={row.p_value:.3g}",
+            right = row.observed > 0.5
+            p = format_pvalue(row.p_value, row.p_floor)
+            p = f"p {p}" if p.startswith("<") else f"p={p}"
+            ax.text(row.observed, ymax * (0.97 - 0.12 * (i % 7)), f"{row.list}\n{p}",
                     fontsize=6, va="top", ha="right" if right else "left", color="C3")  # fmt: skip
         size = int(tested["size"].iloc[0]) if len(tested) else key.removeprefix("size-")
         kind = "" if key.startswith("size-") else ", frequency-matched"
         n_null = int(counts[key].sum())
         ax.set_title(f"n = {size}{kind}: {n_null} random lists", fontsize=8)
-    _label_outer(axes, len(keys), "mean AUC of a random list", "random lists",
+    xlabel = "mean AUC of a random list" + (
+        f" (rescaled to {int(pv['list_iterations'].iloc[0])} splits)"
+        if method == "rescaled"
+        else ""
+    )
+    _label_outer(axes, len(keys), xlabel, "random lists",
                  (edges[0], edges[-1]), (0, ymax))  # fmt: skip
     _legend(
         fig,

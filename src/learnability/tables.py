@@ -55,9 +55,13 @@ def embedding_table(
     embedding: str,
     lists: list[str],
     size: int,
+    for_people: bool = False,
 ) -> pd.DataFrame:
     """The paper's Tables 2-5 for one embedding: every metric per list, the random rows,
-    and the empirical p-value of each list's AUC."""
+    the empirical p-value of each list's AUC (raw and adjusted), the generalised Pareto
+    tail estimate where the empirical p is at or near its floor, and the distance from the
+    null mean in null standard deviations. ``for_people`` prints p-values as text: one at
+    its floor as "< 1/(R+1)" (see :func:`format_pvalue`)."""
     s = summary[summary["embedding"] == embedding]
     wide = s.pivot(index="list", columns="metric", values="mean").reindex(lists)
     sizes = s.drop_duplicates("list").set_index("list")["size"].reindex(lists)
@@ -65,10 +69,19 @@ def embedding_table(
     out = pd.DataFrame({"list": lists, "Size": sizes.to_numpy()})
     for m in METRICS:
         out[HEADERS[m]] = wide[m].to_numpy()
-    out["p"] = pv["p_value"].to_numpy()
     adjustment = pv["adjustment"].dropna()
     label = f"p ({adjustment.iloc[0]})" if len(adjustment) else "p (adjusted)"
-    out[label] = pv["p_adjusted"].to_numpy()
+    raw, adj, floor = (pv[c].to_numpy(dtype=float) for c in ("p_value", "p_adjusted", "p_floor"))
+    if for_people:
+        at_floor = raw <= floor * (1 + 1e-9)
+        out["p"] = [format_pvalue(p, f) for p, f in zip(raw, floor, strict=True)]
+        out[label] = [format_pvalue(p, from_floor=a) for p, a in zip(adj, at_floor, strict=True)]
+        out["p tail (GPD)"] = [
+            "" if not np.isfinite(t) else f"{t:.1e}" for t in pv["p_tail"].to_numpy(dtype=float)
+        ]
+    else:
+        out["p"], out[label], out["p tail (GPD)"] = raw, adj, pv["p_tail"].to_numpy()
+    out["z (null SD)"] = pv["null_z"].to_numpy(dtype=float)
     rr = random_rows[(random_rows["embedding"] == embedding) & (random_rows["size"] == size)]
     for row in ("random(max)", "random(avg)"):
         vals = rr[rr["row"] == row].set_index("metric")["value"]
@@ -94,6 +107,27 @@ def format_value(v: object, digits: int = 3) -> str:
     if isinstance(v, int | np.integer):
         return str(int(v))
     return "" if v is None or v is pd.NA else str(v)
+
+
+def ceil_significant(x: float, digits: int = 2) -> float:
+    """``x`` rounded *up* to ``digits`` significant digits, so that "< x" stays true."""
+    if not np.isfinite(x) or x <= 0:
+        return float(x)
+    exponent = int(np.floor(np.log10(x))) - digits + 1
+    return float(np.ceil(x / 10.0**exponent - 1e-9) * 10.0**exponent)
+
+
+def format_pvalue(p: float, floor: float = float("nan"), *, from_floor: bool = False) -> str:
+    """A p-value for people. At its floor 1 / (R + 1) (no random list reached the list)
+    the true p is smaller than printed: "< 0.001". ``from_floor`` marks a p adjusted from
+    raw p-values at the floor, which the true adjusted p does not exceed: "<= 0.008"."""
+    if p is None or not np.isfinite(p):
+        return ""
+    if from_floor:
+        return f"<= {ceil_significant(p):g}"
+    if np.isfinite(floor) and p <= floor * (1 + 1e-9):
+        return f"< {ceil_significant(floor):g}"
+    return format_value(float(p))
 
 
 def best_marks(t6: pd.DataFrame, embeddings: list[str], digits: int = 3):
@@ -132,6 +166,8 @@ _LATEX_SPECIAL = {c: "\\" + c for c in "&%$#_{}"}
 _LATEX_SPECIAL.update(
     {"~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
 )
+# "< 0.001": in LaTeX's default font encoding a bare < prints as an inverted !
+_LATEX_SPECIAL.update({"<": r"\textless{}", ">": r"\textgreater{}"})
 
 
 def latex_escape(text: str) -> str:
@@ -202,9 +238,11 @@ def _cells(df, digits, bold, italic, b, i, escape) -> list[list[str]]:
 
 
 def wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
-    """The pairwise tests for people: one row per ordered pair (H1: A's AUCs are greater),
-    with W (the sum of positive ranks), n (non-zero differences), p, the matched-pairs
-    rank-biserial effect size, the Holm-adjusted p and how p was computed."""
+    """The pairwise tests for people: one row per pair of compared embeddings, tested once
+    in the configured direction (A before B in ``compare.embeddings``), with W (the sum of
+    positive ranks of A - B), n (non-zero differences), p, the matched-pairs rank-biserial
+    effect size, the Holm-adjusted p, how p was computed, and how many pairs of the tested
+    lists are nested (share more than half of the smaller list)."""
     return pd.DataFrame(
         {
             "A": wilcoxon["embedding_a"].to_numpy(),
@@ -217,8 +255,53 @@ def wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
             "median A-B": wilcoxon["median_difference"].to_numpy(),
             "p (Holm)": wilcoxon["p_holm"].to_numpy(),
             "method": wilcoxon["method"].to_numpy(),
+            "nested list pairs": wilcoxon["n_nested_pairs"].to_numpy(),
         }
     )
+
+
+def overlap_report(overlap: pd.DataFrame, min_share: float = 0.1) -> str:
+    """Markdown: the pairs of lists that share at least ``min_share`` of the smaller
+    list's in-vocabulary members, largest first, per vocabulary they were resolved on
+    (pairs are the same for every embedding of the shared vocabulary, so each is shown
+    once), nested pairs (over half) marked."""
+    from learnability.concepts import OVERLAP_WARN
+
+    lines = [
+        "## Overlap between lists",
+        "",
+        "Shared in-vocabulary members as a share of the smaller list's. Lists that share "
+        f"more than {OVERLAP_WARN:.0%} (nested: **yes**) are not independent units of the "
+        "Wilcoxon tests (README, Statistics). Every pair is in `overlap.csv`.",
+        "",
+    ]
+    if overlap.empty:
+        return "\n".join([*lines, "No two lists.", ""])
+    worst = (
+        overlap.sort_values("overlap", ascending=False, kind="stable")
+        .drop_duplicates(["vocabulary", "list_a", "list_b", "n_shared"])
+        .groupby(["vocabulary", "list_a", "list_b"], as_index=False)
+        .agg(
+            embeddings=("embedding", lambda e: ", ".join(sorted(set(e)))),
+            n_a=("n_a", "max"),
+            n_b=("n_b", "max"),
+            n_shared=("n_shared", "max"),
+            overlap=("overlap", "max"),
+        )
+    )
+    shown = worst[worst["overlap"] >= min_share].sort_values(
+        ["overlap", "list_a", "list_b"], ascending=[False, True, True], kind="stable"
+    )
+    rest = int(((worst["overlap"] > 0) & (worst["overlap"] < min_share)).sum())
+    if shown.empty:
+        lines.append(f"No pair shares {min_share:.0%} or more.")
+    else:
+        table = shown.assign(nested=np.where(shown["overlap"] > OVERLAP_WARN, "**yes**", ""))
+        lines.append(to_markdown(table.reset_index(drop=True)).rstrip("\n"))
+    if rest:
+        lines.append("")
+        lines.append(f"{rest} more pairs share less than {min_share:.0%}.")
+    return "\n".join(lines) + "\n"
 
 
 def write_text(text: str, path: str | os.PathLike[str]) -> None:
@@ -234,8 +317,11 @@ def write_table_files(
     tex_path: str | os.PathLike[str] | None = None,
     bold: pd.DataFrame | None = None,
     italic: pd.DataFrame | None = None,
+    footer: str = "",
 ) -> None:
+    """``footer``: Markdown after the table (notes, a further section)."""
     md = (f"## {title}\n\n" if title else "") + to_markdown(df, bold=bold, italic=italic)
+    md += ("\n" + footer) if footer else ""
     write_text(md, md_path)
     if csv_path is not None:
         with atomic_path(csv_path) as tmp:
@@ -396,7 +482,11 @@ def write_all(
         bold=bold,
         italic=italic,
     )
-    parts = [embedding_table(summary, random_rows, pvalues, e, lists, size) for e in embeddings]
+    parts = [
+        embedding_table(summary, random_rows, pvalues, e, lists, size, for_people=True)
+        for e in embeddings
+    ]
+    numbers = [embedding_table(summary, random_rows, pvalues, e, lists, size) for e in embeddings]
     write_text(
         "".join(
             f"## {e}{note}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True)
@@ -411,16 +501,31 @@ def write_all(
             ),
             out["learnability_tex"],
         )
-    long = pd.concat([t.assign(embedding=e) for e, t in zip(embeddings, parts, strict=True)])
+    long = pd.concat([t.assign(embedding=e) for e, t in zip(embeddings, numbers, strict=True)])
     with atomic_path(out["learnability_csv"]) as tmp:
         long.to_csv(tmp, index=False)
     vocab = ", ".join(sorted(set(wilcoxon["vocabulary"].dropna())))
+    alternative = set(wilcoxon["alternative"].dropna())
+    h1 = {"greater": "one-sided, H1: A > B", "less": "one-sided, H1: A < B"}.get(
+        next(iter(alternative), ""), "two-sided"
+    )
+    nested = wilcoxon[wilcoxon["n_nested_pairs"] > 0]
+    warning = (
+        f"**Warning**: {int(nested['n_nested_pairs'].max())} pairs of the tested lists "
+        "share more than half of the smaller list (largest overlap "
+        f"{float(nested['max_overlap'].max()):.0%}; `results/tables/coverage.md`). The test "
+        "counts each list as an independent unit, which nested lists are not: their "
+        "differences tend to agree in sign, so p is smaller than the evidence supports.\n"
+        if len(nested)
+        else ""
+    )
     write_table_files(
         wilcoxon_table(wilcoxon),
         out["wilcoxon_md"],
-        title="One-sided Wilcoxon signed-rank tests on per-list mean AUC (H1: A > B; "
-        f"{vocab or 'own'} vocabulary)" + note,
+        title=f"Wilcoxon signed-rank tests on per-list mean AUC ({h1}; each pair once, "
+        f"Holm over the pairs; {vocab or 'own'} vocabulary)" + note,
         tex_path=out.get("wilcoxon_tex"),
+        footer=warning,
     )
     with atomic_path(out["wilcoxon_csv"]) as tmp:
         wilcoxon.drop(columns="negatives").to_csv(tmp, index=False)

@@ -236,6 +236,26 @@ def check_config(config: dict) -> None:
             f"{config['random_lists']['sizes']}"
         )
 
+    rl = config["random_lists"]
+    if (
+        rl.get("method", "rescaled") == "rescaled"
+        and rl["iterations"] < 2
+        and config["learnability"]["iterations"] != rl["iterations"]
+    ):
+        raise ConfigError(
+            "random_lists.method: rescaled estimates the within-list variance from each "
+            "random list's splits, so random_lists.iterations must be at least 2 (it is "
+            f"{rl['iterations']}); raise it, or use method: matched"
+        )
+
+
+def null_iterations(config: dict) -> int:
+    """Splits per random list: the lists' own number under ``method: matched``."""
+    rl = config["random_lists"]
+    if rl.get("method", "rescaled") == "matched":
+        return int(config["learnability"]["iterations"])
+    return int(rl["iterations"])
+
 
 def evaluation_file_name(path: str) -> str:
     """The dataset name of an evaluation file: its name without extension (a folder, as

@@ -23,6 +23,7 @@ from learnability.workflow_config import (
     embedding_params,
     list_registry,
     matched_null_key,
+    null_iterations,
 )
 
 min_version("9.0")
@@ -216,13 +217,18 @@ def null_files(wildcards):
     ]
 
 
-def summaries(embeddings, negatives=NEGATIVES):
+def learnability_outputs(embeddings, name, negatives=NEGATIVES):
     return expand(
-        "results/learnability/{embedding}/{list}/{negatives}/summary.parquet",
+        "results/learnability/{embedding}/{list}/{negatives}/{name}.parquet",
         embedding=embeddings,
         list=list(LISTS),
         negatives=negatives,
+        name=[name],
     )
+
+
+def summaries(embeddings, negatives=NEGATIVES):
+    return learnability_outputs(embeddings, "summary", negatives)
 
 
 def scheme_summaries(wildcards):

@@ -1,6 +1,8 @@
 rule pvalues:
     input:
         summaries=summaries(EMBEDDINGS),
+        # method: truncated tests each list's first random_lists.iterations splits
+        iterations=learnability_outputs(EMBEDDINGS, "iterations"),
         null=null_files,
     output:
         pvalues="results/stats/pvalues.parquet",
@@ -13,13 +15,16 @@ rule pvalues:
         match_sizes=config["random_lists"].get("match_sizes", True),
         sizes=config["random_lists"]["sizes"],
         adjust=config["random_lists"].get("adjust", "holm"),
+        method=config["random_lists"].get("method", "rescaled"),
+        list_iterations=config["learnability"]["iterations"],
     script:
         "../scripts/pvalues.py"
 
 
 rule wilcoxon:
     input:
-        summaries(config["compare"]["embeddings"]),
+        summaries=summaries(config["compare"]["embeddings"]),
+        overlap="results/concepts/overlap.parquet",
     output:
         "results/stats/wilcoxon.parquet",
     log:

@@ -24,6 +24,7 @@ rule coverage:
         ),
     output:
         parquet="results/concepts/coverage.parquet",
+        overlap="results/concepts/overlap.parquet",
     log:
         "logs/coverage.log",
     conda:

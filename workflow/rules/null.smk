@@ -16,7 +16,7 @@ rule null_distribution:
         runtime=120,
     params:
         lists=config["random_lists"]["lists"],
-        iterations=config["random_lists"]["iterations"],
+        iterations=null_iterations(config),
         C=config["learnability"]["C"],
         seed=config["random_lists"]["seed"],
         solver=config["learnability"].get("solver", "batched"),

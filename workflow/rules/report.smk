@@ -51,9 +51,11 @@ rule tables:
 
 rule coverage_table:
     input:
-        "results/concepts/coverage.parquet",
+        coverage="results/concepts/coverage.parquet",
+        overlap="results/concepts/overlap.parquet",
     output:
         md="results/tables/coverage.md",
+        overlap_csv="results/tables/overlap.csv",
         csv=report(
             "results/tables/coverage.csv",
             caption="../report/coverage.rst",

@@ -1,16 +1,28 @@
 import pandas as pd
 
-from learnability.concepts import coverage, load_entries, resolve
+from learnability.concepts import coverage, list_overlap, load_entries, resolve
 from learnability.io import read_tables, write_table
 from learnability.logs import logged
 
-with logged(snakemake):
+with logged(snakemake) as log:
     resolved = read_tables(list(snakemake.input.concepts), "concept_words")
     shared = set(snakemake.params.shared)
+    basis = {emb: "shared" if emb in shared else "own" for emb in set(resolved["embedding"])}
     parts = [
-        coverage(g, "shared" if emb in shared else "own", snakemake.params.max_share)
+        coverage(g, basis[emb], snakemake.params.max_share)
         for emb, g in resolved.groupby("embedding", sort=True)
     ]
+    overlap = pd.concat(
+        [list_overlap(g, basis[emb]) for emb, g in resolved.groupby("embedding", sort=True)],
+        ignore_index=True,
+    )
+    for rec in overlap[overlap["nested"]].drop_duplicates(["list_a", "list_b"]).itertuples():
+        log.warning(
+            "lists %s and %s share %d members, %.0f%% of the smaller one (on %s): their AUCs "
+            "are not independent in the Wilcoxon tests",
+            rec.list_a, rec.list_b, rec.n_shared, 100 * rec.overlap, rec.embedding,
+        )  # fmt: skip
+    write_table(overlap, snakemake.output.overlap, "overlap")
     # what the compared embeddings would have covered on their own vocabularies
     entries = {
         name: load_entries(spec["path"], spec.get("category"), spec.get("format", "auto"))

@@ -1,11 +1,15 @@
-from learnability.io import read_tables
+from learnability.io import atomic_path, read_tables
 from learnability.logs import logged
-from learnability.tables import write_table_files
+from learnability.tables import overlap_report, write_table_files
 
 with logged(snakemake):
+    overlap = read_tables([snakemake.input.overlap], "overlap")
     write_table_files(
-        read_tables([snakemake.input[0]], "coverage"),
+        read_tables([snakemake.input.coverage], "coverage"),
         snakemake.output.md,
         snakemake.output.csv,
         title="Coverage of each list in each embedding",
+        footer=overlap_report(overlap),
     )
+    with atomic_path(snakemake.output.overlap_csv) as tmp:
+        overlap.to_csv(tmp, index=False)

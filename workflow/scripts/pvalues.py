@@ -3,13 +3,21 @@ from learnability.logs import logged
 from learnability.stats import pvalues, random_rows
 
 with logged(snakemake):
+    p = snakemake.params
     summary = read_tables(list(snakemake.input.summaries), "summary")
     null = read_tables(list(snakemake.input.null), "null")
+    iterations = (
+        read_tables(list(snakemake.input.iterations), "iterations")
+        if p.method == "truncated"
+        else None
+    )
     write_table(
-        pvalues(summary, null, snakemake.params.match_sizes, snakemake.params.adjust),
+        pvalues(summary, null, p.match_sizes, p.adjust, p.method, iterations),
         snakemake.output.pvalues,
         "pvalues",
     )
     write_table(
-        random_rows(null, list(snakemake.params.sizes)), snakemake.output.random_rows, "random_rows"
+        random_rows(null, list(p.sizes), p.method, p.list_iterations),
+        snakemake.output.random_rows,
+        "random_rows",
     )
