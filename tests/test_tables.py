@@ -174,9 +174,17 @@ def test_pvalues_at_their_floor_print_as_a_bound(tmp_path):
     pvalues = pvalue_rows(pairs, p=1 / 1001, adjusted=3 / 1001, lists=1000, p_tail=2.5e-6)
     names = ["table6", "learnability", "wilcoxon"]
     out = {f"{n}_{e}": str(tmp_path / f"{n}.{e}") for n in names for e in ("md", "csv", "tex")}
-    write_all(summary=summary, random_rows=random_rows, pvalues=pvalues,
-              wilcoxon=schemas.empty("wilcoxon"), embeddings=["w2v", "glove_x"],
-              lists=["family", "work", "anger"], size=400, negatives="uniform", out=out)  # fmt: skip
+    write_all(
+        summary=summary,
+        random_rows=random_rows,
+        pvalues=pvalues,
+        wilcoxon=schemas.empty("wilcoxon"),
+        embeddings=["w2v", "glove_x"],
+        lists=["family", "work", "anger"],
+        size=400,
+        negatives="uniform",
+        out=out,
+    )
     md = (tmp_path / "learnability.md").read_text()
     assert "| family | 10 |" in md and "| < 0.001 | <= 0.003 | 2.5e-06 | 4.000 |" in md
     assert r"\textless{} 0.001" in (tmp_path / "learnability.tex").read_text()
