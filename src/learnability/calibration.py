@@ -1,0 +1,95 @@
+"""Are the p-values uniform under the null? Truly null lists (random words) scored the way
+real lists are, tested against random-list nulls the way the workflow tests real lists,
+under every ``random_lists.method``. Used by ``benchmarks/calibration.py`` (at the ratios
+of the shipped configs, on real embeddings) and by the test suite (the default config's
+ratios on a small Gaussian embedding)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import kstest
+
+from learnability.evaluate import null_distribution
+from learnability.stats import PVALUE_METHODS, calibrated_null, empirical_pvalue
+
+LEVELS = (0.01, 0.05, 0.10)
+
+
+def null_list_pvalues(
+    vectors: np.ndarray,
+    sizes: list[int],
+    *,
+    lists_per_size: int,
+    list_iterations: int,
+    null_iterations: int,
+    null_lists: int,
+    C: float = 1.0,
+    seed: int = 0,
+    methods: tuple[str, ...] = PVALUE_METHODS,
+) -> pd.DataFrame:
+    """One row per (truly null list, method): its p-value against a null of
+    ``null_lists`` random lists of its size, each scored with ``null_iterations`` splits,
+    the list itself with ``list_iterations`` (uniform non-members).
+
+    ``matched`` needs random lists scored with ``list_iterations`` splits: the other truly
+    null lists of the same size are exactly that (exchangeable with the list), so each is
+    tested against them, leave-one-out, with R = ``lists_per_size - 1``. ``truncated``
+    uses each list's first ``null_iterations`` splits (the same seeds: a shorter run of
+    the same list)."""
+    rows = []
+    for size in sizes:
+        common = dict(size=size, C=C, embedding="calibration")
+        # the truly null lists and the null come from different seeds: different words
+        observed = null_distribution(
+            vectors, lists=lists_per_size, iterations=list_iterations, seed=seed + 1, **common
+        )["auc"].to_numpy()
+        first = (
+            null_distribution(
+                vectors, lists=lists_per_size, iterations=null_iterations, seed=seed + 1, **common
+            )["auc"].to_numpy()
+            if "truncated" in methods
+            else None
+        )
+        null = null_distribution(
+            vectors, lists=null_lists, iterations=null_iterations, seed=seed + 2, **common
+        )
+        raw = null["auc"].to_numpy()
+        rescaled = calibrated_null(raw, null["auc_var"], null_iterations, list_iterations)[0]
+        for i, value in enumerate(observed):
+            for method in methods:
+                if method == "unmatched":
+                    p = empirical_pvalue(value, raw)[1]
+                elif method == "rescaled":
+                    p = empirical_pvalue(value, rescaled)[1]
+                elif method == "truncated":
+                    p = empirical_pvalue(first[i], raw)[1]
+                else:
+                    p = empirical_pvalue(value, np.delete(observed, i))[1]
+                rows.append({"size": size, "list": i, "method": method, "p_value": p})
+    return pd.DataFrame(rows)
+
+
+def calibration_summary(p: pd.DataFrame, levels: tuple[float, ...] = LEVELS) -> pd.DataFrame:
+    """Per method: the share of p-values at or below each level, whether it lies within two
+    binomial standard errors of the level, and the Kolmogorov-Smirnov p-value against
+    U(0, 1). ``calibrated``: "True" when every share is within its band and KS p > 0.01."""
+    rows = []
+    for method, g in p.groupby("method", sort=False):
+        values = g["p_value"].to_numpy()
+        n = values.size
+        rec: dict = {"method": method, "n_lists": n}
+        ok = True
+        for level in levels:
+            share = float((values <= level + 1e-12).mean())
+            band = 2 * np.sqrt(level * (1 - level) / n)
+            rec[f"share_{level:g}"] = share
+            ok &= abs(share - level) <= band
+        rec["ks_p"] = float(kstest(values, "uniform").pvalue)
+        # matched is tested leave-one-out: its p-values are ranks, uniform by construction
+        # (and no finer than 1 / lists per size), so there is nothing to judge
+        rec["calibrated"] = (
+            "by construction" if method == "matched" else str(ok and rec["ks_p"] > 0.01)
+        )
+        rows.append(rec)
+    return pd.DataFrame(rows)
