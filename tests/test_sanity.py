@@ -1,11 +1,15 @@
 """Sanity checks of the statistics that could fail if the protocol were wrong."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 from scipy.stats import kstest, norm
 
 from learnability.evaluate import evaluate_concept, null_distribution
 from learnability.stats import empirical_pvalue
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_null_pvalues_are_uniform_and_null_means_sit_at_chance():
@@ -22,6 +26,41 @@ def test_null_pvalues_are_uniform_and_null_means_sit_at_chance():
     # list means spread less for larger lists (about 0.2 / sqrt(n))
     big = null_distribution(vectors, lists=60, seed=3, **{**kw, "size": 100})["auc"]
     assert big.std() < 0.7 * pd.Series(observed).std()
+
+
+def test_pvalues_are_calibrated_at_the_default_configs_ratios():
+    """Truly null lists (random words) scored with config/config.yaml's
+    learnability.iterations splits, tested against nulls of its random_lists.lists random
+    lists of random_lists.iterations splits: under the default method the shares of
+    p <= 0.01, 0.05 and 0.10 lie within two binomial standard errors of those levels and a
+    KS test does not reject uniformity; comparing the lists' means with the random lists'
+    means as they are (today's method before this test: "unmatched") fails the same
+    check. Small vectors (d = 50) and lists of 10-40 words keep it to seconds; each size
+    has its own null, so that one null draw does not decide the shares."""
+    import yaml
+
+    from learnability.calibration import calibration_summary, null_list_pvalues
+    from learnability.stats import DEFAULT_PVALUE_METHOD
+
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    kl, kn = cfg["learnability"]["iterations"], cfg["random_lists"]["iterations"]
+    assert kl > kn and cfg["random_lists"].get("method", DEFAULT_PVALUE_METHOD) == "rescaled"
+    vectors = np.random.default_rng(0).standard_normal((4000, 50))
+    p = null_list_pvalues(
+        vectors,
+        [10, 14, 20, 28, 40],
+        lists_per_size=100,
+        list_iterations=kl,
+        null_iterations=kn,
+        null_lists=cfg["random_lists"]["lists"],
+        methods=("rescaled", "unmatched"),
+    )
+    summary = calibration_summary(p).set_index("method")
+    assert summary.loc["rescaled", "n_lists"] == 500
+    assert summary.loc["rescaled", "calibrated"] == "True", summary
+    assert summary.loc["unmatched", "calibrated"] == "False", summary
+    # the old way is conservative: far fewer than 5 % of null lists reach p <= 0.05
+    assert summary.loc["unmatched", "share_0.05"] < 0.03
 
 
 def test_planted_gaussian_concept_approaches_the_bayes_auc_from_below():
