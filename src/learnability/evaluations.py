@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from learnability.stats import adjust_pvalues, wilcoxon_test
+from learnability.stats import adjust_pvalues, comparison_pairs, wilcoxon_test
 
 SCORE_COLUMNS = [
     "embedding", "evaluation", "dataset", "section", "metric", "value", "n_items", "n_oov",
@@ -170,7 +170,8 @@ def compare_evaluations(
     seed: int = 0,
     confidence: float = 0.95,
 ) -> pd.DataFrame:
-    """Paired tests for each ordered pair of ``embeddings`` on every evaluation present in
+    """Paired tests for each pair of ``embeddings`` (once, earlier against later:
+    :func:`learnability.stats.comparison_pairs`) on every evaluation present in
     ``tables`` (keys: multi_answer, analogy, word_pairs, hierarchy_parents, pseudo)."""
     specs = []  # (evaluation, metric, table, item keys, value function, test)
     if "multi_answer" in tables:
@@ -208,7 +209,7 @@ def compare_evaluations(
                 sections = list(dict.fromkeys(part["section"]))
             for section in sections:
                 sub = part if section is None else part[part["section"] == section]
-                for i, (a, b) in enumerate(itertools.permutations(embeddings, 2)):
+                for i, (a, b) in enumerate(comparison_pairs(embeddings)):
                     va, vb, n = _items(sub, keys, a, b, value)
                     row = {
                         "evaluation": evaluation,

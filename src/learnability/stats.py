@@ -386,6 +386,12 @@ def adjust_pvalues(p: np.ndarray, method: str) -> np.ndarray:
     return out
 
 
+def comparison_pairs(embeddings: list[str]) -> list[tuple[str, str]]:
+    """The pre-specified comparisons between ``embeddings``: each unordered pair once, as
+    (earlier, later) in the order given (the order states the hypothesis)."""
+    return list(itertools.combinations(embeddings, 2))
+
+
 def nested_pairs(overlap: pd.DataFrame | None, embeddings: list[str], lists) -> pd.DataFrame:
     """The pairs of ``lists`` that overlap by more than half of the smaller one in any of
     ``embeddings`` (rows of the ``overlap`` table, the largest overlap per pair)."""
@@ -429,7 +435,7 @@ def compare_embeddings(
         if missing:
             raise ValueError(f"no AUCs for embeddings {missing}; present: {list(auc.columns)}")
         rows = []
-        for a, b in itertools.combinations(embeddings, 2):
+        for a, b in comparison_pairs(embeddings):
             pair = auc[[a, b]].dropna()
             res = wilcoxon_test(pair[a].to_numpy(), pair[b].to_numpy(), alternative)
             rows.append(
