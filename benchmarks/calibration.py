@@ -39,9 +39,7 @@ SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--embedding", type=Path, default=Path("results/embeddings/word2vec"))
-    parser.add_argument(
-        "--configs", nargs="+", default=["config/config.yaml", "config/paper.yaml"]
-    )
+    parser.add_argument("--configs", nargs="+", default=["config/config.yaml", "config/paper.yaml"])
     parser.add_argument("--lists", type=int, default=500, help="truly null lists in all")
     parser.add_argument("--sizes", type=int, nargs="+", default=SIZES)
     parser.add_argument("--seed", type=int, default=0)

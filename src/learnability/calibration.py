@@ -27,6 +27,7 @@ def null_list_pvalues(
     C: float = 1.0,
     seed: int = 0,
     methods: tuple[str, ...] = PVALUE_METHODS,
+    nulls_per_size: int = 1,
 ) -> pd.DataFrame:
     """One row per (truly null list, method): its p-value against a null of
     ``null_lists`` random lists of its size, each scored with ``null_iterations`` splits,
@@ -36,11 +37,16 @@ def null_list_pvalues(
     null lists of the same size are exactly that (exchangeable with the list), so each is
     tested against them, leave-one-out, with R = ``lists_per_size - 1``. ``truncated``
     uses each list's first ``null_iterations`` splits (the same seeds: a shorter run of
-    the same list)."""
+    the same list).
+
+    One null draw decides much of where its lists' p-values fall (its estimate of the
+    between-list variance, its ECDF), so the lists of a size are split among
+    ``nulls_per_size`` independent nulls: the shares then estimate calibration over null
+    draws, as a user meets it, and not one draw's luck."""
     rows = []
     for size in sizes:
         common = dict(size=size, C=C, embedding="calibration")
-        # the truly null lists and the null come from different seeds: different words
+        # the truly null lists and the nulls come from different seeds: different words
         observed = null_distribution(
             vectors, lists=lists_per_size, iterations=list_iterations, seed=seed + 1, **common
         )["auc"].to_numpy()
@@ -51,22 +57,27 @@ def null_list_pvalues(
             if "truncated" in methods
             else None
         )
-        null = null_distribution(
-            vectors, lists=null_lists, iterations=null_iterations, seed=seed + 2, **common
-        )
-        raw = null["auc"].to_numpy()
-        rescaled = calibrated_null(raw, null["auc_var"], null_iterations, list_iterations)[0]
-        for i, value in enumerate(observed):
-            for method in methods:
-                if method == "unmatched":
-                    p = empirical_pvalue(value, raw)[1]
-                elif method == "rescaled":
-                    p = empirical_pvalue(value, rescaled)[1]
-                elif method == "truncated":
-                    p = empirical_pvalue(first[i], raw)[1]
-                else:
-                    p = empirical_pvalue(value, np.delete(observed, i))[1]
-                rows.append({"size": size, "list": i, "method": method, "p_value": p})
+        for draw in range(nulls_per_size):
+            null = null_distribution(
+                vectors,
+                lists=null_lists,
+                iterations=null_iterations,
+                seed=seed + 2 + 1009 * draw,
+                **common,
+            )
+            raw = null["auc"].to_numpy()
+            rescaled = calibrated_null(raw, null["auc_var"], null_iterations, list_iterations)[0]
+            for i in range(draw, lists_per_size, nulls_per_size):
+                for method in methods:
+                    if method == "unmatched":
+                        p = empirical_pvalue(observed[i], raw)[1]
+                    elif method == "rescaled":
+                        p = empirical_pvalue(observed[i], rescaled)[1]
+                    elif method == "truncated":
+                        p = empirical_pvalue(first[i], raw)[1]
+                    else:
+                        p = empirical_pvalue(observed[i], np.delete(observed, i))[1]
+                    rows.append({"size": size, "list": i, "method": method, "p_value": p})
     return pd.DataFrame(rows)
 
 

@@ -35,15 +35,15 @@ def sample_nonmembers(rng: np.random.Generator, member_mask: np.ndarray, n: int)
     if 2 * n > available:
         # Dense regime: rejection would loop a long time; permute the complement.
         return rng.permutation(np.flatnonzero(~member_mask))[:n]
-    chosen = np.empty(0, dtype=np.int64)
-    while chosen.size < n:
-        draw = rng.integers(0, vocab_size, size=2 * (n - chosen.size) + 16)
+    chosen: list[int] = []
+    while len(chosen) < n:
+        draw = rng.integers(0, vocab_size, size=2 * (n - len(chosen)) + 16)
         draw = draw[~member_mask[draw]]
         # keep first occurrences in draw order, so the sample is the same given the rng
-        merged = np.concatenate([chosen, draw])
-        _, first = np.unique(merged, return_index=True)
-        chosen = merged[np.sort(first)][:n]
-    return chosen
+        # (a dict keeps insertion order; for the few hundred draws of a split it is
+        # several times faster than np.unique with a sort of the first indices)
+        chosen = list(dict.fromkeys([*chosen, *draw.tolist()]))[:n]
+    return np.array(chosen, dtype=np.int64)
 
 
 def frequency_bins(counts: np.ndarray, n_bins: int) -> np.ndarray:
