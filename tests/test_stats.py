@@ -312,3 +312,15 @@ def test_tail_pvalue_recovers_known_tails(seed):
     assert 1e-4 <= tail_pvalue(z, gauss) < 50e-4
     # inside the bulk there is nothing to estimate
     assert np.isnan(tail_pvalue(0.0, gauss))
+
+
+@pytest.mark.parametrize(
+    ("config", "lists"), [("config/paper.yaml", 10), ("config/config.yaml", 8)]
+)
+def test_holm_over_the_lists_can_reach_the_papers_alpha(config, lists):
+    """With the shipped R, lists beyond every random list survive Holm at alpha = 0.01."""
+    import yaml
+
+    cfg = yaml.safe_load((Path(__file__).resolve().parents[1] / config).read_text())
+    floor = empirical_pvalue(1.0, np.zeros(cfg["random_lists"]["lists"]))[1]
+    assert adjust_pvalues(np.full(lists, floor), "holm").max() <= 0.01
