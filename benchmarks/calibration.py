@@ -43,6 +43,12 @@ def main() -> None:
     parser.add_argument("--lists", type=int, default=500, help="truly null lists in all")
     parser.add_argument("--sizes", type=int, nargs="+", default=SIZES)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--nulls-per-size",
+        type=int,
+        default=1,
+        help="independent null draws per size, the lists of a size split among them",
+    )
     parser.add_argument("--out", type=Path, help="write every p-value here (.parquet)")
     args = parser.parse_args()
     vectors = np.load(args.embedding / "vectors.npy", mmap_mode="r")
@@ -69,6 +75,7 @@ def main() -> None:
                     null_lists=r,
                     C=C,
                     seed=args.seed,
+                    nulls_per_size=args.nulls_per_size,
                 )
             seconds = time.perf_counter() - start
             summary = calibration_summary(p)
@@ -81,7 +88,8 @@ def main() -> None:
             print(
                 f"\n{config}: lists {kl} splits, nulls R = {r} x {kn} splits; {name} "
                 f"({vec.shape[0]} x {vec.shape[1]}); {n} null lists of sizes "
-                f"{args.sizes[0]}-{args.sizes[-1]}; {seconds:.0f} s on {cores} cores"
+                f"{args.sizes[0]}-{args.sizes[-1]}, {args.nulls_per_size} null draw(s) per size; "
+                f"{seconds:.0f} s on {cores} cores"
             )
             print(f"two-SE bands: {bands}")
             print(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
