@@ -304,3 +304,38 @@ def test_list_words_match_whatever_their_unicode_form_and_case(tmp_path):
                   source=str(path))  # fmt: skip
     assert concept_words(res) == ["fine", "ångström", "wide"]
     assert res["status"].tolist().count("duplicate") == 2
+
+
+def test_list_overlap_counts_shared_members_over_the_smaller_list():
+    """affect holds all of posemo (nested), shares one word with work, none with x; the
+    report marks the nested pair and the Wilcoxon counts it."""
+    from learnability.concepts import Entry, list_overlap, resolve
+    from learnability.tables import overlap_report
+
+    vocab = ["happy", "glad", "sad", "angry", "job", "boss", "tree"]
+    lists = {
+        "affect": ["happy", "glad", "sad", "angry", "job"],
+        "posemo": ["happy", "glad", "nowhere"],
+        "work": ["job", "boss"],
+        "x": ["tree", "boss"],
+    }
+    resolved = pd.concat(
+        [
+            resolve(
+                [Entry(w, i + 1) for i, w in enumerate(words)],
+                vocab,
+                list_name=name,
+                embedding="e",
+                source="",
+            )
+            for name, words in lists.items()
+        ]
+    )
+    ov = list_overlap(resolved, "own").set_index(["list_a", "list_b"])
+    assert len(ov) == 6
+    assert ov.loc[("affect", "posemo"), "n_shared"] == 2  # "nowhere" is not in vocabulary
+    assert ov.loc[("affect", "posemo"), "overlap"] == 1.0 and ov.loc[("affect", "posemo"), "nested"]
+    assert ov.loc[("affect", "work"), "overlap"] == 0.5 and not ov.loc[("affect", "work"), "nested"]
+    assert ov.loc[("work", "x"), "overlap"] == 0.5 and ov.loc[("affect", "x"), "n_shared"] == 0
+    report = overlap_report(ov.reset_index())
+    assert "| own | affect | posemo | e | 5 | 2 | 2 | 1.000 | **yes** |" in report

@@ -278,9 +278,7 @@ def overlap_report(overlap: pd.DataFrame, min_share: float = 0.1) -> str:
     if overlap.empty:
         return "\n".join([*lines, "No two lists.", ""])
     worst = (
-        overlap.sort_values("overlap", ascending=False, kind="stable")
-        .drop_duplicates(["vocabulary", "list_a", "list_b", "n_shared"])
-        .groupby(["vocabulary", "list_a", "list_b"], as_index=False)
+        overlap.groupby(["vocabulary", "list_a", "list_b"], as_index=False)
         .agg(
             embeddings=("embedding", lambda e: ", ".join(sorted(set(e)))),
             n_a=("n_a", "max"),
