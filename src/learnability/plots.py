@@ -252,17 +252,17 @@ def null_histogram_figure(
         kind = "" if key.startswith("size-") else ", frequency-matched"
         n_null = int(counts[key].sum())
         ax.set_title(f"n = {size}{kind}: {n_null} random lists", fontsize=8)
-    xlabel = "mean AUC of a random list" + (
-        f" (rescaled to {int(pv['list_iterations'].iloc[0])} splits)"
+    null_label = "null distribution" + (
+        f" (random lists' means rescaled to {int(pv['list_iterations'].iloc[0])} splits)"
         if method == "rescaled"
         else ""
     )
-    _label_outer(axes, len(keys), xlabel, "random lists",
+    _label_outer(axes, len(keys), "mean AUC of a random list", "random lists",
                  (edges[0], edges[-1]), (0, ymax))  # fmt: skip
     _legend(
         fig,
         [plt.Rectangle((0, 0), 1, 1, fc=NULL_COLOR), plt.Line2D([], [], color="C3")],
-        ["null distribution", "real list (mean AUC, empirical p)"],
+        [null_label, "real list (mean AUC, empirical p)"],
     )
     return fig
 
