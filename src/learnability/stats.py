@@ -196,6 +196,7 @@ def pvalues(
         raise ValueError("method: truncated needs the lists' per-iteration table")
     auc = summary[summary["metric"] == "auc"]
     rows = []
+    first: dict[int, pd.Series] = {}  # truncated: first-k means, once per k
     for rec in auc.itertuples(index=False):
         pool = null[(null["embedding"] == rec.embedding) & (null["negatives"] == rec.negatives)]
         if pool.empty:
@@ -218,11 +219,9 @@ def pvalues(
         values, k_null, scale, within, between = comparison_null(chosen, method, rec.iterations)
         observed = rec.mean
         if method == "truncated":
-            observed = float(
-                first_iterations_mean(iterations, k_null).loc[
-                    (rec.list, rec.embedding, rec.negatives)
-                ]
-            )
+            if k_null not in first:
+                first[k_null] = first_iterations_mean(iterations, k_null)
+            observed = float(first[k_null].loc[(rec.list, rec.embedding, rec.negatives)])
         rows.append(
             {
                 "list": rec.list,

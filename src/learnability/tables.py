@@ -277,15 +277,12 @@ def overlap_report(overlap: pd.DataFrame, min_share: float = 0.1) -> str:
     ]
     if overlap.empty:
         return "\n".join([*lines, "No two lists.", ""])
-    worst = (
-        overlap.groupby(["vocabulary", "list_a", "list_b"], as_index=False)
-        .agg(
-            embeddings=("embedding", lambda e: ", ".join(sorted(set(e)))),
-            n_a=("n_a", "max"),
-            n_b=("n_b", "max"),
-            n_shared=("n_shared", "max"),
-            overlap=("overlap", "max"),
-        )
+    worst = overlap.groupby(["vocabulary", "list_a", "list_b"], as_index=False).agg(
+        embeddings=("embedding", lambda e: ", ".join(sorted(set(e)))),
+        n_a=("n_a", "max"),
+        n_b=("n_b", "max"),
+        n_shared=("n_shared", "max"),
+        overlap=("overlap", "max"),
     )
     shown = worst[worst["overlap"] >= min_share].sort_values(
         ["overlap", "list_a", "list_b"], ascending=[False, True, True], kind="stable"
