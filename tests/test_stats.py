@@ -324,3 +324,21 @@ def test_holm_over_the_lists_can_reach_the_papers_alpha(config, lists):
     cfg = yaml.safe_load((Path(__file__).resolve().parents[1] / config).read_text())
     floor = empirical_pvalue(1.0, np.zeros(cfg["random_lists"]["lists"]))[1]
     assert adjust_pvalues(np.full(lists, floor), "holm").max() <= 0.01
+
+
+def test_wilcoxon_rows_count_the_nested_pairs_of_the_lists_tested():
+    summary = _summary(
+        [(f"l{i}", "a", 10, 0.9 + i / 100) for i in range(6)]
+        + [(f"l{i}", "b", 10, 0.8 + i / 90) for i in range(6)]
+    )
+    overlap = pd.DataFrame(
+        {
+            "embedding": ["a", "b", "a", "a"],
+            "list_a": ["l0", "l0", "l1", "l2"],
+            "list_b": ["l1", "l1", "l2", "zz"],  # zz is not tested
+            "overlap": [0.4, 0.9, 0.6, 1.0],
+        }
+    )
+    row = compare_embeddings(summary, ["a", "b"], overlap=overlap).iloc[0]
+    assert row["n_nested_pairs"] == 2 and row["max_overlap"] == 0.9
+    assert compare_embeddings(summary, ["a", "b"]).iloc[0]["n_nested_pairs"] == 0

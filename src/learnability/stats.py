@@ -391,21 +391,18 @@ def comparison_pairs(embeddings: list[str]) -> list[tuple[str, str]]:
     return list(itertools.combinations(embeddings, 2))
 
 
-def nested_pairs(overlap: pd.DataFrame | None, embeddings: list[str], lists) -> pd.DataFrame:
-    """The pairs of ``lists`` that overlap by more than half of the smaller one in any of
-    ``embeddings`` (rows of the ``overlap`` table, the largest overlap per pair)."""
+def pair_overlaps(overlap: pd.DataFrame | None, embeddings: list[str], lists) -> pd.Series:
+    """The largest overlap (``overlap`` table) of each pair of ``lists`` in any of
+    ``embeddings``, indexed by (list_a, list_b); empty without an overlap table."""
     if overlap is None or overlap.empty:
-        return pd.DataFrame(columns=["list_a", "list_b", "overlap"])
+        return pd.Series(dtype=float)
     lists = set(lists)
     part = overlap[
         overlap["embedding"].isin(embeddings)
         & overlap["list_a"].isin(lists)
         & overlap["list_b"].isin(lists)
     ]
-    worst = part.groupby(["list_a", "list_b"], as_index=False)["overlap"].max()
-    return worst[worst["overlap"] > OVERLAP_WARN].sort_values(
-        ["overlap", "list_a", "list_b"], ascending=[False, True, True]
-    )
+    return part.groupby(["list_a", "list_b"])["overlap"].max()
 
 
 def compare_embeddings(
@@ -449,20 +446,10 @@ def compare_embeddings(
                 }
             )
         out = pd.DataFrame(rows)
-        part_overlap = (
-            overlap[overlap["list_a"].isin(auc.index) & overlap["list_b"].isin(auc.index)]
-            if overlap is not None and not overlap.empty
-            else None
-        )
         for i, (a, b) in enumerate(zip(out["embedding_a"], out["embedding_b"], strict=True)):
-            nested = nested_pairs(part_overlap, [a, b], auc[[a, b]].dropna().index)
-            mine = (
-                part_overlap[part_overlap["embedding"].isin([a, b])]["overlap"]
-                if part_overlap is not None
-                else pd.Series(dtype=float)
-            )
-            out.loc[i, "n_nested_pairs"] = len(nested)
-            out.loc[i, "max_overlap"] = float(mine.max()) if len(mine) else np.nan
+            worst = pair_overlaps(overlap, [a, b], auc[[a, b]].dropna().index)
+            out.loc[i, "n_nested_pairs"] = int((worst > OVERLAP_WARN).sum())
+            out.loc[i, "max_overlap"] = float(worst.max()) if len(worst) else np.nan
         # Holm over the family: the k (k - 1) / 2 pre-specified comparisons.
         out["p_holm"] = adjust_pvalues(out["p_value"].to_numpy(), "holm")
         frames.append(out)
