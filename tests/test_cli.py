@@ -42,7 +42,7 @@ def test_compare_published_aucs(tmp_path, capsys):
 def test_compare_bad_input(tmp_path, capsys, content, match):
     csv = tmp_path / "bad.csv"
     csv.write_text(content)
-    assert main(["compare", "--aucs", str(csv)]) == 2
+    assert main(["compare", "--aucs", str(csv)]) == 1
     err = capsys.readouterr().err
     assert "bad.csv" in err
     import re
@@ -103,6 +103,37 @@ def test_evaluate_command_fails_in_one_line(tmp_path, capsys, args, message):
     paths = {"EMB": str(emb), "LISTS": str(lists), "BAD": str(bad)}
     argv = ["evaluate", *[paths.get(a, str(tmp_path / a) if "." in a or a == "nolists" else a)
                           for a in args]]  # fmt: skip
-    assert main(argv) == 2
+    assert main(argv) == 1
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_version_and_usage_errors(capsys):
+    from learnability import __version__
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and __version__ in capsys.readouterr().out
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", "--lists", "x.txt"])  # --embedding missing: a usage error
+    assert info.value.code == 2
+
+
+def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(
+    tmp_path, capsys, monkeypatch
+):
+    import learnability.cli as cli
+
+    emb, lists, _ = _planted_files(tmp_path)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something\nunforeseen")
+
+    monkeypatch.setattr(cli, "open_embedding", broken)
+    argv = ["evaluate", "--embedding", str(emb), "--lists", str(lists)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "RuntimeError" in err and str(emb) in err
+    assert "--debug" in err and "Traceback" not in err
+    assert main(["--debug", *argv]) == 1
+    assert "Traceback" in capsys.readouterr().err

@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+import traceback
 from pathlib import Path
 
 import pandas as pd
@@ -97,7 +99,12 @@ def load_lists(path: Path) -> dict[str, list]:
 
 
 def open_embedding(
-    path: Path, tmp: Path, fmt: str, max_vocab: int | None, allow_pickle: bool = False
+    path: Path,
+    tmp: Path,
+    fmt: str,
+    max_vocab: int | None,
+    allow_pickle: bool = False,
+    unicode_errors: str = "strict",
 ):
     """An embedding directory as the workflow writes it, or any supported file, imported
     into ``tmp`` first; loaded memory-mapped."""
@@ -111,9 +118,21 @@ def open_embedding(
                 "results/embeddings/NAME); or give the embedding file itself"
             )
         return load_embedding(path, mmap=True)
-    import_embedding(
-        path, tmp, name=path.name, fmt=fmt, max_vocab=max_vocab, allow_pickle=allow_pickle
+    meta = import_embedding(
+        path,
+        tmp,
+        name=path.name,
+        fmt=fmt,
+        max_vocab=max_vocab,
+        allow_pickle=allow_pickle,
+        unicode_errors=unicode_errors,
     )
+    if meta["n_undecodable"]:
+        shown = ", ".join(f"{w['where']} {w['bytes']!r}" for w in meta["undecodable_words"][:5])
+        print(
+            f"{path}: {meta['n_undecodable']} words not UTF-8 ({unicode_errors}): {shown}",
+            file=sys.stderr,
+        )
     return load_embedding(tmp, mmap=True)
 
 
@@ -136,7 +155,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
     lists = load_lists(args.lists)
     with tempfile.TemporaryDirectory() as tmp:
         emb = open_embedding(
-            args.embedding, Path(tmp), args.format, args.max_vocab, args.allow_pickle
+            args.embedding,
+            Path(tmp),
+            args.format,
+            args.max_vocab,
+            args.allow_pickle,
+            args.unicode_errors,
         )
         vocab = pd.Series(emb.words)
         name = args.embedding.name
@@ -217,10 +241,29 @@ def empath_command(args: argparse.Namespace) -> int:
     return 0
 
 
+# exit statuses: 1 for bad input (a file, a value), 2 for bad usage (argparse's own)
+EXIT_INPUT, EXIT_USAGE = 1, 2
+
+
+def _input_names(args: argparse.Namespace) -> str:
+    """The files a command was given, to name in an unexpected error."""
+    names = [str(v) for k, v in vars(args).items() if isinstance(v, Path) and k != "out"]
+    return ", ".join(names)
+
+
 def main(argv: list[str] | None = None) -> int:
+    from learnability import __version__
+    from learnability.embeddings.pretrained import UNICODE_ERRORS
     from learnability.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
 
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"learnability {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="on an error, print the full traceback too"
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress lines on stderr, only errors"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     cmp_ = sub.add_parser("compare", help="Wilcoxon tests on a CSV of per-list AUCs")
     cmp_.add_argument("--aucs", type=Path, required=True, help="CSV with list,embedding,auc")
@@ -267,6 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         help="load a gensim .kv/.model file: it is a pickle, and loading it runs any code "
         "it holds; only for files you trust",
     )
+    ev.add_argument(
+        "--unicode-errors",
+        choices=list(UNICODE_ERRORS),
+        default="strict",
+        help="a word in the embedding file that is not UTF-8: an error (strict), decoded "
+        "with U+FFFD (replace) or without its bad bytes (ignore), or skipped; counted",
+    )
     ev.add_argument("--show", type=int, default=5, help="members shown per list (5)")
     ev.add_argument("--out", type=Path, help="also write the per-list table as CSV")
     ev.set_defaults(func=evaluate_command)
@@ -274,11 +324,32 @@ def main(argv: list[str] | None = None) -> int:
     emp.add_argument("out_dir", type=Path)
     emp.set_defaults(func=empath_command)
     args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.ERROR if args.quiet else logging.INFO,
+        format="%(message)s",
+        stream=sys.stderr,
+        force=True,
+    )
     try:
         return args.func(args)
-    except (InputError, ValueError, OSError) as exc:
+    except InputError as exc:
+        if args.debug:
+            traceback.print_exc()
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback, unless --debug
+        if args.debug:
+            traceback.print_exc()
+        text = " ".join(str(exc).split())[:300]
+        print(
+            f"error: {type(exc).__name__} while reading {_input_names(args)}: {text} "
+            "(rerun with --debug for the traceback, and report it if the file is valid)",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
 
 
 if __name__ == "__main__":

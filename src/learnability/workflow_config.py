@@ -28,6 +28,7 @@ METHOD_KEYS: dict[str, tuple[str, ...]] = {
 PRETRAINED_KEYS = {
     "path", "url", "sha256", "sha1", "md5", "allow_unverified", "format", "member",
     "max_vocab", "exclude_prefixes", "frequency_ordered", "subword_oov", "allow_pickle",
+    "unicode_errors",
 }  # fmt: skip
 NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "fasttext": ("fasttext", None),
@@ -66,6 +67,7 @@ def embedding_params(config: dict, name: str) -> dict:
             "frequency_ordered": spec.get("frequency_ordered", True),
             "subword_oov": spec.get("subword_oov", False),
             "allow_pickle": spec.get("allow_pickle", False),
+            "unicode_errors": spec.get("unicode_errors", "strict"),
             "threads": 1,
         }
     block = _merged_training(config, name)

@@ -16,10 +16,12 @@ with logged(snakemake) as log:
         frequency_ordered=hp["frequency_ordered"],
         subword_oov=tuple(list_words(snakemake.params.lists)) if hp["subword_oov"] else (),
         allow_pickle=hp.get("allow_pickle", False),
+        unicode_errors=hp.get("unicode_errors", "strict"),
     )
     log.info(
         "%d words x %d (%s); %d excluded by prefix, %d all-zero vectors, %d added from "
-        "n-grams, counts: %s",
+        "n-grams, %d words not UTF-8 (unicode_errors: %s), counts: %s",
         meta["words"], meta["dim"], meta["format"], meta["n_excluded"],
-        meta["n_zero_vectors"], meta["n_subword_oov"], meta["count_kind"],
+        meta["n_zero_vectors"], meta["n_subword_oov"], meta["n_undecodable"],
+        meta["unicode_errors"], meta["count_kind"],
     )  # fmt: skip

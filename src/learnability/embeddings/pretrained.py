@@ -37,6 +37,7 @@ import math
 import os
 import pickle
 import shutil
+import struct
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,6 +52,39 @@ from learnability.io import atomic_path, write_float32_npy_header, write_json, w
 
 FORMATS = ("word2vec_text", "glove_text", "word2vec_binary", "fasttext_bin", "gensim")
 FASTTEXT_MAGIC = 793712314  # the int32 that opens every fastText .bin
+# what to do with a word whose bytes are not UTF-8 (gensim's ``unicode_errors``, plus skip)
+UNICODE_ERRORS = ("strict", "replace", "ignore", "skip")
+LISTED_UNDECODABLE = 1000  # words listed in meta.json; all are counted
+
+
+class _Decoder:
+    """Decodes words as UTF-8 under one ``unicode_errors`` policy, and records every word
+    that needed it (where it was, its raw bytes) for meta.json."""
+
+    def __init__(self, errors: str, source: Path) -> None:
+        if errors not in UNICODE_ERRORS:
+            raise InputError(f"{source}: unicode_errors {errors!r}; use one of {UNICODE_ERRORS}")
+        self.errors, self.source = errors, source
+        self.count = 0
+        self.listed: list[dict] = []
+
+    def __call__(self, raw: bytes, where: str) -> str | None:
+        """The text, or None for a word to skip."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if self.errors == "strict":
+                raise InputError(
+                    f"{self.source}, {where}: not valid UTF-8 (byte {raw[exc.start]:#04x} in "
+                    f"{raw[:40]!r}); save the file as UTF-8, or set unicode_errors (CLI "
+                    "--unicode-errors) to replace, ignore or skip such words (counted in "
+                    "meta.json)"
+                ) from None
+        self.count += 1
+        text = None if self.errors == "skip" else raw.decode("utf-8", self.errors)
+        if len(self.listed) < LISTED_UNDECODABLE:
+            self.listed.append({"where": where, "bytes": raw[:80].decode("latin-1"), "word": text})
+        return text
 
 
 @contextmanager
@@ -89,11 +123,36 @@ def _header(line: bytes) -> tuple[int, int] | None:
     return None
 
 
+# fastText .bin files written before the magic number (fastText < 0.2, e.g. gensim's
+# lee_fasttext.bin) open with the model's arguments as int32s: dim, ws, epoch, minCount,
+# neg, wordNgrams, loss, model, bucket, minn, maxn. Plausible ranges recognise them.
+_OLD_FASTTEXT_RANGES = (
+    (1, 100_000), (1, 1000), (1, 100_000), (0, 10**9), (0, 1000), (1, 100), (1, 4), (1, 3),
+    (0, 10**9), (0, 100), (0, 100),
+)  # fmt: skip
+
+
+def _old_fasttext(head: bytes) -> bool:
+    if len(head) < 44:
+        return False
+    args = np.frombuffer(head[:44], dtype="<i4")
+    return all(
+        lo <= int(a) <= hi for a, (lo, hi) in zip(args, _OLD_FASTTEXT_RANGES, strict=True)
+    ) and (int(args[9]) <= int(args[10]))
+
+
+def _is_pickle(head: bytes) -> bool:
+    """A pickle of protocol 2 or later opens with 0x80 and the protocol number."""
+    return len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5
+
+
 def detect_format(path: str | os.PathLike[str], member: str | None = None) -> str:
-    """Guess the format from the file's first bytes (and its name for gensim files)."""
+    """Guess the format from the file's first bytes (and its name for gensim files):
+    fastText's magic number or its older argument header, a pickle's opcode (gensim),
+    numpy's magic, a ``count dim`` header followed by text or binary rows."""
     path = Path(path)
     name = (member or path.name).lower()
-    if name.endswith((".kv", ".model", ".kv.gz", ".wv")):
+    if name.endswith((".kv", ".model", ".kv.gz", ".model.gz", ".wv", ".pkl", ".pickle")):
         return "gensim"
     with _open_binary(path, member) as fh:
         head = fh.read(4096)
@@ -101,14 +160,32 @@ def detect_format(path: str | os.PathLike[str], member: str | None = None) -> st
         raise InputError(f"{path}: the embedding file is empty")
     if len(head) >= 4 and int.from_bytes(head[:4], "little") == FASTTEXT_MAGIC:
         return "fasttext_bin"
+    if _is_pickle(head):
+        return "gensim"
+    if head.startswith(b"\x93NUMPY"):
+        raise InputError(
+            f"{path}: a bare numpy array, without its words; give the file of vectors with "
+            "words (word2vec text or binary, GloVe text, fastText, a gensim model)"
+        )
+    if _old_fasttext(head):
+        return "fasttext_bin"
     first, _, rest = head.partition(b"\n")
     header = _header(first)
     if header is None:
         return "glove_text"
     # a header, then text or binary rows: binary float32s are rarely all printable
     sample = rest[:1024]
-    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in sample)
-    return "word2vec_text" if printable >= 0.95 * max(1, len(sample)) else "word2vec_binary"
+    printable = sum(32 <= b < 127 or b >= 128 or b in (9, 10, 13) for b in sample)
+    ascii_share = sum(32 <= b < 127 or b in (9, 10, 13) for b in sample)
+    if ascii_share >= 0.95 * max(1, len(sample)):
+        return "word2vec_text"
+    # UTF-8 words (CJK, Cyrillic) are bytes >= 128 too: text if the sample decodes
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(sample) - 4 or printable < 0.95 * len(sample):
+            return "word2vec_binary"
+    return "word2vec_text"
 
 
 class _Writer:
@@ -173,7 +250,7 @@ def raw_path(tmp: Path) -> Path:
     return tmp.with_name(tmp.name + ".raw")
 
 
-def _iter_text(fh: IO[bytes], source: Path, has_header: bool):
+def _iter_text(fh: IO[bytes], source: Path, has_header: bool, decode: _Decoder):
     """(header or None, generator of (word, vector, 'line N'))."""
     # bytes line by line, decoded one line at a time, so that an error names its line
     lineno = 0
@@ -196,12 +273,19 @@ def _iter_text(fh: IO[bytes], source: Path, has_header: bool):
             if not raw:
                 return
             lineno += 1
+            word_bytes, space, values = raw.partition(b" ")
+            word = decode(word_bytes, f"line {lineno}")
             try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
+                rest = values.decode("ascii")
+            except UnicodeDecodeError:
                 raise InputError(
-                    f"{source}, line {lineno}: not valid UTF-8; embedding files are UTF-8"
-                ) from exc
+                    f"{source}, line {lineno}: bytes that are not numbers after the word "
+                    f"{word_bytes[:40]!r}; this is not a text embedding file (set --format / "
+                    "format: to its real format: word2vec_binary, fasttext_bin, gensim)"
+                ) from None
+            if word is None:
+                continue  # skipped: counted by the decoder
+            line = word + space.decode() + rest
             fields = line.rstrip("\r\n").rstrip(" ").split(" ")
             if len(fields) == 1 and not fields[0]:
                 continue  # a blank line (some files end with one)
@@ -236,7 +320,7 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _iter_binary(fh: IO[bytes], source: Path):
+def _iter_binary(fh: IO[bytes], source: Path, decode: _Decoder):
     """word2vec's binary format: header line, then 'word ' + dim little-endian float32s."""
     first = fh.readline()
     header = _header(first)
@@ -278,42 +362,74 @@ def _iter_binary(fh: IO[bytes], source: Path):
             word = buf[pos:space].lstrip(b"\n")
             data = buf[space + 1 : space + 1 + width]
             pos = space + 1 + width
-            try:
-                text = word.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(
-                    f"{source}, entry {k + 1}: the word is not valid UTF-8 ({word[:40]!r})"
-                ) from exc
-            yield text, np.frombuffer(data, dtype="<f4"), f"entry {k + 1}"
+            text = decode(word, f"entry {k + 1}")
+            if text is not None:
+                yield text, np.frombuffer(data, dtype="<f4"), f"entry {k + 1}"
 
     return header, rows()
 
 
 def _gensim_vectors(path: Path, fmt: str):
     """(words, vectors (memory-mapped where possible), counts or None, the KeyedVectors)."""
+    import gensim
+
     if fmt == "fasttext_bin":
         from gensim.models.fasttext import load_facebook_vectors
 
-        kv = load_facebook_vectors(str(path))
+        try:
+            kv = load_facebook_vectors(str(path))
+        except NotImplementedError as exc:  # gensim reads unsupervised models only
+            raise InputError(
+                f"{path}: a supervised fastText model (a classifier: {_one_line(exc)}); "
+                "its word vectors are in the .vec file fastText wrote beside it, or export "
+                "them with 'fasttext print-word-vectors'"
+            ) from None
+        except (OSError, EOFError, ValueError, struct.error) as exc:
+            raise InputError(
+                f"{path}: not a readable fastText .bin ({_one_line(exc)}); check the file, or "
+                "set --format / format: to its real format"
+            ) from None
     else:
         from gensim.models import KeyedVectors
         from gensim.utils import SaveLoad
 
         try:
             obj = SaveLoad.load(str(path), mmap="r")
-        except (AttributeError, EOFError, ValueError, pickle.UnpicklingError) as exc:
+        except (EOFError, pickle.UnpicklingError, ValueError, OSError) as exc:
             raise InputError(
-                f"{path}: not a gensim KeyedVectors or model file ({type(exc).__name__}: "
-                f"{exc}); check the file, or set format to the file's real format"
-            ) from exc
-        kv = obj.wv if hasattr(obj, "wv") else obj
+                f"{path}: not a gensim KeyedVectors or model file ({_one_line(exc)}); check "
+                "the file, or set --format / format: to its real format"
+            ) from None
+        except Exception as exc:  # noqa: BLE001 - old pickles fail in many ways
+            # classes gensim 4 removed (wrappers, DocvecsArray) or changed (pre-3.8 hashing)
+            raise InputError(
+                f"{path}: a gensim file that gensim {gensim.__version__} cannot load "
+                f"({type(exc).__name__}: {_one_line(exc)}); load it with the gensim version "
+                "that wrote it (3.8.3 reads most) and export the vectors with "
+                "model.wv.save_word2vec_format(path, binary=True), then import that"
+            ) from None
+        kv = getattr(obj, "wv", obj)
         if not isinstance(kv, KeyedVectors):
-            raise InputError(f"{path}: a gensim {type(obj).__name__}, not KeyedVectors")
+            if type(obj).__name__ in ("Word2Vec", "Doc2Vec", "FastText"):
+                raise InputError(
+                    f"{path}: a gensim {type(obj).__name__} saved before gensim 1.0 (no word "
+                    f"vectors where gensim {gensim.__version__} looks for them); load it with "
+                    "gensim 3.8.3 and export model.wv.save_word2vec_format(path, binary=True)"
+                )
+            raise InputError(
+                f"{path}: a gensim {type(obj).__name__}, which holds no word vectors; give "
+                "a KeyedVectors or a Word2Vec/FastText/Doc2Vec model"
+            )
     words = list(kv.index_to_key)
     counts = None
     if words and "count" in getattr(kv, "expandos", {}):
         counts = np.asarray(kv.expandos["count"], dtype=np.int64)
     return words, kv.vectors, counts, kv
+
+
+def _one_line(exc: BaseException, limit: int = 160) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @contextmanager
@@ -337,6 +453,7 @@ def import_embedding(
     frequency_ordered: bool = True,
     subword_oov: tuple[str, ...] = (),
     allow_pickle: bool = False,
+    unicode_errors: str = "strict",
 ) -> dict:
     """Convert ``path`` into ``directory`` (vectors.npy, vocab.parquet, meta.json), keeping
     the first ``max_vocab`` words (the most frequent: by count where the file has counts,
@@ -345,7 +462,10 @@ def import_embedding(
     only): words outside the model's vocabulary to add with fastText's n-gram vectors
     (typically the lists' words), counted and listed in the meta. A ``gensim`` file is a
     pickle, and unpickling runs whatever code the file holds: it is refused unless
-    ``allow_pickle`` says the file is trusted. Returns the meta."""
+    ``allow_pickle`` says the file is trusted. ``unicode_errors`` (text and word2vec
+    binary files): a word that is not UTF-8 is an error (``strict``), or is decoded with
+    U+FFFD for its bad bytes (``replace``), without them (``ignore``), or skipped
+    (``skip``); such words are counted and listed in the meta. Returns the meta."""
     path, directory = Path(path), Path(directory)
     if not path.is_file():
         raise InputError(f"{path}: no such embedding file; check the path")
@@ -356,9 +476,10 @@ def import_embedding(
         raise InputError(f"{path}: unknown format {fmt!r}; use one of {FORMATS} or auto")
     if fmt == "gensim" and not allow_pickle:
         raise InputError(
-            f"{path}: a gensim .kv/.model file is a Python pickle, and loading it runs any "
-            f"code it holds. If you trust its source, set allow_pickle: true on embedding "
-            f"{name!r}; otherwise export it as text or word2vec binary (in gensim: "
+            f"{path}: a gensim file (.kv, .model or another pickle), and loading a pickle "
+            f"runs any code it holds. If you trust its source, set allow_pickle: true on "
+            f"embedding {name!r} (CLI: --allow-pickle); otherwise export it as text or "
+            "word2vec binary (in gensim: "
             "kv.save_word2vec_format(path, binary=True)) and import that"
         )
     if subword_oov and fmt != "fasttext_bin":
@@ -368,6 +489,7 @@ def import_embedding(
         )
     excluded = 0
     added: list[str] = []
+    decode = _Decoder(unicode_errors, path)
     directory.mkdir(parents=True, exist_ok=True)
     with atomic_path(directory / "vectors.npy") as tmp, _removed(raw_path(tmp)):
         if fmt in ("fasttext_bin", "gensim"):
@@ -399,9 +521,9 @@ def import_embedding(
         else:
             with _open_binary(path, member) as fh:
                 if fmt == "word2vec_binary":
-                    header, rows = _iter_binary(fh, path)
+                    header, rows = _iter_binary(fh, path, decode)
                 else:
-                    header, rows = _iter_text(fh, path, fmt == "word2vec_text")
+                    header, rows = _iter_text(fh, path, fmt == "word2vec_text", decode)
                 writer = None
                 seen = 0
                 for word, vector, where in rows:
@@ -415,7 +537,10 @@ def import_embedding(
                     if max_vocab and len(writer.words) >= max_vocab:
                         break
                 if writer is None:
-                    raise InputError(f"{path}: no vectors in the file (only a header?)")
+                    skipped = f" ({decode.count} undecodable words skipped)" if decode.count else ""
+                    raise InputError(f"{path}: no vectors in the file{skipped} (only a header?)")
+                if unicode_errors == "skip":
+                    seen += decode.count
                 if header and not max_vocab and seen != header[0]:
                     raise InputError(
                         f"{path}: the header promises {header[0]} words but the file has "
@@ -450,6 +575,9 @@ def import_embedding(
         "excluded_prefixes": list(exclude_prefixes),
         "n_excluded": excluded,
         "n_zero_vectors": writer.zero,
+        "unicode_errors": unicode_errors,
+        "n_undecodable": decode.count,
+        "undecodable_words": decode.listed,
         "n_subword_oov": len(added),
         "subword_oov_words": added,
         "count_kind": count_kind,
