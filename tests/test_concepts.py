@@ -3,14 +3,17 @@ import pandas as pd
 import pytest
 
 from learnability.concepts import (
+    Entry,
     concept_words,
     coverage,
     member_indices,
     read_dic,
+    read_dictionary,
     read_wordlist,
     resolve,
 )
 from learnability.errors import InputError
+from learnability.matching import Matcher
 
 DIC = """%
 1\tposemo
@@ -126,7 +129,9 @@ def test_wordlist_comments_blank_lines_and_normalisation(tmp_path):
     [
         ("# only comments\n\n", "no entries"),
         (b"\x00\x01binary", "binary"),
-        (b"caf\xe9\n", "line 1: not valid UTF-8"),
+        (b"ok\nbad \x81\x8d\n", "line 2: neither UTF-8 nor windows-1252"),
+        ("caf\u00e9\n".encode("utf-16-le"), "UTF-16 without a byte-order mark"),
+        ("$:\t-1.5\t0.80623\t[-1, -1, -1]\n", "line 1: tab-separated columns"),
     ],
 )
 def test_wordlist_errors_name_the_file(tmp_path, content, match):
@@ -339,3 +344,160 @@ def test_list_overlap_counts_shared_members_over_the_smaller_list():
     assert ov.loc[("work", "x"), "overlap"] == 0.5 and ov.loc[("affect", "x"), "n_shared"] == 0
     report = overlap_report(ov.reset_index())
     assert "| own | affect | posemo | e | 5 | 2 | 2 | 1.000 | **yes** |" in report
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "café\nnaïve\n".encode(),
+        "café\nnaïve\n".encode("utf-8-sig"),
+        "café\nnaïve\n".encode("utf-16"),  # with its BOM: what editors call "Unicode"
+        "café\nnaïve\n".encode("utf-32"),
+        "café\nnaïve\n".encode("latin-1"),
+        "café\nnaïve\n".encode("cp1252"),
+    ],
+)
+def test_one_encoding_policy_for_lists_and_dictionaries(tmp_path, raw, caplog):
+    """UTF-8, UTF-16/32 with a BOM, else windows-1252 with a warning: the same for a .txt
+    list and a .dic (whose header and entries are written in the same encoding)."""
+    plain = tmp_path / "l.txt"
+    plain.write_bytes(raw)
+    assert [e.text for e in read_wordlist(plain)] == ["café", "naïve"]
+    body = "%\n1\tposemo\n%\ncafé\t1\nnaïve\t1\n"
+    encoding = {
+        raw.startswith(b"\xff\xfe\x00\x00"): "utf-32",
+        raw.startswith(b"\xff\xfe") and not raw.startswith(b"\xff\xfe\x00\x00"): "utf-16",
+        raw.startswith(b"\xef\xbb\xbf"): "utf-8-sig",
+    }.get(True, "utf-8" if raw == "café\nnaïve\n".encode() else "cp1252")
+    dic = tmp_path / "d.dic"
+    dic.write_bytes(body.encode(encoding))
+    d = read_dic(dic)
+    assert [e.text for e in d.entries["posemo"]] == ["café", "naïve"]
+    fallback = encoding == "cp1252"
+    assert d.encoding == ("windows-1252" if fallback else encoding.removesuffix("-sig"))
+    assert ("read as windows-1252" in caplog.text) == fallback
+
+
+def test_bing_liu_header_is_a_comment_and_hyphens_are_phrases_unless_the_vocabulary_has_them(
+    tmp_path,
+):
+    path = tmp_path / "positive-words.txt"
+    path.write_text(
+        ";;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;\n"
+        "; Opinion Lexicon: Positive\n;\n; Minqing Hu and Bing Liu. KDD-2004.\n;\n\n"
+        "a+\nabound\nwell-known\n2-faced\nin-law\nfair-minded\n",
+        encoding="utf-8",
+    )
+    entries = read_wordlist(path)
+    assert [e.text for e in entries] == [
+        "a+", "abound", "well-known", "2-faced", "in-law", "fair-minded"
+    ]  # fmt: skip
+    trained = ["a", "abound", "well", "known", "in", "law"]  # tokenised here: no hyphens
+    res = resolve(entries, trained, list_name="p", embedding="w2v", source="s").set_index("entry")
+    assert res.loc["a+", "status"] == "oov"  # one token, "a", but not the entry as written
+    assert res.loc["abound", "status"] == "in_vocab"
+    for hyphenated in ("well-known", "2-faced", "in-law", "fair-minded"):
+        assert res.loc[hyphenated, "status"] == "phrase", hyphenated
+    # GloVe 6B keeps "in-law": there it is a word, found as written
+    glove = ["abound", "in-law", "well", "known"]
+    res = resolve(entries, glove, list_name="p", embedding="g", source="s").set_index("entry")
+    assert res.loc["in-law", "status"] == "in_vocab" and res.loc["well-known", "status"] == "phrase"
+    cov = coverage(resolve(entries, glove, list_name="p", embedding="g", source="s")).iloc[0]
+    assert (cov["n_entries"], cov["n_phrases"], cov["n_oov"], cov["n_in_vocab"]) == (6, 3, 1, 2)
+
+
+def test_n_entries_counts_duplicates_alike_in_every_format(tmp_path):
+    """The same list, with one word twice, as a .txt, a .dic (two lines), an Empath line
+    (twice on one line) and a word,category table: one count of entries and duplicates."""
+    (tmp_path / "l.txt").write_text("happy\njoy\nhappy\n")
+    (tmp_path / "l.dic").write_text("%\n1\tpos\n%\nhappy\t1\njoy\t1\nhappy\t1\n")
+    (tmp_path / "l.tsv").write_text("pos\thappy\tjoy\thappy\n")
+    (tmp_path / "l.csv").write_text("word,category\nhappy,pos\njoy,pos\nhappy,pos\n")
+    lists = {
+        "txt": read_wordlist(tmp_path / "l.txt"),
+        "dic": read_dictionary(tmp_path / "l.dic").entries["pos"],
+        "empath": read_dictionary(tmp_path / "l.tsv").entries["pos"],
+        "table": read_dictionary(tmp_path / "l.csv").entries["pos"],
+    }
+    for name, entries in lists.items():
+        res = resolve(entries, ["happy", "joy"], list_name=name, embedding="e", source=name)
+        cov = coverage(res).iloc[0]
+        assert (cov["n_entries"], cov["n_duplicates"], cov["n_in_vocab"]) == (3, 1, 2), name
+
+
+CASED = ["the", "Australia", "australia", "US", "us", "Us", "NASA", "Paris", "paris", "Sydney"]
+
+
+def test_case_policies_on_a_cased_vocabulary():
+    """auto: as written, else lower-case, else the most frequent variant; lower: the
+    lower-case form only; exact: as written only. Collisions are listed."""
+    counts = np.array([100, 50, 5, 40, 90, 1, 30, 60, 2, 20])
+    entries = [
+        Entry(t, i + 1) for i, t in enumerate(["Australia", "US", "nasa", "PARIS", "sydney", "The"])
+    ]
+
+    def resolved(case):
+        r = resolve(
+            entries, CASED, list_name="l", embedding="e", source="s", case=case, counts=counts
+        )
+        return r.set_index("entry")
+
+    auto = resolved("auto")
+    assert auto["word"].tolist() == ["Australia", "US", "NASA", "paris", "Sydney", "the"]
+    assert auto["match"].tolist() == ["exact", "exact", "variant", "lower", "variant", "lower"]
+    assert auto.loc["US", "variants"] == "us|Us"  # the other forms of "us", most frequent first
+    assert auto.loc["Australia", "variants"] == "australia"
+    assert auto.loc["PARIS", "variants"] == "Paris"
+    assert auto.loc["nasa", "variants"] == ""
+    lower = resolved("lower")
+    assert lower["word"].tolist() == ["australia", "us", "nasa", "paris", "sydney", "the"]
+    assert lower["status"].tolist() == [
+        "in_vocab",
+        "in_vocab",
+        "oov",
+        "in_vocab",
+        "oov",
+        "in_vocab",
+    ]
+    exact = resolved("exact")
+    assert exact["status"].tolist() == ["in_vocab", "in_vocab", "oov", "oov", "oov", "oov"]
+    cov = coverage(
+        resolve(entries, CASED, list_name="l", embedding="e", source="s", counts=counts)
+    ).iloc[0]
+    assert (cov["case"], cov["n_matched_lower"], cov["n_matched_variant"]) == ("auto", 2, 2)
+    assert cov["n_case_collisions"] == 3  # Australia, US, PARIS
+
+
+def test_the_most_frequent_variant_wins_and_without_counts_the_earlier_one():
+    words = ["Apple", "APPLE"]
+    assert Matcher(words, "auto", [1, 9]).find("apple") == (1, "variant")
+    assert Matcher(words, "auto").find("apple") == (0, "variant")
+
+
+def test_wildcards_under_each_case_policy():
+    words = ["Rebel", "rebels", "REBELLION", "rebellion", "rebuke"]
+    entries = [Entry("rebel*", 1)]
+    got = {
+        case: concept_words(
+            resolve(entries, words, list_name="l", embedding="e", source="s", case=case)
+        )
+        for case in ("auto", "lower", "exact")
+    }
+    # auto: each lower-cased form once, as its chosen word ("rebel" -> "Rebel")
+    assert got["auto"] == ["Rebel", "rebellion", "rebels"]
+    assert got["lower"] == ["rebellion", "rebels"]
+    assert got["exact"] == ["rebellion", "rebels"]
+    assert concept_words(
+        resolve([Entry("REBEL*", 1)], words, list_name="l", embedding="e", source="s", case="exact")
+    ) == ["REBELLION"]
+
+
+def test_a_lower_case_vocabulary_resolves_alike_under_every_policy():
+    """Every embedding trained here is lower-case: the policy must change nothing there."""
+    vocab = ["happy", "joy", "us", "paris", "rebel", "rebels"]
+    entries = [Entry(t, i) for i, t in enumerate(["Happy", "JOY", "us", "Paris", "rebel*", "xyz"])]
+    auto = resolve(entries, vocab, list_name="l", embedding="e", source="s", case="auto")
+    lower = resolve(entries, vocab, list_name="l", embedding="e", source="s", case="lower")
+    cols = ["entry", "word", "status", "match"]
+    assert auto[cols].equals(lower[cols])
+    assert concept_words(auto) == ["happy", "joy", "us", "paris", "rebel", "rebels"]

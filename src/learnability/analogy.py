@@ -28,6 +28,7 @@ from scipy import stats
 
 from learnability.errors import InputError
 from learnability.io import read_text_lines
+from learnability.matching import DEFAULT_CASE, Matcher
 from learnability.neighbours import block_size, cosine_scores, norms, top_of_scores, unit_rows
 from learnability.tokenize import normalize
 
@@ -35,15 +36,16 @@ GENSIM_RESTRICT_VOCAB = 300_000
 COSMUL_EPS = 0.001
 
 
-def restricted_index(words: list[str], restrict_vocab: int) -> tuple[int, dict[str, int]]:
-    """(limit, normalised word -> row) over the ``restrict_vocab`` first (most frequent)
-    words; of two words with one normal form the more frequent wins, as in gensim's
-    case-insensitive lookup."""
+def restricted_index(
+    words: list[str], restrict_vocab: int, case: str = DEFAULT_CASE
+) -> tuple[int, Matcher]:
+    """(limit, a matcher) over the ``restrict_vocab`` first (most frequent) words, under
+    the ``case`` policy (:mod:`learnability.matching`). On a lower-case vocabulary every
+    policy is gensim's case-insensitive lookup; on a cased one ``auto`` takes the form as
+    written first, then its lower-case form, then the more frequent case variant (gensim:
+    the more frequent variant always)."""
     limit = min(restrict_vocab, len(words))
-    index: dict[str, int] = {}
-    for i, w in enumerate(words[:limit]):
-        index.setdefault(normalize(w), i)
-    return limit, index
+    return limit, Matcher(words[:limit], case)
 
 
 @dataclass(frozen=True)
@@ -93,14 +95,16 @@ def evaluate_analogies(
     dataset: str = "",
     embedding: str = "",
     block_bytes: int = 64 << 20,
+    case: str = DEFAULT_CASE,
 ) -> pd.DataFrame:
-    """One row per question (schema ``analogy``) with both methods' predictions."""
-    limit, index = restricted_index(words, restrict_vocab)
+    """One row per question (schema ``analogy``) with both methods' predictions; words are
+    found under the ``case`` policy (:func:`restricted_index`)."""
+    limit, matcher = restricted_index(words, restrict_vocab, case)
     row_norms = norms(np.asarray(vectors[:limit]))
     unit = np.asarray(vectors[:limit], dtype=np.float32)
     ids = np.full((len(questions), 4), -1, np.int64)
     for r, q in enumerate(questions):
-        ids[r] = [index.get(normalize(w), -1) for w in q.words]
+        ids[r] = [matcher.index(w) for w in q.words]
     asked = np.flatnonzero((ids >= 0).all(axis=1))
     pred_add = np.full(len(questions), -1, np.int64)
     pred_mul = np.full(len(questions), -1, np.int64)
@@ -205,12 +209,13 @@ def evaluate_word_pairs(
     restrict_vocab: int = GENSIM_RESTRICT_VOCAB,
     dataset: str = "",
     embedding: str = "",
+    case: str = DEFAULT_CASE,
 ) -> pd.DataFrame:
     """One row per pair (schema ``word_pairs``): the gold score and the cosine, or
     ``status = oov`` when a word is outside the ``restrict_vocab`` most frequent."""
-    _, index = restricted_index(words, restrict_vocab)
-    ia = np.array([index.get(normalize(p.a), -1) for p in pairs])
-    ib = np.array([index.get(normalize(p.b), -1) for p in pairs])
+    _, matcher = restricted_index(words, restrict_vocab, case)
+    ia = np.array([matcher.index(p.a) for p in pairs], dtype=np.int64)
+    ib = np.array([matcher.index(p.b) for p in pairs], dtype=np.int64)
     ok = (ia >= 0) & (ib >= 0)
     # only the pairs' rows: the restricted vocabulary may be 300,000 x 300
     ua, ub = (unit_rows(np.asarray(vectors[i[ok]])) for i in (ia, ib))

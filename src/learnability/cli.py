@@ -55,7 +55,6 @@ def read_aucs(path: Path) -> pd.DataFrame:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from learnability.io import write_table
     from learnability.stats import compare_embeddings
     from learnability.tables import to_markdown
 
@@ -64,31 +63,42 @@ def compare_command(args: argparse.Namespace) -> int:
     result = compare_embeddings(summary, embeddings, args.alternative, vocabulary="n/a")
     print(to_markdown(result), end="")
     if args.out:
-        if args.out.suffix == ".parquet":
-            write_table(result, args.out, "wilcoxon")
-        else:
-            with atomic_path(args.out) as tmp:
-                result.to_csv(tmp, index=False)
+        write_by_suffix(result, args.out, "wilcoxon")
     return 0
+
+
+LIST_SUFFIXES = (".txt",)
+DICTIONARY_SUFFIXES = (".dic", ".csv", ".tsv")
 
 
 def load_lists(path: Path) -> dict[str, list]:
     """Concept lists from a ``.txt`` list, a dictionary (``.dic``, a ``word,category``
-    ``.csv``/``.tsv`` or Empath's ``categories.tsv``; every category) or a directory of
-    ``.txt`` lists (and ``.dic`` files)."""
+    ``.csv``/``.tsv`` or Empath's ``categories.tsv``; every category) or a folder of them
+    (suffixes in any case); other files in a folder are named on stderr, not read."""
     from learnability.concepts import read_dictionary, read_wordlist
 
     if path.is_dir():
-        files = sorted(path.glob("*.txt")) + sorted(path.glob("*.dic"))
+        found = sorted(p for p in path.iterdir() if p.is_file())
+        usable = LIST_SUFFIXES + DICTIONARY_SUFFIXES
+        files = [p for p in found if p.suffix.lower() in usable]
+        ignored = [p.name for p in found if p not in files and not p.name.startswith(".")]
+        if ignored:
+            print(
+                f"{path}: not lists, ignored: {', '.join(ignored[:10])}"
+                + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""),
+                file=sys.stderr,
+            )
         if not files:
-            raise InputError(f"{path}: no *.txt lists or *.dic dictionaries in this folder")
+            raise InputError(
+                f"{path}: no word lists (.txt) or dictionaries (.dic, .csv, .tsv) in this folder"
+            )
     elif path.is_file():
         files = [path]
     else:
         raise InputError(f"{path}: no such file or folder of word lists")
     lists: dict[str, list] = {}
     for f in files:
-        if f.suffix.lower() in (".dic", ".csv", ".tsv"):
+        if f.suffix.lower() in DICTIONARY_SUFFIXES:
             dic = read_dictionary(f)
             for category, entries in dic.entries.items():
                 if entries:
@@ -136,6 +146,33 @@ def open_embedding(
     return load_embedding(tmp, mmap=True)
 
 
+OUT_SUFFIXES = (".csv", ".parquet", ".json")
+COVERAGE_SHOWN = [
+    "list", "n_entries", "n_in_vocab", "n_oov", "n_phrases", "n_duplicates",
+    "n_wildcard_words", "max_wildcard_share", "n_matched_lower", "n_matched_variant",
+    "n_case_collisions",
+]  # fmt: skip
+
+
+def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> None:
+    """``df`` as CSV, Parquet or JSON (records) by ``path``'s suffix, atomically; checked
+    against the documented schema ``table`` where there is one."""
+    from learnability import schemas
+
+    if table is not None:
+        df = schemas.conform(df, table)
+    suffix = path.suffix.lower()
+    with atomic_path(path) as tmp:
+        if suffix == ".csv":
+            df.to_csv(tmp, index=False)
+        elif suffix == ".parquet":
+            df.to_parquet(tmp, index=False)
+        elif suffix == ".json":
+            df.to_json(tmp, orient="records", indent=1)
+        else:
+            raise InputError(f"{path}: unknown suffix; use one of {OUT_SUFFIXES}")
+
+
 def evaluate_command(args: argparse.Namespace) -> int:
     import tempfile
 
@@ -149,6 +186,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         null_distribution,
         summarize,
     )
+    from learnability.matching import Matcher
     from learnability.stats import compare_with_null, comparison_null, first_iterations_mean
     from learnability.tables import member_extremes, to_markdown
 
@@ -164,18 +202,27 @@ def evaluate_command(args: argparse.Namespace) -> int:
         )
         vocab = pd.Series(emb.words)
         name = args.embedding.name
+        matcher = Matcher(emb.words, args.case, emb.counts)
         protocol = Protocol(iterations=args.iterations, C=args.C, seed=args.seed)
-        rows, members, nulls = [], [], {}
+        rows, members, nulls, resolutions, covers = [], [], {}, [], []
         for list_name, entries in lists.items():
             resolved = resolve(
-                entries, emb.words, list_name=list_name, embedding=name, source=str(args.lists)
+                entries,
+                emb.words,
+                list_name=list_name,
+                embedding=name,
+                source=str(args.lists),
+                matcher=matcher,
             )
+            resolutions.append(resolved)
             idx = member_indices(resolved, vocab)
             cov = coverage(resolved).iloc[0]
+            covers.append(cov)
             if idx.size < MIN_WORDS:
+                why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
                 print(
                     f"skipped {list_name}: {idx.size} of its {cov['n_entries']} entries are in "
-                    f"the vocabulary; at least {MIN_WORDS} are needed",
+                    f"the vocabulary ({why}); at least {MIN_WORDS} are needed",
                     file=sys.stderr,
                 )
                 continue
@@ -217,19 +264,43 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 }
             )
             members.append(result.members)
+    covered = pd.DataFrame(covers)
     if not rows:
-        raise InputError(f"{args.lists}: no list has enough words in {args.embedding}")
+        raise InputError(
+            f"{args.lists}: no list has {MIN_WORDS} or more words in {args.embedding} "
+            f"({int(covered['n_in_vocab'].sum())} of {int(covered['n_entries'].sum())} "
+            f"entries found, {int(covered['n_phrases'].sum())} phrases, "
+            f"{int(covered['n_oov'].sum())} not in the vocabulary; matching.case {args.case})"
+        )
     table = pd.DataFrame(rows)
     print(f"## {name}: {args.iterations} iterations per list, p-values ({args.pvalue_method}) "
           f"against {args.null_lists} random lists of the same size, smallest possible p "
           f"1/{args.null_lists + 1}\n")  # fmt: skip
     print(to_markdown(table))
-    weakest = member_extremes(pd.concat(members, ignore_index=True), k=args.show)
+    print(f"## Coverage: how each list's entries met the vocabulary (case: {args.case})\n")
+    print(to_markdown(covered[COVERAGE_SHOWN]))
+    flagged = covered[covered["n_wildcards_flagged"] > 0]
+    for cov in flagged.itertuples():
+        print(
+            f"note: in {cov.list}, one wildcard supplies {cov.max_wildcard_share:.0%} of the "
+            "list's words; check its expansions (--out-dir writes them)\n"
+        )
+    member_table = pd.concat(members, ignore_index=True)
+    weakest = member_extremes(member_table, k=args.show)
     print("## Weakest and strongest members (share of held-out non-members outscored)\n")
     print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
     if args.out:
-        with atomic_path(args.out) as tmp:
-            table.to_csv(tmp, index=False)
+        write_by_suffix(table, args.out)
+    if args.out_dir:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+        ext = "." + args.out_format
+        write_by_suffix(table, args.out_dir / f"lists{ext}")
+        concept_words = pd.concat(resolutions, ignore_index=True)
+        write_by_suffix(concept_words, args.out_dir / f"concept_words{ext}", "concept_words")
+        write_by_suffix(covered, args.out_dir / f"coverage{ext}", "coverage")
+        write_by_suffix(member_table, args.out_dir / f"members{ext}", "members")
+        null = pd.concat(list(nulls.values()), ignore_index=True)
+        write_by_suffix(null, args.out_dir / f"null{ext}", "null")
     return 0
 
 
@@ -254,6 +325,7 @@ def _input_names(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     from learnability import __version__
     from learnability.embeddings.pretrained import UNICODE_ERRORS
+    from learnability.matching import CASE_POLICIES, DEFAULT_CASE
     from learnability.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
 
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])
@@ -271,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         "--embeddings", nargs="+", help="embeddings to compare (default: all, in file order)"
     )
     cmp_.add_argument("--alternative", choices=["greater", "less", "two-sided"], default="greater")
-    cmp_.add_argument("--out", type=Path, help="write the table (.csv, or .parquet)")
+    cmp_.add_argument("--out", type=Path, help="write the table (.csv, .parquet or .json)")
     cmp_.set_defaults(func=compare_command)
     ev = sub.add_parser(
         "evaluate",
@@ -318,12 +390,34 @@ def main(argv: list[str] | None = None) -> int:
         "with U+FFFD (replace) or without its bad bytes (ignore), or skipped; counted",
     )
     ev.add_argument("--show", type=int, default=5, help="members shown per list (5)")
-    ev.add_argument("--out", type=Path, help="also write the per-list table as CSV")
+    ev.add_argument(
+        "--case",
+        choices=list(CASE_POLICIES),
+        default=DEFAULT_CASE,
+        help="how entries find a cased vocabulary (matching.case): auto (as written, else "
+        "lower-case, else the most frequent case variant), lower, exact",
+    )
+    ev.add_argument(
+        "--out", type=Path, help="also write the per-list table (.csv, .parquet or .json)"
+    )
+    ev.add_argument(
+        "--out-dir",
+        type=Path,
+        help="also write lists, concept_words (every entry's status, matched form and "
+        "wildcard expansions), coverage, members and null tables into this folder, with "
+        "the workflow's schemas",
+    )
+    ev.add_argument(
+        "--out-format", choices=["parquet", "csv"], default="parquet", help="of --out-dir"
+    )
     ev.set_defaults(func=evaluate_command)
     emp = sub.add_parser("empath-lists", help="regenerate the shipped Empath word lists")
     emp.add_argument("out_dir", type=Path)
     emp.set_defaults(func=empath_command)
     args = parser.parse_args(argv)
+    out = getattr(args, "out", None)
+    if out is not None and out.suffix.lower() not in OUT_SUFFIXES:
+        parser.error(f"--out {out}: use a .csv, .parquet or .json file")  # exits 2
     logging.basicConfig(
         level=logging.ERROR if args.quiet else logging.INFO,
         format="%(message)s",

@@ -1,7 +1,8 @@
 """Concept lists: plain word lists and LIWC-style ``.dic`` dictionaries, and their coverage.
 
-Entries are normalised with the corpus tokeniser's own :func:`~learnability.tokenize.normalize`,
-so a list word and a corpus token are compared under one rule. Nothing is dropped silently:
+Entries are put in the corpus tokeniser's normal form (:func:`~learnability.tokenize.normal_form`)
+and found in a vocabulary under one case policy (:mod:`learnability.matching`), so a list
+word and a corpus token are compared under one rule. Nothing is dropped silently:
 every entry ends up in the resolution table with a status (see ``docs/outputs.md``).
 """
 
@@ -17,8 +18,9 @@ import pandas as pd
 
 from learnability import schemas
 from learnability.errors import InputError
-from learnability.io import read_text_lines, read_user_bytes
-from learnability.tokenize import normalize
+from learnability.io import decode_text, read_text_lines, read_user_bytes
+from learnability.matching import DEFAULT_CASE, Matcher
+from learnability.tokenize import normal_form
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class Entry:
     conditional: bool = False
 
 
-_WORDLIST = "word list (one entry per line, UTF-8)"
+_WORDLIST = "word list (one entry per line)"
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -43,11 +45,22 @@ def _read_text(path: Path) -> list[str]:
 
 
 def read_wordlist(path: str | os.PathLike[str]) -> list[Entry]:
-    """A plain list: one entry per line; ``#`` starts a comment; blank lines are ignored."""
+    """A plain list: one entry per line; ``#`` starts a comment, and so does ``;`` at the
+    start of a line (the header of Bing Liu's opinion lexicon); blank lines are ignored.
+    A line with a tab holds several columns (a lexicon such as VADER's, word then
+    ratings) and is refused: taken whole, it could never match a word."""
     path = Path(path)
     entries = []
     for lineno, line in enumerate(_read_text(path), start=1):
+        if line.lstrip().startswith(";"):
+            continue
         text = line.split("#", 1)[0].strip()
+        if "\t" in text:
+            raise InputError(
+                f"{path}, line {lineno}: tab-separated columns ({text[:40]!r}); a word list "
+                "holds one entry per line. Keep the first column (cut -f1 FILE > list.txt), "
+                "or give the file as a dictionary table with 'word' and 'category' columns"
+            )
         if text:
             entries.append(Entry(text, lineno))
     if not entries:
@@ -79,19 +92,10 @@ _FIELD = re.compile(r"\([^)]*\)\S*|<[^>]*>\S*|\S+")
 
 
 def _decode_dic(path: Path) -> tuple[list[str], str]:
-    """LIWC dictionaries circulate in UTF-8 and in windows-1252 (LIWC2007's own)."""
-    raw = _read_bytes(path)
-    try:
-        return raw.decode("utf-8-sig").splitlines(), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        return raw.decode("cp1252").splitlines(), "windows-1252"
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(
-            f"{path}, line {line}: neither UTF-8 nor windows-1252; save the file as UTF-8"
-        ) from exc
+    """The lines and the encoding, under the one encoding policy of text inputs
+    (:func:`learnability.io.decode_text`; LIWC2007's own dictionaries are windows-1252)."""
+    text, encoding = decode_text(_read_bytes(path), path)
+    return text.splitlines(), encoding
 
 
 def _split_entry(line: str) -> tuple[str, list[str]]:
@@ -311,6 +315,11 @@ def load_entries(
 
 
 _WS = re.compile(r"\s")
+# the tokeniser's pieces (runs of letters and digits, apostrophes inside), numbers
+# included: an entry of two or more ("well-known", "2-faced", "fair-minded") can only be
+# a phrase in a vocabulary built by the tokeniser
+_PIECE = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+COLUMNS = list(schemas.TABLES["concept_words"])
 
 
 def resolve(
@@ -320,68 +329,81 @@ def resolve(
     list_name: str,
     embedding: str,
     source: str,
+    case: str = DEFAULT_CASE,
+    counts: np.ndarray | None = None,
+    matcher: Matcher | None = None,
 ) -> pd.DataFrame:
     """Resolve entries against a vocabulary: one row per entry, and per wildcard expansion.
 
     Statuses: ``in_vocab`` (a word in the vocabulary), ``oov`` (not in it), ``expanded``
     (one vocabulary word matched by a ``prefix*`` wildcard), ``no_match`` (a wildcard that
-    matched nothing), ``phrase`` (an entry with spaces, which a unigram vocabulary cannot
-    hold), ``duplicate`` (a word already resolved by an earlier entry). The concept is the
-    set of words with status ``in_vocab`` or ``expanded``; no word appears twice in it.
-    ``conditional`` marks rows of LIWC entries whose category depends on context.
+    matched nothing), ``phrase`` (an entry with spaces, or one that the tokeniser splits
+    in two, like "well-known", and that the vocabulary does not hold as written: GloVe
+    6B has "in-law"), ``duplicate`` (a word already resolved by an earlier entry). The
+    concept is the set of words with status ``in_vocab`` or ``expanded``; no word appears
+    twice in it. ``case`` is the case policy (:mod:`learnability.matching`; ``counts``
+    pick the most frequent case variant); ``match`` says how each word was found and
+    ``variants`` lists the vocabulary's other case variants of it. ``position`` numbers
+    the entries as read (duplicates included); ``conditional`` marks rows of LIWC entries
+    whose category depends on context.
     """
-    vocab_set = set(vocabulary)
-    sorted_vocab: list[str] | None = None
+    matcher = matcher or Matcher(vocabulary, case, counts)
+    case = matcher.case
     seen_entries: set[str] = set()
-    used: set[str] = set()
-    rows: list[tuple[int, str, str, str | None, str, bool]] = []
-    for entry in entries:
-        text = normalize(entry.text.strip())
-        if text in seen_entries:
-            kind = "wildcard" if text.endswith("*") else "word"
-            rows.append((entry.line, entry.text, kind, None, "duplicate", entry.conditional))
+    used: set[int] = set()
+    rows: list[tuple] = []
+
+    def add(pos, entry, kind, word, status, match=None, variants=""):
+        rows.append(
+            (pos, entry.line, entry.text, kind, word, status, match, variants, entry.conditional)
+        )
+
+    for pos, entry in enumerate(entries):
+        written = normal_form(entry.text.strip())
+        folded = written.lower()
+        key = folded if case == "lower" else written
+        if key in seen_entries:
+            add(pos, entry, "wildcard" if written.endswith("*") else "word", None, "duplicate")
             continue
-        seen_entries.add(text)
-        if _WS.search(text):
-            rows.append((entry.line, entry.text, "phrase", None, "phrase", entry.conditional))
-        elif text.endswith("*"):
-            prefix = text.rstrip("*")
-            if sorted_vocab is None:
-                sorted_vocab = sorted(vocabulary)
-            matches = _prefix_matches(sorted_vocab, prefix)
+        seen_entries.add(key)
+        if _WS.search(written):
+            add(pos, entry, "phrase", None, "phrase")
+        elif written.endswith("*"):
+            matches = matcher.expand(written.rstrip("*"))
             if not matches:
-                rows.append(
-                    (entry.line, entry.text, "wildcard", None, "no_match", entry.conditional)
-                )
-            for word in matches:
-                status = "duplicate" if word in used else "expanded"
-                used.add(word)
-                rows.append((entry.line, entry.text, "wildcard", word, status, entry.conditional))
-        elif text in vocab_set:
-            status = "duplicate" if text in used else "in_vocab"
-            used.add(text)
-            rows.append((entry.line, entry.text, "word", text, status, entry.conditional))
+                add(pos, entry, "wildcard", None, "no_match")
+            for row in matches:
+                status = "duplicate" if row in used else "expanded"
+                used.add(row)
+                add(pos, entry, "wildcard", vocabulary[row], status, "prefix")
         else:
-            rows.append((entry.line, entry.text, "word", text, "oov", entry.conditional))
-    df = pd.DataFrame(rows, columns=["line", "entry", "kind", "word", "status", "conditional"])
+            row, how = matcher.find(written)
+            others = [v for v in matcher.variants(written) if row < 0 or v != vocabulary[row]]
+            variants = "|".join(others) if (row >= 0 and others) or len(others) > 1 else ""
+            if row >= 0:
+                status = "duplicate" if row in used else "in_vocab"
+                used.add(row)
+                add(pos, entry, "word", vocabulary[row], status, how, variants)
+            elif len(_PIECE.findall(folded)) > 1:
+                add(pos, entry, "phrase", None, "phrase", None, variants)
+            else:
+                add(
+                    pos,
+                    entry,
+                    "word",
+                    written if case == "exact" else folded,
+                    "oov",
+                    None,
+                    variants,
+                )
+    df = pd.DataFrame(
+        rows, columns=[c for c in COLUMNS if c not in ("list", "embedding", "source", "case")]
+    )
     df.insert(0, "source", source)
     df.insert(0, "embedding", embedding)
     df.insert(0, "list", list_name)
-    return df
-
-
-def _prefix_matches(sorted_vocab: list[str], prefix: str) -> list[str]:
-    import bisect
-
-    if not prefix:
-        return []  # a bare '*' would match the whole vocabulary: treat as no match
-    lo = bisect.bisect_left(sorted_vocab, prefix)
-    out = []
-    for word in sorted_vocab[lo:]:
-        if not word.startswith(prefix):
-            break
-        out.append(word)
-    return out
+    df["case"] = case
+    return df[COLUMNS]
 
 
 def concept_words(resolved: pd.DataFrame) -> list[str]:
@@ -402,12 +424,13 @@ def coverage(
     for (list_name, embedding, source), g in resolved.groupby(
         ["list", "embedding", "source"], sort=True
     ):
-        first = g.drop_duplicates(["line", "entry"])  # one row per entry, not per expansion
+        first = g.drop_duplicates("position")  # one row per entry, not per expansion
         wild = first[first["kind"] == "wildcard"]
+        plain = g[g["kind"] == "word"]
         n_in_vocab = int(g["status"].isin(["in_vocab", "expanded"]).sum())
         n_plain = int((first["kind"] == "word").sum())
         n_oov = int((g["status"] == "oov").sum())
-        expanded = g[g["status"] == "expanded"].groupby(["line", "entry"]).size()
+        expanded = g[g["status"] == "expanded"].groupby("position").size()
         shares = expanded / n_in_vocab if n_in_vocab else expanded * 0.0
         rows.append(
             {
@@ -425,6 +448,10 @@ def coverage(
                 "n_phrases": int((g["status"] == "phrase").sum()),
                 "n_duplicates": int((g["status"] == "duplicate").sum()),
                 "n_conditional": int(first["conditional"].sum()),
+                "case": str(g["case"].iloc[0]),
+                "n_matched_lower": int((plain["match"] == "lower").sum()),
+                "n_matched_variant": int((plain["match"] == "variant").sum()),
+                "n_case_collisions": int((plain["variants"].fillna("") != "").sum()),
                 "n_oov": n_oov,
                 "n_in_vocab": n_in_vocab,
                 "oov_rate": n_oov / n_plain if n_plain else 0.0,

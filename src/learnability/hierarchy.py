@@ -29,6 +29,7 @@ import pandas as pd
 
 from learnability.errors import InputError
 from learnability.io import read_text_lines
+from learnability.matching import DEFAULT_CASE, Matcher
 from learnability.neighbours import norms
 from learnability.tokenize import normalize
 
@@ -86,14 +87,18 @@ def evaluate_hierarchy(
     *,
     dataset: str = "",
     embedding: str = "",
+    case: str = DEFAULT_CASE,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Returns (per-edge ranks, OOV edges last with ``status = oov``; per-parent AP;
     counts). Every node of the graph that the embedding knows is a candidate for every
-    parent."""
-    index = {w: i for i, w in enumerate(words)}
+    parent. Nodes (read lower-cased) are found under the ``case`` policy
+    (:mod:`learnability.matching`): on a cased vocabulary ``auto`` finds "paris" as
+    "Paris" when only that form is there."""
+    matcher = Matcher(words, case)
     nodes = pd.unique(pd.concat([edges["parent"], edges["child"]]))
+    index = {n: r for n in nodes if (r := matcher.index(n)) >= 0}
     known = np.array([n for n in nodes if n in index], dtype=object)
-    kept = edges[edges["parent"].isin(index) & edges["child"].isin(index)]
+    kept = edges[edges["parent"].isin(list(index)) & edges["child"].isin(list(index))]
     counts = {
         "n_nodes": len(nodes),
         "n_nodes_oov": len(nodes) - len(known),

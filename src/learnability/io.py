@@ -4,8 +4,10 @@ line."""
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
+import logging
 import os
 import tempfile
 from collections.abc import Iterator
@@ -17,6 +19,8 @@ import pandas as pd
 
 from learnability import schemas
 from learnability.errors import InputError
+
+log = logging.getLogger(__name__)
 
 
 def _umask() -> int:
@@ -45,6 +49,18 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
             tmp_path.unlink()
 
 
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)  # fmt: skip
+# The one encoding policy of every text input (word lists, dictionaries, test files,
+# graphs): UTF-8; UTF-16 or UTF-32 with a byte-order mark (what editors write as
+# "Unicode"); otherwise windows-1252, the "ANSI" of Windows editors and LIWC2007's own
+# (a superset of Latin-1's printable characters), with a warning that names the file.
+FALLBACK_ENCODING = "windows-1252"
+
+
 def read_user_bytes(path: str | os.PathLike[str], what: str) -> bytes:
     """A user's text file (a word list, a test file, a graph), refused with its name and
     the fix when it cannot be read or holds a NUL byte (a binary file given by mistake).
@@ -54,20 +70,57 @@ def read_user_bytes(path: str | os.PathLike[str], what: str) -> bytes:
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read the {what} ({exc.strerror})") from exc
-    if b"\x00" in raw:
+    if b"\x00" in raw and not any(raw.startswith(bom) for bom, _ in _BOMS):
+        pairs = raw[: 2 * 4096]
+        if pairs[1::2].count(0) > 0.4 * len(pairs[1::2]) or pairs[::2].count(0) > 0.4 * len(
+            pairs[::2]
+        ):
+            raise InputError(
+                f"{path}: looks like UTF-16 without a byte-order mark; save the {what} as UTF-8"
+            )
         raise InputError(f"{path}: contains NUL bytes; this looks like a binary file, not a {what}")
     return raw
 
 
-def read_text_lines(path: str | os.PathLike[str], what: str) -> list[str]:
-    """The lines of a user's UTF-8 text file (a BOM is dropped); not UTF-8 is refused
-    naming the file and the first bad line."""
-    raw = read_user_bytes(path, what)
+def decode_text(raw: bytes, path: str | os.PathLike[str]) -> tuple[str, str]:
+    """(text, encoding) under the encoding policy above; a BOM is dropped."""
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(encoding), encoding.removesuffix("-sig")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"{path}: starts with a {encoding} byte-order mark but does not decode "
+                    f"as {encoding} (byte {exc.start}); save it as UTF-8"
+                ) from None
     try:
-        return raw.decode("utf-8-sig").splitlines()
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = raw.decode(FALLBACK_ENCODING)
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}, line {line}: not valid UTF-8; save the file as UTF-8") from exc
+        raise InputError(
+            f"{path}, line {line}: neither UTF-8 nor {FALLBACK_ENCODING}; save the file as UTF-8"
+        ) from None
+    line = 1
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+    log.warning(
+        "%s: not UTF-8 (line %d); read as %s. Save it as UTF-8 if that is wrong",
+        path,
+        line,
+        FALLBACK_ENCODING,
+    )
+    return text, FALLBACK_ENCODING
+
+
+def read_text_lines(path: str | os.PathLike[str], what: str) -> list[str]:
+    """The lines of a user's text file under the encoding policy (:func:`decode_text`)."""
+    return decode_text(read_user_bytes(path, what), path)[0].splitlines()
 
 
 def write_json(obj: Any, path: str | os.PathLike[str]) -> None:

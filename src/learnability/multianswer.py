@@ -29,6 +29,7 @@ import pandas as pd
 
 from learnability.errors import InputError
 from learnability.io import read_text_lines
+from learnability.matching import DEFAULT_CASE, Matcher
 from learnability.neighbours import top_k
 from learnability.tokenize import normalize
 
@@ -95,18 +96,22 @@ def evaluate_multi_answer(
     k: int = 15,
     dataset: str = "",
     embedding: str = "",
+    case: str = DEFAULT_CASE,
 ) -> pd.DataFrame:
     """One row per query (schema ``multi_answer``): whether it could be asked, whether an
     answer was among the query's k neighbours, the best answer's rank (1 = nearest) and
-    the neighbours themselves, so that a failed query can be read off the table."""
-    index = {w: i for i, w in enumerate(words)}
+    the neighbours themselves, so that a failed query can be read off the table. Words
+    are found in the vocabulary under the ``case`` policy (:mod:`learnability.matching`)."""
+    matcher = Matcher(words, case)
     rows = []
     asked: list[int] = []
     for q in queries:
         query = normalize(q.query)
         answers = list(dict.fromkeys(normalize(a) for a in q.answers))
-        known = [index[a] for a in answers if a in index and a != query]
-        if query not in index:
+        q_row = matcher.index(q.query)
+        found = (matcher.index(a) for a in dict.fromkeys(q.answers))
+        known = list(dict.fromkeys(r for r in found if r >= 0 and r != q_row))
+        if q_row < 0:
             status = "query_oov"
         elif not known:
             status = "answers_oov"
@@ -128,10 +133,11 @@ def evaluate_multi_answer(
                 "rank": pd.NA,
                 "neighbours": "",
                 "_known": known,
+                "_row": q_row,
             }
         )
     if asked:
-        q_idx = np.array([index[rows[r]["query"]] for r in asked])
+        q_idx = np.array([rows[r]["_row"] for r in asked])
         nbr, _ = top_k(vectors, q_idx, k)
         for r, neighbours in zip(asked, nbr, strict=True):
             hits = np.flatnonzero(np.isin(neighbours, rows[r]["_known"]))

@@ -34,6 +34,12 @@ _NO_LIMIT = 2**62
 
 def normalize(text: str) -> str:
     """Step 1 of the rule: NFKC, one apostrophe, lowercase."""
+    return normal_form(text).lower()
+
+
+def normal_form(text: str) -> str:
+    """Step 1 of the rule without the lowercasing: NFKC, one apostrophe (how a word as
+    written is compared with a cased vocabulary, :mod:`learnability.matching`)."""
     if not text.isascii():  # NFKC leaves ASCII unchanged
         text = unicodedata.normalize("NFKC", text)
     # str.replace per apostrophe: str.translate with a mapping costs ~40 ns a character,
@@ -41,7 +47,7 @@ def normalize(text: str) -> str:
     for apostrophe in _APOSTROPHES:
         if apostrophe in text:
             text = text.replace(apostrophe, "'")
-    return text.lower()
+    return text
 
 
 def tokenize(text: str) -> list[str]:

@@ -51,6 +51,8 @@ VOCABULARY = config["compare"].get("vocabulary", "shared")
 IN_SHARED = set(COMPARED) if VOCABULARY == "shared" else set()
 NEGATIVES = list(config["learnability"].get("negatives", ["uniform"]))
 N_BINS = config["learnability"].get("frequency_bins", 10)
+# how list entries and evaluation words find a cased vocabulary (learnability.matching)
+CASE = config.get("matching", {}).get("case", "auto")
 LEARNING_CURVE = list(config["learnability"].get("learning_curve", []))
 DUMP = config["dump"]["name"]
 # A multi-part dump (base_url) fans out one download and one extraction job per part,

@@ -11,6 +11,7 @@ checkpoint resolve_concept:
     params:
         category=list_category,
         format=lambda wildcards: LISTS[wildcards.list].get("format", "auto"),
+        case=CASE,
     script:
         "../scripts/resolve_concept.py"
 
@@ -33,5 +34,6 @@ rule coverage:
         shared=sorted(IN_SHARED),
         lists=LISTS,
         max_share=config["wordlists"].get("wildcard_max_share", 0.25),
+        case=CASE,
     script:
         "../scripts/concept_coverage.py"

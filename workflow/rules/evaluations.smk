@@ -19,6 +19,7 @@ rule evaluate_multi_answer:
     params:
         datasets=evaluation_datasets("multi_answer"),
         k=EVALUATIONS["multi_answer"].get("k", 15),
+        case=CASE,
     script:
         "../scripts/evaluate_multi_answer.py"
 
@@ -40,6 +41,7 @@ rule evaluate_analogy:
         datasets=evaluation_datasets("analogy"),
         restrict_vocab=EVALUATIONS["analogy"].get("restrict_vocab", 300000),
         eps=EVALUATIONS["analogy"].get("cosmul_eps", 0.001),
+        case=CASE,
     script:
         "../scripts/evaluate_analogy.py"
 
@@ -58,6 +60,7 @@ rule evaluate_word_pairs:
     params:
         datasets=evaluation_datasets("word_pairs"),
         restrict_vocab=EVALUATIONS["word_pairs"].get("restrict_vocab", 300000),
+        case=CASE,
     script:
         "../scripts/evaluate_word_pairs.py"
 
@@ -78,6 +81,7 @@ rule evaluate_hierarchy:
         "../envs/learnability.yaml"
     params:
         datasets=evaluation_datasets("hierarchy"),
+        case=CASE,
     script:
         "../scripts/evaluate_hierarchy.py"
 

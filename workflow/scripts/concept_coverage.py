@@ -3,6 +3,7 @@ import pandas as pd
 from learnability.concepts import coverage, list_overlap, load_entries, resolve
 from learnability.io import read_tables, write_table
 from learnability.logs import logged
+from learnability.matching import Matcher
 
 with logged(snakemake) as log:
     resolved = read_tables(list(snakemake.input.concepts), "concept_words")
@@ -29,9 +30,17 @@ with logged(snakemake) as log:
         for name, spec in snakemake.params.lists.items()
     } if shared else {}  # fmt: skip
     for emb, vocab_path in zip(sorted(shared), snakemake.input.own, strict=True):
-        words = pd.read_parquet(vocab_path, columns=["word"])["word"].tolist()
+        vocab = pd.read_parquet(vocab_path, columns=["word", "count"])
+        matcher = Matcher(vocab["word"].tolist(), snakemake.params.case, vocab["count"].to_numpy())
         for name, spec in snakemake.params.lists.items():
-            own = resolve(entries[name], words, list_name=name, embedding=emb, source=spec["path"])
+            own = resolve(
+                entries[name],
+                matcher.words,
+                list_name=name,
+                embedding=emb,
+                source=spec["path"],
+                matcher=matcher,
+            )
             parts.append(coverage(own, "own", snakemake.params.max_share))
     table = pd.concat(parts, ignore_index=True).sort_values(
         ["list", "embedding", "vocabulary"], kind="stable"

@@ -21,6 +21,7 @@ with logged(snakemake) as log:
             questions,
             restrict_vocab=p.restrict_vocab,
             eps=p.eps,
+            case=p.case,
             dataset=name,
             embedding=w.embedding,
         )

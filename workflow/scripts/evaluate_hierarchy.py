@@ -13,7 +13,12 @@ with logged(snakemake) as log:
     edges, parents = [], []
     for path, name in zip(i.files, p.datasets, strict=True):
         per_edge, per_parent, counts = evaluate_hierarchy(
-            emb.vectors, emb.words, read_edges(path), dataset=name, embedding=w.embedding
+            emb.vectors,
+            emb.words,
+            read_edges(path),
+            dataset=name,
+            embedding=w.embedding,
+            case=p.case,
         )
         log.info("%s: %s %s", name, counts, summarise_hierarchy(per_edge, per_parent))
         edges.append(per_edge)

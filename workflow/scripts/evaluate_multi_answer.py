@@ -21,6 +21,7 @@ with logged(snakemake) as log:
             emb.words,
             read_multi_answer(path),
             k=p.k,
+            case=p.case,
             dataset=name,
             embedding=w.embedding,
         )

@@ -20,6 +20,7 @@ with logged(snakemake) as log:
             emb.words,
             pairs,
             restrict_vocab=p.restrict_vocab,
+            case=p.case,
             dataset=name,
             embedding=w.embedding,
         )

@@ -8,10 +8,12 @@ with logged(snakemake) as log:
     source = snakemake.input.source
     category = snakemake.params.category
     entries = load_entries(source, category, snakemake.params.format)
-    vocab = pd.read_parquet(snakemake.input.vocab, columns=["word"])["word"].tolist()
+    vocab = pd.read_parquet(snakemake.input.vocab, columns=["word", "count"])
     resolved = resolve(
         entries,
-        vocab,
+        vocab["word"].tolist(),
+        case=snakemake.params.case,
+        counts=vocab["count"].to_numpy(),
         list_name=snakemake.wildcards.list,
         embedding=snakemake.wildcards.embedding,
         source=source,
@@ -23,3 +25,14 @@ with logged(snakemake) as log:
         snakemake.wildcards.embedding,
         resolved["status"].value_counts().to_dict(),
     )
+    collisions = resolved[resolved["variants"].fillna("") != ""]
+    if len(collisions):
+        log.info(
+            "case (%s): %d words found through their lower-case form, %d as another case "
+            "variant; %d with case variants in the vocabulary, e.g. %s",
+            snakemake.params.case,
+            int((resolved["match"] == "lower").sum()),
+            int((resolved["match"] == "variant").sum()),
+            len(collisions),
+            ", ".join(f"{r.entry} ({r.variants})" for r in collisions.head(5).itertuples()),
+        )
