@@ -137,3 +137,51 @@ def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(
     assert "--debug" in err and "Traceback" not in err
     assert main(["--debug", *argv]) == 1
     assert "Traceback" in capsys.readouterr().err
+
+
+LEE_VEC = Path(__import__("gensim").__file__).parent / "test" / "test_data" / "lee_fasttext.vec"
+
+
+def test_capitalised_names_match_a_cased_vocabulary(tmp_path, capsys):
+    """gensim's lee_fasttext.vec is cased: "Australia" is a word there. Under the default
+    case policy the names are found as written; under --case lower they cannot be."""
+    lists = tmp_path / "c.txt"
+    lists.write_text("Australia\nIsrael\nAfghanistan\nSydney\n")
+    out_dir = tmp_path / "audit"
+    argv = ["evaluate", "--embedding", str(LEE_VEC), "--lists", str(lists), "--iterations", "20"]
+    assert main([*argv, "--null-lists", "20", "--out-dir", str(out_dir)]) == 0
+    words = pd.read_parquet(out_dir / "concept_words.parquet")
+    assert words["word"].tolist() == ["Australia", "Israel", "Afghanistan", "Sydney"]
+    assert set(words["status"]) == {"in_vocab"} and set(words["match"]) == {"exact"}
+    printed = capsys.readouterr().out
+    assert "## Coverage" in printed
+    # every table of the audit folder has the workflow's schema
+    for name, table in [("concept_words", "concept_words"), ("coverage", "coverage"),
+                        ("members", "members"), ("null", "null")]:  # fmt: skip
+        df = pd.read_parquet(out_dir / f"{name}.parquet")
+        assert list(df.columns) == list(schemas.TABLES[table]), name
+    assert main([*argv, "--case", "lower"]) == 1
+    err = capsys.readouterr().err
+    assert "0 of its 4 entries" in err and "4 oov" in err
+
+
+def test_out_suffix_is_checked_before_any_work(tmp_path, capsys):
+    emb, lists, _ = _planted_files(tmp_path)
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", "--embedding", str(emb), "--lists", str(lists), "--out", "t.xlsx"])
+    assert info.value.code == 2 and "t.xlsx" in capsys.readouterr().err
+
+
+def test_folder_mode_reads_every_list_and_dictionary_format(tmp_path, capsys):
+    from learnability.cli import load_lists
+
+    folder = tmp_path / "lexicons"
+    folder.mkdir()
+    (folder / "short.TXT").write_text("a\nb\n")
+    (folder / "mfd.dic").write_text("%\n1\tcare\n%\nkind\t1\n")
+    (folder / "empath.tsv").write_text("joy\thappy\tglad\n")
+    (folder / "table.csv").write_text("word,category\nsad,grief\n")
+    (folder / "notes.md").write_text("# not a list\n")
+    lists = load_lists(folder)
+    assert sorted(lists) == ["empath_joy", "mfd_care", "short", "table_grief"]
+    assert "notes.md" in capsys.readouterr().err
