@@ -109,6 +109,8 @@ def test_pretrained_params_and_random_over_a_pretrained_vocabulary():
         "frequency_ordered": True,
         "subword_oov": False,
         "allow_pickle": False,
+        "unicode_errors": "strict",
+        "words_column": None,
         "threads": 1,
     }
     # the lists' plain words, for a fastText .bin's n-gram vectors

@@ -270,9 +270,15 @@ def test_word_pair_spearman_by_hand():
 
 @pytest.mark.parametrize(
     "data, message",
-    [(b"\x00\x01binary", "binary file"), (b": s\nq\tcaf\xe9\n", "line 2: not valid UTF-8")],
+    [
+        (b"\x00\x01binary", "binary file"),
+        (b": s\nq\tcaf\x81\n", "line 2: neither UTF-8 nor windows-1252"),
+        ("q\tcafé\n".encode("utf-16-le"), "UTF-16 without a byte-order mark"),
+    ],
 )
 def test_test_files_refuse_binary_and_non_utf8(tmp_path, data, message):
+    """Test files follow the one encoding policy of text inputs (learnability.io): what
+    neither UTF-8, UTF-16/32 with a BOM nor windows-1252 decodes is refused by line."""
     from learnability.hierarchy import read_edges
 
     path = tmp_path / "t.txt"

@@ -79,7 +79,7 @@ def test_extract_script_on_bad_dumps(tmp_path, case):
 LISTS = {
     "empty.txt": ("# nothing here\n\n", r"empty\.txt.*no entries"),
     "binary.txt": (b"\x00\x01\x02binary", r"binary\.txt.*binary"),
-    "latin1.txt": (b"caf\xe9\n", r"latin1\.txt, line 1: not valid UTF-8"),
+    "undefined.txt": (b"caf\x81\n", r"undefined\.txt, line 1: neither UTF-8 nor windows-1252"),
     "noheader.dic": ("happy\t1\n", r"noheader\.dic, line 1: a \.dic file must start with a '%'"),
     "badid.dic": ("%\n1\tposemo\n%\nhappy\t7\n", r"badid\.dic, line 4: .*category id 7"),
 }

