@@ -54,3 +54,11 @@ def test_hierarchy_nodes_find_their_case_variants(vectors):
 def test_matcher_rejects_an_unknown_policy():
     with pytest.raises(ValueError, match="case policy"):
         Matcher(WORDS, "upper")
+
+
+def test_evaluation_tables_keep_their_documented_columns(vectors):
+    from learnability import schemas
+
+    queries = [Query("s", 1, "Paris", ("France",))]
+    per = evaluate_multi_answer(vectors, WORDS, queries, k=2, dataset="d", embedding="e")
+    schemas.conform(per, "multi_answer")  # raises on a missing or extra column

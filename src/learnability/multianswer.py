@@ -144,7 +144,7 @@ def evaluate_multi_answer(
             rows[r]["correct"] = hits.size > 0
             rows[r]["rank"] = int(hits[0]) + 1 if hits.size else pd.NA
             rows[r]["neighbours"] = " ".join(words[j] for j in neighbours)
-    df = pd.DataFrame(rows).drop(columns="_known")
+    df = pd.DataFrame(rows).drop(columns=["_known", "_row"])
     df["k"] = k
     return df
 
