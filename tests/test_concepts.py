@@ -404,6 +404,12 @@ def test_bing_liu_header_is_a_comment_and_hyphens_are_phrases_unless_the_vocabul
     assert res.loc["in-law", "status"] == "in_vocab" and res.loc["well-known", "status"] == "phrase"
     cov = coverage(resolve(entries, glove, list_name="p", embedding="g", source="s")).iloc[0]
     assert (cov["n_entries"], cov["n_phrases"], cov["n_oov"], cov["n_in_vocab"]) == (6, 3, 1, 2)
+    # MFD's "fair-*": only a hyphenated word could match, so a phrase, not a failed wildcard
+    mfd = [Entry("fair-*", 1), Entry("fair*", 2), Entry("xyz*", 3)]
+    res = resolve(mfd, ["fair", "fairness"], list_name="m", embedding="w2v", source="s")
+    assert res.drop_duplicates("position")["status"].tolist() == ["phrase", "expanded", "no_match"]
+    res = resolve(mfd, ["fair-minded", "fair"], list_name="m", embedding="g", source="s")
+    assert res.loc[res["position"] == 0, "word"].tolist() == ["fair-minded"]
 
 
 def test_n_entries_counts_duplicates_alike_in_every_format(tmp_path):

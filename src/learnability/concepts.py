@@ -319,6 +319,7 @@ _WS = re.compile(r"\s")
 # included: an entry of two or more ("well-known", "2-faced", "fair-minded") can only be
 # a phrase in a vocabulary built by the tokeniser
 _PIECE = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+_SPLIT = re.compile(r"[^\w']|_")  # a character the tokeniser splits on
 COLUMNS = list(schemas.TABLES["concept_words"])
 
 
@@ -369,8 +370,13 @@ def resolve(
         if _WS.search(written):
             add(pos, entry, "phrase", None, "phrase")
         elif written.endswith("*"):
-            matches = matcher.expand(written.rstrip("*"))
-            if not matches:
+            prefix = written.rstrip("*")
+            matches = matcher.expand(prefix)
+            if not matches and _SPLIT.search(prefix):
+                # "fair-*": only a word with a hyphen could match, and the tokeniser
+                # splits those; a phrase, like "well-known"
+                add(pos, entry, "phrase", None, "phrase")
+            elif not matches:
                 add(pos, entry, "wildcard", None, "no_match")
             for row in matches:
                 status = "duplicate" if row in used else "expanded"
