@@ -180,15 +180,15 @@ def detect_format(path: str | os.PathLike[str], member: str | None = None) -> st
         return "glove_text"
     # a header, then text or binary rows: binary float32s are rarely all printable
     sample = rest[:1024]
-    printable = sum(32 <= b < 127 or b >= 128 or b in (9, 10, 13) for b in sample)
     ascii_share = sum(32 <= b < 127 or b in (9, 10, 13) for b in sample)
     if ascii_share >= 0.95 * max(1, len(sample)):
         return "word2vec_text"
-    # UTF-8 words (CJK, Cyrillic) are bytes >= 128 too: text if the sample decodes
+    # UTF-8 words (CJK, Cyrillic) are bytes >= 128 too: text if the sample decodes (a
+    # multi-byte character may be cut at its end), binary floats almost never do
     try:
         sample.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if exc.start < len(sample) - 4 or printable < 0.95 * len(sample):
+        if exc.start < len(sample) - 4:
             return "word2vec_binary"
     return "word2vec_text"
 
