@@ -27,13 +27,13 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests workflow/scripts benchmarks
-	$(BIN)/snakefmt --check Snakefile workflow/rules
+	$(BIN)/snakefmt --check workflow/Snakefile workflow/rules
 	$(BIN)/snakemake --lint
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix src tests workflow/scripts benchmarks
 	$(BIN)/ruff format src tests workflow/scripts benchmarks
-	$(BIN)/snakefmt Snakefile workflow/rules
+	$(BIN)/snakefmt workflow/Snakefile workflow/rules
 
 dryrun: $(STAMP)
 	$(BIN)/snakemake -n --cores $(CORES)

@@ -200,7 +200,7 @@ def test_hostile_list_file_names_are_refused(tmp_path, stem):
 def test_no_rule_runs_a_shell_command():
     """Names and paths reach jobs only as Python values in scripts, never a shell line."""
     rules = (REPO / "workflow" / "rules").glob("*.smk")
-    for path in [REPO / "Snakefile", *rules]:
+    for path in [REPO / "workflow" / "Snakefile", *rules]:
         text = path.read_text()
         assert not re.search(r"^\s*(shell|run):", text, flags=re.MULTILINE), path.name
 
@@ -213,3 +213,38 @@ def test_missing_list_paths_name_the_key(tmp_path):
     cfg = {"wordlists": {"dir": str(tmp_path), "dictionaries": [missing]}}
     with pytest.raises(ConfigError, match=r"dictionaries\[liwc\]\.path: .*LIWC2015\.dic does not"):
         list_registry(cfg)
+
+
+def test_anchor_paths_finds_shipped_defaults_beside_the_workflow(tmp_path, monkeypatch):
+    """From another folder, a default under resources/ resolves to the checkout's file;
+    the user's own files stay as written, or absolute for module use (a module's prefix
+    would move a relative path); URLs and package:// paths are left alone."""
+    from learnability.workflow_config import anchor_paths
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "mine.txt").write_text("a b\n")
+
+    def cfg():
+        return {
+            "dump": {"source": "package://gensim/test/test_data/x.bz2"},
+            "embeddings": {"e": {"path": "mine.txt"}, "u": {"url": "https://x/y.vec"}},
+            "wordlists": {"dir": ["lists", "resources/wordlists"], "dictionaries": []},
+            "evaluations": {
+                "multi_answer": {"files": ["resources/similarity/multi-answer.txt"]},
+                "hierarchy": {"files": ["nowhere.tsv"]},
+            },
+        }
+
+    plain = anchor_paths(cfg(), REPO)
+    assert plain["wordlists"]["dir"] == ["lists", str(REPO / "resources/wordlists")]
+    assert plain["embeddings"]["e"]["path"] == "mine.txt"
+    assert plain["evaluations"]["multi_answer"]["files"] == [
+        str(REPO / "resources/similarity/multi-answer.txt")
+    ]
+    assert plain["evaluations"]["hierarchy"]["files"] == ["nowhere.tsv"]  # its check names it
+    assert plain["dump"]["source"].startswith("package://")
+    module = anchor_paths(cfg(), REPO, absolute=True)
+    assert module["wordlists"]["dir"][0] == str(tmp_path / "lists")
+    assert module["embeddings"]["e"]["path"] == str(tmp_path / "mine.txt")
+    assert module["embeddings"]["u"] == {"url": "https://x/y.vec"}

