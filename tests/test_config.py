@@ -248,3 +248,49 @@ def test_anchor_paths_finds_shipped_defaults_beside_the_workflow(tmp_path, monke
     assert module["wordlists"]["dir"][0] == str(tmp_path / "lists")
     assert module["embeddings"]["e"]["path"] == str(tmp_path / "mine.txt")
     assert module["embeddings"]["u"] == {"url": "https://x/y.vec"}
+
+
+UNKNOWN = "unknown key; did you mean"
+
+
+@pytest.mark.parametrize(
+    "patch, message",
+    [
+        ({"learnability": {"iteratons": 3}}, f"learnability.iteratons: {UNKNOWN} 'iterations'?"),
+        ({"embeddings": {"w": {"parms": {}}}}, f"embeddings.w.parms: {UNKNOWN} 'params'?"),
+        ({"training": {"glove": {"xmax": 3}}}, f"training.glove.xmax: {UNKNOWN} 'x_max'?"),
+        ({"wordlist": {}}, f"wordlist: {UNKNOWN} 'wordlists'?"),
+        ({"learnability": {"zzz": 1}}, "learnability.zzz: unknown key; known keys here: C, boot"),
+    ],
+)  # fmt: skip
+def test_misspelt_keys_get_did_you_mean_in_one_line(patch, message):
+    from snakemake.utils import update_config
+
+    from learnability.workflow_config import check_keys
+
+    cfg = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    check_keys(cfg, SCHEMA)  # the shipped config passes
+    update_config(cfg, patch)
+    with pytest.raises(ConfigError) as err:
+        check_keys(cfg, SCHEMA)
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+def test_files_in_the_list_folder_that_are_not_read_get_a_warning(tmp_path):
+    from learnability.workflow_config import ignored_list_files
+
+    for name in ("family.txt", "short.TXT", "kin.dic", "words.lst", "README.md", "LICENSE-x"):
+        (tmp_path / name).write_text("mother\n")
+    (tmp_path / ".gitkeep").write_text("")
+    (tmp_path / "sub").mkdir()
+    cfg = {"wordlists": {"dir": [str(tmp_path)], "dictionaries": []}}
+    assert list(list_registry(cfg)) == ["family"]
+    warnings = ignored_list_files(cfg)
+    assert warnings == [
+        f"{tmp_path / 'kin.dic'}: not read as a word list (a dictionary or table goes under "
+        "wordlists.dictionaries)",
+        f"{tmp_path / 'short.TXT'}: not read as a word list (rename it to short.txt)",
+        f"{tmp_path / 'words.lst'}: not read as a word list (only *.txt files are lists; "
+        "rename it to .txt to use it)",
+    ]
+    assert ignored_list_files({"wordlists": {"dir": str(REPO / "resources/wordlists")}}) == []

@@ -377,7 +377,7 @@ def test_bad_config_fails_before_any_job(tmp_path):
     (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     result = run(tmp_path, "-n")
     assert result.returncode != 0
-    assert "iteratons" in result.stdout + result.stderr
+    assert "learnability.iteratons: unknown key; did you mean 'iterations'?" in result.stderr
     assert not (tmp_path / "results").exists()
 
 

@@ -7,6 +7,8 @@ names the config key and says what to change.
 from __future__ import annotations
 
 import re
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from learnability.concepts import read_dictionary
@@ -40,6 +42,60 @@ NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
 
 class ConfigError(LearnabilityError):
     pass
+
+
+@contextmanager
+def config_errors_in_one_line():
+    """Around the config checks that run while Snakemake reads the workflow: a
+    :class:`~learnability.errors.LearnabilityError` (the config, a list file, a
+    dictionary) ends the run with its one-line message and exit status 1, not with
+    Snakemake's traceback of the Snakefile."""
+    try:
+        yield
+    except LearnabilityError as exc:
+        sys.exit(f"Error in the config: {exc}")
+
+
+def load_schema(path) -> dict:
+    """The config schema (workflow/schemas/config.schema.yaml) as a dict."""
+    import yaml
+
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+
+
+def _resolve_ref(schema: dict, node: dict) -> dict:
+    while "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        node = {**schema["$defs"][name], **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def check_keys(config: dict, schema: dict) -> None:
+    """Every key the schema does not know, named with its path and the closest known key,
+    in one line, before the schema's own validation (whose message dumps the schema)."""
+    import difflib
+
+    def walk(value, node: dict, path: str) -> None:
+        node = _resolve_ref(schema, node)
+        if not isinstance(value, dict):
+            return
+        props = node.get("properties")
+        extra = node.get("additionalProperties", True)
+        for key, sub in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if props is not None and key in props:
+                walk(sub, props[key], where)
+            elif isinstance(extra, dict):
+                walk(sub, extra, where)
+            elif extra is False and props is not None:
+                known = sorted(props)
+                close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise ConfigError(
+                    f"{where}: unknown key; {hint}known keys here: {', '.join(known)}"
+                )
+
+    walk(config, schema, "")
 
 
 def drop_removed(config: dict) -> dict:
@@ -178,6 +234,34 @@ def list_words(lists: dict[str, dict]) -> list[str]:
             if text and not text.endswith("*") and not re.search(r"\s", text):
                 words.add(text)
     return sorted(words)
+
+
+# files beside the lists that are documentation, not lists: never warned about
+_NOT_LISTS = re.compile(r"^(\.|readme|licen[cs]e|copying|notice|citation|authors)", re.I)
+
+
+def ignored_list_files(config: dict) -> list[str]:
+    """One warning per file in a ``wordlists.dir`` folder that will not be read as a list
+    (only ``*.txt`` are): ``short.TXT``, ``words.lst``, a ``.dic`` dictionary. README,
+    LICENSE, Markdown and hidden files are documentation and pass silently."""
+    dirs = config["wordlists"]["dir"]
+    out = []
+    for directory in map(Path, [dirs] if isinstance(dirs, str) else dirs):
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.iterdir()):
+            if not path.is_file() or path.suffix == ".txt":
+                continue
+            if _NOT_LISTS.match(path.name) or path.suffix.lower() == ".md":
+                continue
+            if path.suffix.lower() == ".txt":
+                fix = f"rename it to {path.stem}.txt"
+            elif path.suffix.lower() in (".dic", ".csv", ".tsv"):
+                fix = "a dictionary or table goes under wordlists.dictionaries"
+            else:
+                fix = "only *.txt files are lists; rename it to .txt to use it"
+            out.append(f"{path}: not read as a word list ({fix})")
+    return out
 
 
 def list_registry(config: dict) -> dict[str, dict]:

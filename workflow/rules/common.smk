@@ -17,16 +17,21 @@ if (_SRC / "learnability").is_dir():
 
 from snakemake.exceptions import IncompleteCheckpointException
 from snakemake.io import checkpoint_target
+from snakemake.logging import logger
 from snakemake.utils import min_version, validate
 
 from learnability.dumps import read_manifest
 from learnability.workflow_config import (
     anchor_paths,
     check_config,
+    check_keys,
+    config_errors_in_one_line,
     drop_removed,
     evaluation_file_name,
     embedding_params,
+    ignored_list_files,
     list_registry,
+    load_schema,
     local_file,
     matched_null_key,
     null_iterations,
@@ -36,14 +41,19 @@ min_version("9.0")
 
 
 drop_removed(config)
+with config_errors_in_one_line():
+    # a misspelt key gets "did you mean" in one line, before validate's dump of the schema
+    check_keys(config, load_schema(workflow.source_path("../schemas/config.schema.yaml")))
 validate(config, workflow.source_path("../schemas/config.schema.yaml"))
 # As a module of another workflow (README, "Use as a Snakemake module"), its prefix: is
 # prepended to every relative input path, so the config's own files are made absolute.
 IN_MODULE = not workflow.modifier.is_main_snakefile()
 anchor_paths(config, ROOT, absolute=IN_MODULE)
-check_config(config)
-
-LISTS = list_registry(config)
+with config_errors_in_one_line():
+    check_config(config)
+    LISTS = list_registry(config)
+for _warning in ignored_list_files(config):
+    logger.warning(f"Warning: {_warning}")
 EMBEDDINGS = list(config["embeddings"])
 _METHOD = {e: config["embeddings"][e]["method"] for e in EMBEDDINGS}
 TRAINED = [e for e in EMBEDDINGS if _METHOD[e] not in ("random", "pretrained")]
