@@ -294,3 +294,42 @@ def test_files_in_the_list_folder_that_are_not_read_get_a_warning(tmp_path):
         "rename it to .txt to use it)",
     ]
     assert ignored_list_files({"wordlists": {"dir": str(REPO / "resources/wordlists")}}) == []
+
+
+def test_config_readme_is_generated_from_the_schema():
+    """config/README.md is the schema rendered (python -m learnability.config_docs)."""
+    from learnability.config_docs import render
+
+    assert (REPO / "config/README.md").read_text(encoding="utf-8") == render(SCHEMA), (
+        "regenerate: python -m learnability.config_docs > config/README.md"
+    )
+
+
+KEYWORDS = {
+    "$schema", "$defs", "$ref", "description", "type", "properties", "additionalProperties",
+    "required", "default", "enum", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "pattern", "minLength", "maxLength", "items", "minItems",
+    "uniqueItems", "oneOf", "minProperties", "propertyNames",
+}  # fmt: skip
+
+
+def test_schema_nodes_hold_only_json_schema_keywords():
+    """An unquoted comma in a flow mapping ({description: a (b, c)}) silently cuts the
+    description and adds a key 'c)': every node's keys must be schema keywords."""
+
+    def walk(node, path):
+        if isinstance(node, list):
+            for item in node:
+                walk(item, path)
+        if not isinstance(node, dict):
+            return
+        unknown = set(node) - KEYWORDS
+        assert not unknown, (path, unknown)
+        for key, value in node.items():
+            if key in ("properties", "$defs"):
+                for name, sub in value.items():
+                    walk(sub, f"{path}.{name}")
+            elif key not in ("default", "enum", "required"):
+                walk(value, path)
+
+    walk(SCHEMA, "schema")

@@ -21,25 +21,11 @@ pytestmark = pytest.mark.slow
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
-DIC = (
-    "%\n1\tkin\n%\nmother\t1\nfather\t1\nbrother*\t1\nsister*\t1\nson\t1\ndaughter\t1\n"
-    "famil*\t1\nwife\t1\nhusband\t1\nchild*\t1\nparent*\t1\nuncle\t1\n"
-)
-
-
 def tiny_config(workdir: Path) -> dict:
-    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    cfg["training"].update(dim=16, epochs=1)
-    cfg["training"]["glove"]["epochs"] = 2
-    cfg["training"]["fasttext"]["bucket"] = 20000
-    cfg["wordlists"] = {"dir": "lists", "dictionaries": [{"name": "mini", "path": "mini.dic"}]}
-    cfg["learnability"].update(iterations=4, learning_curve=[0.25, 0.5])
-    cfg["random_lists"].update(lists=6, iterations=2, sizes=[60])
-    cfg["report"] = {"table_size": 60}
+    """The smoke-test config, .test/config/config.yaml (the sample with tiny settings), with
+    the shipped multi-answer test and hierarchy graph read from the repository."""
+    cfg = yaml.safe_load((REPO / ".test" / "config" / "config.yaml").read_text())
     evaluations = cfg["evaluations"]
-    evaluations["pseudo"].update(folds=5, ks=[1, 10], max_tokens=200_000)
-    evaluations["bootstrap"] = 200
-    # the shipped multi-answer test and hierarchy graph, from the repository
     for kind in ("multi_answer", "hierarchy"):
         evaluations[kind]["files"] = [str(REPO / f) for f in evaluations[kind]["files"]]
     return cfg
@@ -78,10 +64,8 @@ def workflow_dir(tmp_path_factory):
     shutil.copytree(REPO / "workflow", wd / "workflow")
     (wd / "config").mkdir()
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(tiny_config(wd), sort_keys=False))
-    (wd / "lists").mkdir()
-    for name in ("family", "work"):
-        shutil.copy(REPO / "resources" / "wordlists" / f"{name}.txt", wd / "lists")
-    (wd / "mini.dic").write_text(DIC)
+    shutil.copytree(REPO / ".test" / "lists", wd / "lists")  # the links' files
+    shutil.copy(REPO / ".test" / "mini.dic", wd)
     result = run(wd)
     assert result.returncode == 0, result.stderr[-5000:]
     return wd
