@@ -21,6 +21,7 @@ pytestmark = pytest.mark.slow
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
+
 def tiny_config(workdir: Path) -> dict:
     """The smoke-test config, .test/config/config.yaml (the sample with tiny settings), with
     the shipped multi-answer test and hierarchy graph read from the repository."""

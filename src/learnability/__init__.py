@@ -3,6 +3,22 @@
 Implements the method of Sutton & Cristianini (2020), "On the Learnability of
 Concepts", as a library that the Snakemake workflow calls. The package never
 imports Snakemake: each module can be used and tested on its own.
+
+The front door for notebooks is :func:`score` (``from learnability import score``): word
+lists on one embedding (a gensim ``KeyedVectors``, a mapping of word to vector, or a
+file), scored with the workflow's own code, returned as tidy DataFrames.
 """
 
 __version__ = "0.1.0"
+
+_API = ("Scores", "as_embedding", "as_lists", "score")
+
+
+def __getattr__(name: str):
+    # imported on first use: `import learnability` stays light for the workflow's jobs,
+    # which import only the modules they need
+    if name in _API:
+        from learnability import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'learnability' has no attribute {name!r}")

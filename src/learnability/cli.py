@@ -67,86 +67,12 @@ def compare_command(args: argparse.Namespace) -> int:
     return 0
 
 
-LIST_SUFFIXES = (".txt",)
-DICTIONARY_SUFFIXES = (".dic", ".csv", ".tsv")
-
-
-def load_lists(path: Path) -> dict[str, list]:
-    """Concept lists from a ``.txt`` list, a dictionary (``.dic``, a ``word,category``
-    ``.csv``/``.tsv`` or Empath's ``categories.tsv``; every category) or a folder of them
-    (suffixes in any case); other files in a folder are named on stderr, not read."""
-    from learnability.concepts import read_dictionary, read_wordlist
-
-    if path.is_dir():
-        found = sorted(p for p in path.iterdir() if p.is_file())
-        usable = LIST_SUFFIXES + DICTIONARY_SUFFIXES
-        files = [p for p in found if p.suffix.lower() in usable]
-        ignored = [p.name for p in found if p not in files and not p.name.startswith(".")]
-        if ignored:
-            print(
-                f"{path}: not lists, ignored: {', '.join(ignored[:10])}"
-                + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""),
-                file=sys.stderr,
-            )
-        if not files:
-            raise InputError(
-                f"{path}: no word lists (.txt) or dictionaries (.dic, .csv, .tsv) in this folder"
-            )
-    elif path.is_file():
-        files = [path]
-    else:
-        raise InputError(f"{path}: no such file or folder of word lists")
-    lists: dict[str, list] = {}
-    for f in files:
-        if f.suffix.lower() in DICTIONARY_SUFFIXES:
-            dic = read_dictionary(f)
-            for category, entries in dic.entries.items():
-                if entries:
-                    lists[f"{f.stem}_{category}"] = entries
-        else:
-            lists[f.stem] = read_wordlist(f)
-    return lists
-
-
-def open_embedding(
-    path: Path,
-    tmp: Path,
-    fmt: str,
-    max_vocab: int | None,
-    allow_pickle: bool = False,
-    unicode_errors: str = "strict",
-):
-    """An embedding directory as the workflow writes it, or any supported file, imported
-    into ``tmp`` first; loaded memory-mapped."""
-    from learnability.embeddings import load_embedding
-    from learnability.embeddings.pretrained import import_embedding
-
-    if path.is_dir():
-        if not (path / "vectors.npy").is_file() or not (path / "vocab.parquet").is_file():
-            raise InputError(
-                f"{path}: a folder must hold vectors.npy and vocab.parquet (the workflow's "
-                "results/embeddings/NAME); or give the embedding file itself"
-            )
-        return load_embedding(path, mmap=True)
-    meta = import_embedding(
-        path,
-        tmp,
-        name=path.name,
-        fmt=fmt,
-        max_vocab=max_vocab,
-        allow_pickle=allow_pickle,
-        unicode_errors=unicode_errors,
-    )
-    if meta["n_undecodable"]:
-        shown = ", ".join(f"{w['where']} {w['bytes']!r}" for w in meta["undecodable_words"][:5])
-        print(
-            f"{path}: {meta['n_undecodable']} words not UTF-8 ({unicode_errors}): {shown}",
-            file=sys.stderr,
-        )
-    return load_embedding(tmp, mmap=True)
-
-
 OUT_SUFFIXES = (".csv", ".parquet", ".json")
+# the per-list table that `evaluate` prints and writes (a view of learnability.api's)
+LIST_COLUMNS = [
+    "list", "entries", "in_vocab", "accuracy", "recall", "fpr", "precision", "auc",
+    "p_value", "p_tail", "null_z",
+]  # fmt: skip
 COVERAGE_SHOWN = [
     "list", "n_entries", "n_in_vocab", "n_oov", "n_phrases", "n_duplicates",
     "n_wildcard_words", "max_wildcard_share", "n_matched_lower", "n_matched_variant",
@@ -174,105 +100,33 @@ def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> N
 
 
 def evaluate_command(args: argparse.Namespace) -> int:
-    import tempfile
-
-    import numpy as np
-
-    from learnability.concepts import coverage, member_indices, resolve
-    from learnability.evaluate import (
-        MIN_WORDS,
-        Protocol,
-        evaluate_concept_full,
-        null_distribution,
-        summarize,
-    )
-    from learnability.matching import Matcher
-    from learnability.stats import compare_with_null, comparison_null, first_iterations_mean
+    from learnability.api import as_embedding, score
     from learnability.tables import member_extremes, to_markdown
 
-    lists = load_lists(args.lists)
-    with tempfile.TemporaryDirectory() as tmp:
-        emb = open_embedding(
-            args.embedding,
-            Path(tmp),
-            args.format,
-            args.max_vocab,
-            args.allow_pickle,
-            args.unicode_errors,
-        )
-        vocab = pd.Series(emb.words)
-        name = args.embedding.name
-        matcher = Matcher(emb.words, args.case, emb.counts)
-        protocol = Protocol(iterations=args.iterations, C=args.C, seed=args.seed)
-        rows, members, nulls, resolutions, covers = [], [], {}, [], []
-        for list_name, entries in lists.items():
-            resolved = resolve(
-                entries,
-                emb.words,
-                list_name=list_name,
-                embedding=name,
-                source=str(args.lists),
-                matcher=matcher,
-            )
-            resolutions.append(resolved)
-            idx = member_indices(resolved, vocab)
-            cov = coverage(resolved).iloc[0]
-            covers.append(cov)
-            if idx.size < MIN_WORDS:
-                why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
-                print(
-                    f"skipped {list_name}: {idx.size} of its {cov['n_entries']} entries are in "
-                    f"the vocabulary ({why}); at least {MIN_WORDS} are needed",
-                    file=sys.stderr,
-                )
-                continue
-            result = evaluate_concept_full(
-                emb.vectors, idx, protocol, list_name=list_name, embedding=name, vocabulary=vocab
-            )
-            summary = summarize(result.iterations, bootstrap=0).set_index("metric")["mean"]
-            size = int(np.unique(idx).size)
-            if size not in nulls:
-                nulls[size] = null_distribution(
-                    emb.vectors,
-                    size=size,
-                    lists=args.null_lists,
-                    iterations=(
-                        args.iterations if args.pvalue_method == "matched" else args.null_iterations
-                    ),
-                    C=args.C,
-                    seed=args.seed + 1,
-                    embedding=name,
-                )
-            values, k_null, *_ = comparison_null(nulls[size], args.pvalue_method, args.iterations)
-            observed = summary["auc"]
-            if args.pvalue_method == "truncated":
-                observed = float(first_iterations_mean(result.iterations, k_null).iloc[0])
-            test = compare_with_null(observed, values)
-            rows.append(
-                {
-                    "list": list_name,
-                    "entries": int(cov["n_entries"]),
-                    "in_vocab": size,
-                    "accuracy": summary["accuracy"],
-                    "recall": summary["recall"],
-                    "fpr": summary["fpr"],
-                    "precision": summary["precision"],
-                    "auc": summary["auc"],
-                    "p_value": test["p_value"],
-                    "p_tail": test["p_tail"],
-                    "null_z": test["null_z"],
-                }
-            )
-            members.append(result.members)
-    covered = pd.DataFrame(covers)
-    if not rows:
-        raise InputError(
-            f"{args.lists}: no list has {MIN_WORDS} or more words in {args.embedding} "
-            f"({int(covered['n_in_vocab'].sum())} of {int(covered['n_entries'].sum())} "
-            f"entries found, {int(covered['n_phrases'].sum())} phrases, "
-            f"{int(covered['n_oov'].sum())} not in the vocabulary; matching.case {args.case})"
-        )
-    table = pd.DataFrame(rows)
+    emb = as_embedding(
+        args.embedding,
+        name=args.embedding.name,
+        fmt=args.format,
+        max_vocab=args.max_vocab,
+        allow_pickle=args.allow_pickle,
+        unicode_errors=args.unicode_errors,
+    )
+    scores = score(
+        emb,
+        args.lists,
+        iterations=args.iterations,
+        null_lists=args.null_lists,
+        null_iterations=args.null_iterations,
+        pvalue_method=args.pvalue_method,
+        C=args.C,
+        seed=args.seed,
+        case=args.case,
+        name=args.embedding.name,
+    )
+    # lists too small to score were logged as skipped (learnability.api), one line each
+    name = args.embedding.name
+    table = scores.lists[LIST_COLUMNS]
+    covered = scores.coverage
     print(f"## {name}: {args.iterations} iterations per list, p-values ({args.pvalue_method}) "
           f"against {args.null_lists} random lists of the same size, smallest possible p "
           f"1/{args.null_lists + 1}\n")  # fmt: skip
@@ -285,8 +139,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             f"note: in {cov.list}, one wildcard supplies {cov.max_wildcard_share:.0%} of the "
             "list's words; check its expansions (--out-dir writes them)\n"
         )
-    member_table = pd.concat(members, ignore_index=True)
-    weakest = member_extremes(member_table, k=args.show)
+    weakest = member_extremes(scores.members, k=args.show)
     print("## Weakest and strongest members (share of held-out non-members outscored)\n")
     print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
     if args.out:
@@ -295,12 +148,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
         args.out_dir.mkdir(parents=True, exist_ok=True)
         ext = "." + args.out_format
         write_by_suffix(table, args.out_dir / f"lists{ext}")
-        concept_words = pd.concat(resolutions, ignore_index=True)
-        write_by_suffix(concept_words, args.out_dir / f"concept_words{ext}", "concept_words")
+        write_by_suffix(scores.concept_words, args.out_dir / f"concept_words{ext}", "concept_words")
         write_by_suffix(covered, args.out_dir / f"coverage{ext}", "coverage")
-        write_by_suffix(member_table, args.out_dir / f"members{ext}", "members")
-        null = pd.concat(list(nulls.values()), ignore_index=True)
-        write_by_suffix(null, args.out_dir / f"null{ext}", "null")
+        write_by_suffix(scores.members, args.out_dir / f"members{ext}", "members")
+        write_by_suffix(scores.null, args.out_dir / f"null{ext}", "null")
     return 0
 
 
@@ -323,7 +174,7 @@ def _input_names(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from learnability import __version__
+    from learnability import __version__, api
     from learnability.embeddings.pretrained import UNICODE_ERRORS
     from learnability.matching import CASE_POLICIES, DEFAULT_CASE
     from learnability.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
@@ -362,9 +213,21 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument(
         "--lists", type=Path, required=True, help="a .txt list, a .dic, or a folder of them"
     )
-    ev.add_argument("--iterations", type=int, default=200, help="splits per list (200)")
-    ev.add_argument("--null-lists", type=int, default=100, help="random lists per size (100)")
-    ev.add_argument("--null-iterations", type=int, default=10, help="splits each (10)")
+    ev.add_argument(
+        "--iterations", type=int, default=api.ITERATIONS, help=f"splits per list ({api.ITERATIONS})"
+    )
+    ev.add_argument(
+        "--null-lists",
+        type=int,
+        default=api.NULL_LISTS,
+        help=f"random lists per size ({api.NULL_LISTS})",
+    )
+    ev.add_argument(
+        "--null-iterations",
+        type=int,
+        default=api.NULL_ITERATIONS,
+        help=f"splits each ({api.NULL_ITERATIONS})",
+    )
     ev.add_argument(
         "--pvalue-method",
         choices=list(PVALUE_METHODS),
@@ -372,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         help="how lists' means are compared with random lists' (random_lists.method; "
         f"{DEFAULT_PVALUE_METHOD})",
     )
-    ev.add_argument("--C", type=float, default=1.0, help="inverse L2 strength (1.0)")
-    ev.add_argument("--seed", type=int, default=2020)
+    ev.add_argument("--C", type=float, default=api.C, help=f"inverse L2 strength ({api.C})")
+    ev.add_argument("--seed", type=int, default=api.SEED)
     ev.add_argument("--format", default="auto", help="embedding file format (auto)")
     ev.add_argument("--max-vocab", type=int, help="keep the N most frequent words")
     ev.add_argument(

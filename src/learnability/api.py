@@ -1,0 +1,408 @@
+"""The library's front door: score word lists on one embedding from Python.
+
+>>> from learnability import score
+>>> result = score(keyed_vectors, {"family": ["mother", "father", "sister", "son"]})
+>>> result.lists          # one row per list: metrics, p-value, Holm-adjusted p-value
+
+``score`` takes what a notebook holds: a gensim ``KeyedVectors``, a mapping of word to
+vector, a ``(words, vectors)`` pair, a workflow embedding folder or any file the workflow
+imports; and word lists as a mapping of name to words, one list of words, or a ``.txt`` /
+``.dic`` file or a folder of them. It runs the workflow's own code (list resolution, the
+protocol, the random-list null, the calibrated p-value) and returns tidy tables in the
+workflow's documented schemas (``docs/outputs.md``). The ``learnability evaluate``
+command is this function with a printout; the defaults below are shared by both.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from learnability.concepts import Entry, coverage, member_indices, resolve
+from learnability.embeddings.store import Embedding
+from learnability.errors import InputError
+from learnability.evaluate import (
+    MIN_WORDS,
+    Protocol,
+    evaluate_concept_full,
+    null_distribution,
+    summarize,
+)
+from learnability.matching import DEFAULT_CASE, Matcher
+from learnability.sampling import frequency_bins
+from learnability.stats import DEFAULT_PVALUE_METHOD, pvalues
+
+log = logging.getLogger(__name__)
+
+# The defaults of `score` and of `learnability evaluate` (config/config.yaml's values,
+# except the null's size: a notebook's first look should take seconds, not minutes).
+ITERATIONS = 200
+NULL_LISTS = 100
+NULL_ITERATIONS = 10
+C = 1.0
+SEED = 2020
+N_BINS = 10
+ADJUST = "holm"
+NEGATIVES = ("uniform", "frequency_matched")
+
+LIST_SUFFIXES = (".txt",)
+DICTIONARY_SUFFIXES = (".dic", ".csv", ".tsv")
+
+
+@dataclass
+class Scores:
+    """What :func:`score` returns; each table is in the workflow's schema of that name
+    (``docs/outputs.md``) unless said otherwise.
+
+    - ``lists``: one row per scored list (not a workflow table): its entries and
+      in-vocabulary size, the five metrics' means, and its p-value columns;
+    - ``pvalues``: schema ``pvalues`` (the p-value, its Monte Carlo error, floor, z,
+      tail estimate, the adjusted p-value, the method and iterations on both sides);
+    - ``summary``, ``iterations``, ``members``, ``null``, ``concept_words``, ``coverage``;
+    - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary, and why.
+    """
+
+    lists: pd.DataFrame
+    pvalues: pd.DataFrame
+    summary: pd.DataFrame
+    iterations: pd.DataFrame
+    members: pd.DataFrame
+    null: pd.DataFrame
+    concept_words: pd.DataFrame
+    coverage: pd.DataFrame
+    skipped: pd.DataFrame
+    settings: dict = field(default_factory=dict)
+
+
+def load_lists(path: Path) -> dict[str, list[Entry]]:
+    """Concept lists from a ``.txt`` list, a dictionary (``.dic``, a ``word,category``
+    ``.csv``/``.tsv`` or Empath's ``categories.tsv``; every category) or a folder of them
+    (suffixes in any case); other files in a folder are named on stderr, not read."""
+    from learnability.concepts import read_dictionary, read_wordlist
+
+    path = Path(path)
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir() if p.is_file())
+        usable = LIST_SUFFIXES + DICTIONARY_SUFFIXES
+        files = [p for p in found if p.suffix.lower() in usable]
+        ignored = [p.name for p in found if p not in files and not p.name.startswith(".")]
+        if ignored:
+            print(
+                f"{path}: not lists, ignored: {', '.join(ignored[:10])}"
+                + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""),
+                file=sys.stderr,
+            )
+        if not files:
+            raise InputError(
+                f"{path}: no word lists (.txt) or dictionaries (.dic, .csv, .tsv) in this folder"
+            )
+    elif path.is_file():
+        files = [path]
+    else:
+        raise InputError(f"{path}: no such file or folder of word lists")
+    lists: dict[str, list[Entry]] = {}
+    for f in files:
+        if f.suffix.lower() in DICTIONARY_SUFFIXES:
+            dic = read_dictionary(f)
+            for category, entries in dic.entries.items():
+                if entries:
+                    lists[f"{f.stem}_{category}"] = entries
+        else:
+            lists[f.stem] = read_wordlist(f)
+    return lists
+
+
+def _entries(name: str, words) -> list[Entry]:
+    if isinstance(words, (str, os.PathLike)) and Path(words).is_file():
+        from learnability.concepts import read_wordlist
+
+        return read_wordlist(words)
+    if isinstance(words, str) or not isinstance(words, Sequence | np.ndarray | pd.Series):
+        raise InputError(
+            f"list {name!r}: give its words as a list of strings (or a .txt file), "
+            f"not {type(words).__name__}"
+        )
+    entries = []
+    for i, word in enumerate(words, start=1):
+        if not isinstance(word, str):
+            raise InputError(f"list {name!r}, item {i}: {word!r} is not a string")
+        if word.strip():
+            entries.append(Entry(word.strip(), i))
+    if not entries:
+        raise InputError(f"list {name!r} has no words")
+    return entries
+
+
+def as_lists(source) -> dict[str, list[Entry]]:
+    """Word lists from a mapping of name to words (or to a .txt file), one sequence of
+    words (named ``concept``), or a path to a list, a dictionary or a folder of them."""
+    if isinstance(source, (str, os.PathLike)):
+        return load_lists(Path(source))
+    if isinstance(source, Mapping):
+        if not source:
+            raise InputError("no word lists given")
+        return {str(name): _entries(str(name), words) for name, words in source.items()}
+    return {"concept": _entries("concept", source)}
+
+
+def open_embedding(
+    path: Path,
+    tmp: Path,
+    fmt: str = "auto",
+    max_vocab: int | None = None,
+    allow_pickle: bool = False,
+    unicode_errors: str = "strict",
+) -> Embedding:
+    """An embedding directory as the workflow writes it, or any supported file, imported
+    into ``tmp`` first; loaded memory-mapped."""
+    from learnability.embeddings import load_embedding
+    from learnability.embeddings.pretrained import import_embedding
+
+    if path.is_dir():
+        if not (path / "vectors.npy").is_file() or not (path / "vocab.parquet").is_file():
+            raise InputError(
+                f"{path}: a folder must hold vectors.npy and vocab.parquet (the workflow's "
+                "results/embeddings/NAME); or give the embedding file itself"
+            )
+        return load_embedding(path, mmap=True)
+    meta = import_embedding(
+        path,
+        tmp,
+        name=path.name,
+        fmt=fmt,
+        max_vocab=max_vocab,
+        allow_pickle=allow_pickle,
+        unicode_errors=unicode_errors,
+    )
+    if meta["n_undecodable"]:
+        shown = ", ".join(f"{w['where']} {w['bytes']!r}" for w in meta["undecodable_words"][:5])
+        print(
+            f"{path}: {meta['n_undecodable']} words not UTF-8 ({unicode_errors}): {shown}",
+            file=sys.stderr,
+        )
+    return load_embedding(tmp, mmap=True)
+
+
+def _checked(words: list, vectors, name: str, counts=None) -> Embedding:
+    vectors = np.asarray(vectors)
+    if vectors.ndim != 2 or vectors.shape[0] != len(words):
+        raise InputError(
+            f"embedding {name!r}: {len(words)} words but vectors of shape {vectors.shape}; "
+            "give one vector (a row) per word"
+        )
+    if not np.issubdtype(vectors.dtype, np.floating):
+        vectors = vectors.astype(np.float64)
+    bad = [w for w in words if not isinstance(w, str) or not w]
+    if bad:
+        raise InputError(f"embedding {name!r}: {bad[0]!r} is not a word (a non-empty string)")
+    seen: set[str] = set()
+    for word in words:
+        if word in seen:
+            raise InputError(f"embedding {name!r}: the word {word!r} has two vectors")
+        seen.add(word)
+    finite = np.isfinite(vectors).all(axis=1)
+    if not finite.all():
+        raise InputError(
+            f"embedding {name!r}: the vector of {words[int(np.argmin(finite))]!r} is not "
+            f"finite ({int((~finite).sum())} such words); drop or fix them"
+        )
+    counts = np.zeros(len(words), dtype=np.int64) if counts is None else np.asarray(counts)
+    return Embedding(words=list(words), vectors=vectors, counts=counts, name=name)
+
+
+def as_embedding(
+    source,
+    *,
+    name: str | None = None,
+    fmt: str = "auto",
+    max_vocab: int | None = None,
+    allow_pickle: bool = False,
+    unicode_errors: str = "strict",
+) -> Embedding:
+    """An :class:`~learnability.embeddings.store.Embedding` from a gensim
+    ``KeyedVectors`` (its ``count`` attribute, when set, gives word frequencies), a
+    mapping of word to vector, a ``(words, vectors)`` pair, a workflow embedding folder,
+    or a file in any format the workflow imports (read into memory)."""
+    if isinstance(source, Embedding):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not path.exists():
+            raise InputError(f"{path}: no such embedding file or folder")
+        with tempfile.TemporaryDirectory() as tmp:
+            emb = open_embedding(path, Path(tmp), fmt, max_vocab, allow_pickle, unicode_errors)
+            # read into memory: the temporary folder goes away
+            return Embedding(
+                words=emb.words,
+                vectors=np.array(emb.vectors),
+                counts=np.array(emb.counts),
+                name=name or path.stem,
+                meta=emb.meta,
+            )
+    if hasattr(source, "index_to_key") and hasattr(source, "vectors"):
+        counts = getattr(source, "expandos", {}).get("count")
+        words = list(source.index_to_key)
+        return _checked(words, source.vectors, name or "embedding", counts)
+    if isinstance(source, tuple) and len(source) == 2:
+        return _checked(list(source[0]), source[1], name or "embedding")
+    if isinstance(source, Mapping):
+        words = list(source)
+        vectors = np.stack([np.asarray(source[w], dtype=np.float64) for w in words])
+        return _checked(words, vectors, name or "embedding")
+    raise InputError(
+        f"cannot read an embedding from {type(source).__name__}: give a gensim KeyedVectors, "
+        "a mapping of word to vector, a (words, vectors) pair, or a path"
+    )
+
+
+def score(
+    embedding,
+    lists,
+    *,
+    iterations: int = ITERATIONS,
+    null_lists: int = NULL_LISTS,
+    null_iterations: int = NULL_ITERATIONS,
+    pvalue_method: str = DEFAULT_PVALUE_METHOD,
+    negatives: str = "uniform",
+    C: float = C,
+    seed: int = SEED,
+    null_seed: int | None = None,
+    case: str = DEFAULT_CASE,
+    min_words: int = MIN_WORDS,
+    n_bins: int = N_BINS,
+    adjust: str = ADJUST,
+    bootstrap: int = 0,
+    name: str | None = None,
+) -> Scores:
+    """Score each list on one embedding as the workflow does: ``iterations`` random half
+    splits (a fit and a test each) with ``negatives`` non-members (``uniform``, the paper,
+    or ``frequency_matched``, which needs word counts), an empirical p-value against
+    ``null_lists`` random lists of the list's in-vocabulary size (or frequency profile)
+    scored with ``null_iterations`` splits and compared by ``pvalue_method``
+    (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none).
+
+    ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
+    give each mean an interval in ``summary`` (0: none). Lists with fewer than
+    ``min_words`` words in the vocabulary are reported in ``skipped``, not scored."""
+    if negatives not in NEGATIVES:
+        raise InputError(f"negatives {negatives!r}: use one of {', '.join(NEGATIVES)}")
+    emb = as_embedding(embedding, name=name)
+    entries = as_lists(lists)
+    source = str(lists) if isinstance(lists, (str, os.PathLike)) else "python"
+    label = name or emb.name or "embedding"
+    bins = None
+    if negatives == "frequency_matched":
+        if not np.asarray(emb.counts).any():
+            raise InputError(
+                f"embedding {label!r} has no word counts, so frequency-matched non-members "
+                "cannot be drawn; use negatives='uniform' or give counts (KeyedVectors' "
+                "'count' attribute, or a frequency-ordered file)"
+            )
+        bins = frequency_bins(np.asarray(emb.counts), n_bins)
+    vocab = pd.Series(emb.words)
+    matcher = Matcher(emb.words, case, emb.counts)
+    protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
+    k_null = iterations if pvalue_method == "matched" else null_iterations
+    null_seed = seed + 1 if null_seed is None else null_seed
+    resolutions, covers, results, skipped, nulls = [], [], [], [], {}
+    for list_name, list_entries in entries.items():
+        resolved = resolve(
+            list_entries,
+            emb.words,
+            list_name=list_name,
+            embedding=label,
+            source=source,
+            matcher=matcher,
+        )
+        resolutions.append(resolved)
+        cov = coverage(resolved).iloc[0]
+        covers.append(cov)
+        idx = member_indices(resolved, vocab)
+        if idx.size < min_words:
+            why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
+            skipped.append(
+                {
+                    "list": list_name,
+                    "n_entries": int(cov["n_entries"]),
+                    "n_in_vocab": int(idx.size),
+                    "reason": f"{idx.size} of its {cov['n_entries']} entries are in the "
+                    f"vocabulary ({why}); at least {min_words} are needed",
+                }
+            )
+            log.warning("skipped %s: %s", list_name, skipped[-1]["reason"])
+            continue
+        result = evaluate_concept_full(
+            emb.vectors,
+            idx,
+            protocol,
+            bins=bins,
+            list_name=list_name,
+            embedding=label,
+            min_words=min_words,
+            vocabulary=vocab,
+        )
+        results.append(result)
+        key = str(result.iterations["null_key"].iloc[0])
+        if key not in nulls:
+            nulls[key] = null_distribution(
+                emb.vectors,
+                key=key,
+                lists=null_lists,
+                iterations=k_null,
+                C=C,
+                seed=null_seed,
+                embedding=label,
+                negatives=negatives,
+                bins=bins,
+                n_bins=n_bins,
+            )
+    covered = pd.DataFrame(covers).reset_index(drop=True)
+    skipped_table = pd.DataFrame(skipped, columns=["list", "n_entries", "n_in_vocab", "reason"])
+    if not results:
+        raise InputError(
+            f"no list has {min_words} or more words in {label!r} "
+            f"({int(covered['n_in_vocab'].sum())} of {int(covered['n_entries'].sum())} "
+            f"entries found, {int(covered['n_phrases'].sum())} phrases, "
+            f"{int(covered['n_oov'].sum())} not in the vocabulary; case {case})"
+        )
+    per_iteration = pd.concat([r.iterations for r in results], ignore_index=True)
+    summary = summarize(per_iteration, bootstrap=bootstrap, seed=seed)
+    null = pd.concat(list(nulls.values()), ignore_index=True)
+    tests = pvalues(summary, null, True, adjust, pvalue_method, per_iteration)
+    means = summary.pivot_table(index="list", columns="metric", values="mean", sort=False)
+    table = pd.DataFrame(
+        {
+            "list": tests["list"],
+            "entries": tests["list"].map(covered.set_index("list")["n_entries"]).astype(int),
+            "in_vocab": tests["size"].astype(int),
+        }
+    )
+    for metric in ("accuracy", "recall", "fpr", "precision", "auc"):
+        table[metric] = tests["list"].map(means[metric]).to_numpy()
+    for column in ("p_value", "p_adjusted", "p_tail", "null_z", "p_floor", "p_mc_se"):
+        table[column] = tests[column].to_numpy()
+    settings = dict(
+        embedding=label, iterations=iterations, null_lists=null_lists,
+        null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
+        seed=seed, null_seed=null_seed, case=case, adjust=adjust,
+    )  # fmt: skip
+    return Scores(
+        lists=table,
+        pvalues=tests,
+        summary=summary,
+        iterations=per_iteration,
+        members=pd.concat([r.members for r in results], ignore_index=True),
+        null=null,
+        concept_words=pd.concat(resolutions, ignore_index=True),
+        coverage=covered,
+        skipped=skipped_table,
+        settings=settings,
+    )
