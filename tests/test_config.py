@@ -333,3 +333,19 @@ def test_schema_nodes_hold_only_json_schema_keywords():
                 walk(value, path)
 
     walk(SCHEMA, "schema")
+
+
+def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
+    import importlib.util
+
+    from learnability.workflow_config import check_trainers
+
+    cfg = {"embeddings": {"gp": {"method": "glove_python"}, "w": {"method": "word2vec"}}}
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "glove" else real(name, *a)
+    )
+    with pytest.raises(ConfigError, match=r"embeddings.gp.method: glove_python needs the "
+                       r"bicleaner-ai-glove package.*pip install -e '.\[glove_python\]'"):
+        check_trainers(cfg)
+    check_trainers({"embeddings": {"w": {"method": "word2vec"}}})  # nothing optional

@@ -28,7 +28,12 @@ NOT_MATCHED = ("social", "relative")
 def empath_categories() -> dict[str, list[str]]:
     spec = importlib.util.find_spec("empath")
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the 'empath' package is not installed")
+        from learnability.errors import InputError
+
+        raise InputError(
+            "the 'empath' package is not installed: pip install -e '.[empath]' (the shipped "
+            "lists in resources/wordlists need it only to be regenerated)"
+        )
     path = Path(list(spec.submodule_search_locations)[0]) / "data" / "categories.tsv"
     categories = {}
     for line in path.read_text(encoding="utf-8").splitlines():

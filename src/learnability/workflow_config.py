@@ -323,8 +323,29 @@ def list_registry(config: dict) -> dict[str, dict]:
     return lists
 
 
+# methods whose trainer is an optional extra: (importable module, extra, what it is)
+OPTIONAL_TRAINERS = {"glove_python": ("glove", "glove_python", "bicleaner-ai-glove")}
+
+
+def check_trainers(config: dict) -> None:
+    """An embedding whose trainer comes from an optional extra that is not installed is a
+    config error naming the extra, before any job runs."""
+    import importlib.util
+
+    for name, spec in (config.get("embeddings") or {}).items():
+        method = (spec or {}).get("method")
+        if method in OPTIONAL_TRAINERS:
+            module, extra, package = OPTIONAL_TRAINERS[method]
+            if importlib.util.find_spec(module) is None:
+                raise ConfigError(
+                    f"embeddings.{name}.method: {method} needs the {package} package, an "
+                    f"optional extra: pip install -e '.[{extra}]'"
+                )
+
+
 def check_config(config: dict) -> None:
     """Cross-key checks; raise :class:`ConfigError` naming the key and the fix."""
+    check_trainers(config)
     dump = config["dump"]
     if (dump.get("source") is None) == (dump.get("base_url") is None):
         raise ConfigError(
