@@ -345,7 +345,10 @@ def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "glove" else real(name, *a)
     )
-    with pytest.raises(ConfigError, match=r"embeddings.gp.method: glove_python needs the "
-                       r"bicleaner-ai-glove package.*pip install -e '.\[glove_python\]'"):
+    with pytest.raises(
+        ConfigError,
+        match=r"embeddings.gp.method: glove_python needs the "
+        r"bicleaner-ai-glove package.*pip install -e '.\[glove_python\]'",
+    ):
         check_trainers(cfg)
     check_trainers({"embeddings": {"w": {"method": "word2vec"}}})  # nothing optional

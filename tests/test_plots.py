@@ -145,9 +145,22 @@ def test_null_histograms_count_every_random_list_and_mark_every_list():
     for ax in visible:
         assert ax.patches[0].get_data().values.sum() == 37
     marked = sorted(
-        ln.get_xdata()[0] for ax in visible for ln in ax.get_lines() if ln.get_color() == "C3"
+        ln.get_xdata()[0]
+        for ax in visible
+        for ln in ax.get_lines()
+        if ln.get_color() == plots.LIST_COLOR
     )
     np.testing.assert_allclose(marked, sorted(pv["auc"]))
+    # each p-value label stands a few points off its line, on the side facing the middle
+    for ax in visible:
+        for label in ax.texts:
+            assert label.get_anncoords() == "offset points" and abs(label.xyann[0]) >= 3
+            assert (label.xyann[0] < 0) == (label.xy[0] > 0.5)
+    # the random lists' count is in the legend, not in every panel title
+    assert all(ax.get_title().startswith("n = ") and "random" not in ax.get_title()
+               for ax in visible)  # fmt: skip
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any("37 random lists per panel" in t for t in legend), legend
     plots.save(fig)
 
 
@@ -189,3 +202,37 @@ def test_pseudo_curves_are_the_fold_means(tmp_path):
     plots.save(fig, tmp_path / "p.png")
     w, h = plots.PSEUDO_SIZE
     assert png_size(tmp_path / "p.png") == (round(w * plots.DPI), round(h * plots.DPI))
+
+
+def test_figures_for_papers_pdf_and_svg_keep_text_and_rerun_to_the_same_bytes(tmp_path):
+    """PNG at 200 dpi, an SVG whose text is text (editable), a PDF with embedded TrueType
+    fonts (selectable), and no dates inside, so a rerun writes identical files."""
+    lists, t = tables(3)
+    paths = [tmp_path / f"roc.{ext}" for ext in plots.FORMATS]
+    runs = []
+    for _ in range(2):
+        plots.save(plots.roc_figure(t["roc"], lists, EMBEDDINGS, "ROC title"), *paths)
+        runs.append([p.read_bytes() for p in paths])
+    assert runs[0] == runs[1]
+    svg = paths[1].read_text(encoding="utf-8")
+    assert "<text" in svg and "ROC title" in svg
+    pdf = paths[2].read_bytes()
+    # TrueType glyphs (as Type 0 / CIDFontType2 in matplotlib), not Type 3 outlines
+    assert pdf.startswith(b"%PDF") and b"/CIDFontType2" in pdf and b"/Type3" not in pdf
+    w, h = plots.figure_size(3)
+    assert png_size(paths[0]) == (round(w * 200), round(h * 200))
+
+
+def test_palette_is_colour_blind_safe_with_baselines_in_grey():
+    names = ["fasttext", "glove", "word2vec", "random"]
+    col = plots.colors(names, baselines=["random"])
+    assert [col[n] for n in names[:3]] == plots.OKABE_ITO[:3]
+    assert col["random"] == plots.BASELINE_COLOR
+    # GloVe beside random was green beside red (tab10): now no red and green pair
+    assert col["glove"] != col["random"] and len(set(col.values())) == 4
+
+
+def test_long_list_names_are_cut_to_fit_their_panel():
+    long = "noun_communication_and_other_very_long_things"
+    assert plots.panel_title(long).endswith("\u2026") and len(plots.panel_title(long)) == 26
+    assert plots.panel_title("family") == "family"

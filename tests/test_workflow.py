@@ -611,9 +611,9 @@ def test_report_holds_every_figure_and_shows_them_in_chromium(workflow_dir, tmp_
     import numpy as np
 
     pixels = (mpimg.imread(shot)[..., :3] * 255).round().astype(int)
-    # the curves of the first two embeddings, in matplotlib's tab:blue and tab:orange,
+    # the curves of the first two embeddings, in Okabe-Ito blue and orange (plots.OKABE_ITO),
     # appear only if the figure itself is on screen
-    for rgb in ((31, 119, 180), (255, 127, 14)):
+    for rgb in ((0, 114, 178), (230, 159, 0)):
         assert (np.abs(pixels - rgb).sum(axis=2) < 30).sum() > 200, rgb
     keep = os.environ.get("LEARNABILITY_SCREENSHOT")
     if keep:

@@ -26,14 +26,22 @@ from learnability.io import atomic_path  # noqa: E402
 from learnability.stats import comparison_null  # noqa: E402
 from learnability.tables import format_pvalue  # noqa: E402
 
-DPI = 100
+DPI = 200  # PNGs at print resolution; SVG and PDF are vector
 PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included
+# Text stays text: editable in an SVG editor, selectable and searchable in the PDF
+# (TrueType fonts embedded, not Type 3 outlines).
+# A fixed salt makes the SVG ids (clip paths) the same on every run.
+matplotlib.rcParams.update(
+    {"svg.fonttype": "none", "svg.hashsalt": "learnability", "pdf.fonttype": 42, "ps.fonttype": 42}
+)
+FORMATS = ("png", "svg", "pdf")
 # Margins in inches, fixed whatever the panel count: room for the two-line title (top),
 # the axis labels and the legend (bottom), tick labels (left). A fixed layout instead of
 # matplotlib's constrained layout, which took seconds per figure at 100 panels.
 TOP, BOTTOM, LEFT, RIGHT = 0.75, 0.9, 0.65, 0.15
 WSPACE, HSPACE = 0.25, 0.4  # between panels: tick labels, a panel title
 NULL_COLOR = "0.6"
+LIST_COLOR = "#D55E00"  # a real list's mark on a grey null (Okabe-Ito vermillion)
 
 
 def grid(n: int, max_cols: int = 12) -> tuple[int, int]:
@@ -59,9 +67,40 @@ def name_room(names: Sequence[str]) -> float:
     return 0.06 * max((len(n) for n in names), default=0)
 
 
-def colors(names: Sequence[str]) -> dict[str, object]:
-    cmap = plt.get_cmap("tab10" if len(names) <= 10 else "tab20")
-    return {name: cmap(i % cmap.N) for i, name in enumerate(names)}
+# Okabe & Ito's palette (2008), distinguishable with every common colour-vision
+# deficiency, in an order that keeps the first pairs far apart; grey is kept for the
+# random baselines and the nulls.
+OKABE_ITO = [
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+]
+BASELINE_COLOR = "0.45"
+
+
+def colors(names: Sequence[str], baselines: Sequence[str] = ()) -> dict[str, object]:
+    """A colour per embedding: Okabe-Ito for the first eight that are not baselines
+    (matplotlib's tab20 beyond), grey for the random baselines."""
+    out: dict[str, object] = {}
+    others = [n for n in names if n not in set(baselines)]
+    cmap = plt.get_cmap("tab20")
+    for i, name in enumerate(others):
+        out[name] = OKABE_ITO[i] if len(others) <= len(OKABE_ITO) else cmap(i % cmap.N)
+    for name in names:
+        out.setdefault(name, BASELINE_COLOR)
+    return out
+
+
+TITLE_CHARS = 26  # a panel title longer than this would run into its neighbour's
+
+
+def panel_title(name: str) -> str:
+    return name if len(name) <= TITLE_CHARS else name[: TITLE_CHARS - 1] + "\u2026"
 
 
 def _panels(n: int, title: str, panel: tuple[float, float] = PANEL, extra_bottom: float = 0.0):
@@ -127,12 +166,16 @@ def _groups(df: pd.DataFrame, order: str | None = None) -> dict[tuple, pd.DataFr
 
 
 def roc_figure(
-    roc: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str], title: str
+    roc: pd.DataFrame,
+    lists: Sequence[str],
+    embeddings: Sequence[str],
+    title: str,
+    baselines: Sequence[str] = (),
 ) -> Figure:
     """Mean ROC curve per list, one curve per embedding with a band of +-1 std of the TPR
     over the iterations, and the chance diagonal."""
     fig, axes = _panels(len(lists), title)
-    col = colors(embeddings)
+    col = colors(embeddings, baselines)
     handles = []
     by = _groups(roc, "fpr")
     for ax, name in zip(axes.flat, lists, strict=False):
@@ -147,7 +190,7 @@ def roc_figure(
             (line,) = ax.plot(x, m, color=col[emb], lw=1.2)
             if len(handles) < len(embeddings):
                 handles.append(line)
-        ax.set_title(name, fontsize=9)
+        ax.set_title(panel_title(name), fontsize=9)
         ax.set_aspect("equal")
     _label_outer(axes, len(lists), "FPR (share of test non-members)",
                  "TPR (share of held-out members)", (0, 1), (0, 1))  # fmt: skip
@@ -162,13 +205,14 @@ def auc_distribution_figure(
     lists: Sequence[str],
     embeddings: Sequence[str],
     title: str,
+    baselines: Sequence[str] = (),
 ) -> Figure:
     """Per list: for each embedding, a box of the per-iteration AUCs (coloured) and, beside
     it, a grey box of the null distribution that the list is tested against (mean AUC of
     each random list with the list's own null key: same size, or same frequency profile),
     with a diamond at the list's mean AUC."""
     fig, axes = _panels(len(lists), title, extra_bottom=name_room(embeddings))
-    col = colors(embeddings)
+    col = colors(embeddings, baselines)
     pos = np.arange(len(embeddings)) * 2.0
     its = _groups(iterations)
     nulls = {k: g["auc"].to_numpy() for k, g in null.groupby(["embedding", "null_key"])}
@@ -198,7 +242,7 @@ def auc_distribution_figure(
                 box.set(facecolor=color, alpha=0.6)
             x, y = zip(*means, strict=True)
             ax.plot(x, y, ls="", marker="D", ms=3, color="k")
-        ax.set_title(name, fontsize=9)
+        ax.set_title(panel_title(name), fontsize=9)
         ax.set_xticks(pos + 0.4, embeddings, rotation=60, ha="right", fontsize=7)
     _label_outer(axes, len(lists), "", "ROC AUC", (pos[0] - 1, pos[-1] + 1.8), (0, 1))
     patches = [plt.Rectangle((0, 0), 1, 1, fc=col[e], alpha=0.6) for e in embeddings]
@@ -236,24 +280,30 @@ def null_histogram_figure(
     edges = np.linspace(lo - pad, hi + pad, bins + 1)
     counts = {k: np.histogram(samples.get(k, np.empty(0)), edges)[0] for k in keys}
     ymax = 1.3 * max((int(c.max()) for c in counts.values() if c.size), default=1)
+    n_null = 0
     for ax, key in zip(axes.flat, keys, strict=False):
         ax.stairs(counts[key], edges, fill=True, color=NULL_COLOR)
         tested = pv[pv["null_key"] == key]
         ax.axvline(0.5, ls="--", lw=0.8, color="0.5")
         for i, row in enumerate(tested.itertuples(index=False)):
-            ax.axvline(row.observed, color="C3", lw=1.2)
-            # labels on the side of the line facing the middle, so none leaves the panel
+            ax.axvline(row.observed, color=LIST_COLOR, lw=1.2)
+            # labels on the side of the line facing the middle, so none leaves the panel,
+            # and a few points off it, so that the line does not cross the text
             right = row.observed > 0.5
             p = format_pvalue(row.p_value, row.p_floor)
-            p = f"p {p}" if p.startswith("<") else f"p={p}"
-            ax.text(row.observed, ymax * (0.97 - 0.12 * (i % 7)), f"{row.list}\n{p}",
-                    fontsize=6, va="top", ha="right" if right else "left", color="C3")  # fmt: skip
+            p = f"p {p}" if p.startswith("<") else f"p = {p}"
+            ax.annotate(f"{panel_title(row.list)}\n{p}",
+                        (row.observed, ymax * (0.97 - 0.13 * (i % 7))),
+                        xytext=(-3 if right else 3, 0), textcoords="offset points",
+                        fontsize=6, va="top", ha="right" if right else "left",
+                        color=LIST_COLOR)  # fmt: skip
         size = int(tested["size"].iloc[0]) if len(tested) else key.removeprefix("size-")
-        kind = "" if key.startswith("size-") else ", frequency-matched"
-        n_null = int(counts[key].sum())
-        ax.set_title(f"n = {size}{kind}: {n_null} random lists", fontsize=8)
-    null_label = "null distribution" + (
-        f" (random lists' means rescaled to {int(pv['list_iterations'].iloc[0])} splits)"
+        # the random lists' count is the same in every panel: it is in the legend
+        kind = "" if key.startswith("size-") else " (freq.-matched)"
+        ax.set_title(f"n = {size}{kind}", fontsize=8)
+        n_null = max(n_null, int(counts[key].sum()))
+    null_label = f"null distribution: {n_null} random lists per panel" + (
+        f", means rescaled to {int(pv['list_iterations'].iloc[0])} splits"
         if method == "rescaled"
         else ""
     )
@@ -261,7 +311,7 @@ def null_histogram_figure(
                  (edges[0], edges[-1]), (0, ymax))  # fmt: skip
     _legend(
         fig,
-        [plt.Rectangle((0, 0), 1, 1, fc=NULL_COLOR), plt.Line2D([], [], color="C3")],
+        [plt.Rectangle((0, 0), 1, 1, fc=NULL_COLOR), plt.Line2D([], [], color=LIST_COLOR)],
         [null_label, "real list (mean AUC, empirical p)"],
     )
     return fig
@@ -303,14 +353,14 @@ def heatmap_figure(
 PSEUDO_SIZE = (7.2, 5.4)  # inches
 
 
-def pseudo_figure(pseudo: pd.DataFrame, title: str) -> Figure:
+def pseudo_figure(pseudo: pd.DataFrame, title: str, baselines: Sequence[str] = ()) -> Figure:
     """Pseudo-disambiguation error rate against k (log scale), one line per embedding:
     the mean over folds with a bar of one std (Lee 1999's Figure 2), and each
     embedding's cosine decision as a dashed horizontal line of its colour."""
     fig = plt.figure(figsize=PSEUDO_SIZE, dpi=DPI, layout="constrained")
     ax = fig.subplots()
     names = list(dict.fromkeys(pseudo["embedding"]))
-    palette = colors(names)
+    palette = colors(names, baselines)
     for name in names:
         part = pseudo[pseudo["embedding"] == name]
         knn = part[part["method"] == "knn"].groupby("k")["error_rate"].agg(["mean", "std"])
@@ -333,9 +383,15 @@ def pseudo_figure(pseudo: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
+NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
+
 def save(fig: Figure, *paths: str | os.PathLike[str]) -> None:
-    """Write ``fig`` to each path (format from the suffix: .png, .svg), atomically."""
+    """Write ``fig`` to each path (format from the suffix: .png, .svg, .pdf), atomically.
+    PDF and SVG carry no creation date, so a rerun writes the same bytes."""
     for path in paths:
+        fmt = os.path.splitext(str(path))[1][1:]
+        metadata = NO_DATE.get(fmt)
         with atomic_path(path) as tmp:
-            fig.savefig(tmp, dpi=DPI, format=os.path.splitext(str(path))[1][1:])
+            fig.savefig(tmp, dpi=DPI, format=fmt, metadata=metadata)
     plt.close(fig)

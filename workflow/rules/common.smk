@@ -310,7 +310,11 @@ def scheme_null_files(wildcards):
     ]
 
 
+# The configuration's name in figure titles: report.name, else the --configfile(s) given
+# (a name left at its default would call config/paper.yaml's figures "default").
 REPORT_NAME = config.get("report", {}).get("name", "default")
+if REPORT_NAME == "default" and workflow.overwrite_configfiles:
+    REPORT_NAME = ", ".join(Path(f).stem for f in workflow.overwrite_configfiles)
 
 
 def plot_title(text):
@@ -420,7 +424,7 @@ def get_final_outputs():
                 "heatmap",
                 *[f"null_{e}" for e in EMBEDDINGS],
             ],
-            ext=["png", "svg"],
+            ext=["png", "svg", "pdf"],
         ),
         *expand(
             "results/learnability/{embedding}/{list}/{negatives}/roc.parquet",
@@ -434,7 +438,7 @@ def get_final_outputs():
         "results/tables/evaluations.md",
     ]
     if PSEUDO:
-        outputs += ["results/plots/pseudo.png", "results/plots/pseudo.svg"]
+        outputs += [f"results/plots/pseudo.{ext}" for ext in ("png", "svg", "pdf")]
     if LEARNING_CURVE:
         outputs += expand(
             "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",

@@ -163,11 +163,13 @@ rule plot_pseudo:
             category="Comparison",
         ),
         svg="results/plots/pseudo.svg",
+        pdf="results/plots/pseudo.pdf",
     log:
         "logs/plots/pseudo.log",
     conda:
         "../envs/learnability.yaml"
     params:
         title=f"Pseudo-disambiguation (Lee 1999)\ncorpus {DUMP}, config {REPORT_NAME}",
+        baselines=RANDOM,
     script:
         "../scripts/plot_pseudo.py"

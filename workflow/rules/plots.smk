@@ -1,5 +1,5 @@
 # Figures for people, from the Parquet outputs alone (learnability.plots). Each is a PNG
-# (shown in the report) and an SVG (for papers).
+# at 200 dpi (shown in the report), an SVG with editable text and a PDF (for papers).
 
 
 rule plot_roc:
@@ -13,6 +13,7 @@ rule plot_roc:
             subcategory="{negatives} non-members",
         ),
         svg="results/plots/{negatives}/roc.svg",
+        pdf="results/plots/{negatives}/roc.pdf",
     log:
         "logs/plots/{negatives}/roc.log",
     conda:
@@ -21,6 +22,7 @@ rule plot_roc:
         figure="roc",
         lists=list(LISTS),
         embeddings=EMBEDDINGS,
+        baselines=RANDOM,
         title=plot_title("Mean ROC curve per list (band: ±1 std over iterations)"),
     script:
         "../scripts/plot_figure.py"
@@ -38,6 +40,7 @@ rule plot_auc_distribution:
             subcategory="{negatives} non-members",
         ),
         svg="results/plots/{negatives}/auc_distribution.svg",
+        pdf="results/plots/{negatives}/auc_distribution.pdf",
     log:
         "logs/plots/{negatives}/auc_distribution.log",
     conda:
@@ -46,6 +49,7 @@ rule plot_auc_distribution:
         figure="auc_distribution",
         lists=list(LISTS),
         embeddings=EMBEDDINGS,
+        baselines=RANDOM,
         title=plot_title("ROC AUC per iteration, beside each list's null distribution"),
     script:
         "../scripts/plot_figure.py"
@@ -64,6 +68,7 @@ rule plot_null:
             labels={"figure": "null distribution", "embedding": "{embedding}"},
         ),
         svg="results/plots/{negatives}/null_{embedding}.svg",
+        pdf="results/plots/{negatives}/null_{embedding}.pdf",
     log:
         "logs/plots/{negatives}/null_{embedding}.log",
     conda:
@@ -86,6 +91,7 @@ rule plot_heatmap:
             subcategory="{negatives} non-members",
         ),
         svg="results/plots/{negatives}/heatmap.svg",
+        pdf="results/plots/{negatives}/heatmap.pdf",
     log:
         "logs/plots/{negatives}/heatmap.log",
     conda:

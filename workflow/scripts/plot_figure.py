@@ -6,7 +6,9 @@ with logged(snakemake) as log:
     i, p, out = snakemake.input, snakemake.params, snakemake.output
     figure = p.figure
     if figure == "roc":
-        fig = plots.roc_figure(read_tables(list(i), "roc"), p.lists, p.embeddings, p.title)
+        fig = plots.roc_figure(
+            read_tables(list(i), "roc"), p.lists, p.embeddings, p.title, p.baselines
+        )
     elif figure == "auc_distribution":
         fig = plots.auc_distribution_figure(
             read_tables(list(i.iterations), "iterations"),
@@ -14,6 +16,7 @@ with logged(snakemake) as log:
             p.lists,
             p.embeddings,
             p.title,
+            p.baselines,
         )
     elif figure == "null":
         fig = plots.null_histogram_figure(
@@ -28,5 +31,5 @@ with logged(snakemake) as log:
         fig = plots.heatmap_figure(read_tables(list(i), "summary"), p.lists, p.embeddings, p.title)
     else:
         raise ValueError(f"unknown figure {figure!r}")
-    plots.save(fig, out.png, out.svg)
-    log.info("wrote %s and %s", out.png, out.svg)
+    plots.save(fig, out.png, out.svg, out.pdf)
+    log.info("wrote %s, %s and %s", out.png, out.svg, out.pdf)

@@ -3,7 +3,7 @@ from learnability.io import read_tables
 from learnability.logs import logged
 
 with logged(snakemake) as log:
-    out = snakemake.output
-    fig = plots.pseudo_figure(read_tables(list(snakemake.input), "pseudo"), snakemake.params.title)
-    plots.save(fig, out.png, out.svg)
-    log.info("wrote %s and %s", out.png, out.svg)
+    out, p = snakemake.output, snakemake.params
+    fig = plots.pseudo_figure(read_tables(list(snakemake.input), "pseudo"), p.title, p.baselines)
+    plots.save(fig, out.png, out.svg, out.pdf)
+    log.info("wrote %s, %s and %s", out.png, out.svg, out.pdf)
