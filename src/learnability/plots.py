@@ -40,7 +40,7 @@ FORMATS = ("png", "svg", "pdf")
 # matplotlib's constrained layout, which took seconds per figure at 100 panels.
 TOP, BOTTOM, LEFT, RIGHT = 0.75, 0.9, 0.65, 0.15
 WSPACE, HSPACE = 0.25, 0.4  # between panels: tick labels, a panel title
-NULL_COLOR = "0.6"
+NULL_COLOR = "0.78"  # light grey: the nulls, apart from the dark grey baselines
 LIST_COLOR = "#D55E00"  # a real list's mark on a grey null (Okabe-Ito vermillion)
 
 
@@ -80,7 +80,7 @@ OKABE_ITO = [
     "#F0E442",  # yellow
     "#000000",  # black
 ]
-BASELINE_COLOR = "0.45"
+BASELINE_COLOR = "0.3"
 
 
 def colors(names: Sequence[str], baselines: Sequence[str] = ()) -> dict[str, object]:
