@@ -50,6 +50,11 @@ def main() -> None:
         help="independent null draws per size, the lists of a size split among them",
     )
     parser.add_argument("--out", type=Path, help="write every p-value here (.parquet)")
+    parser.add_argument(
+        "--no-gaussian",
+        action="store_true",
+        help="score only the given embedding, not also Gaussian vectors of its shape",
+    )
     args = parser.parse_args()
     vectors = np.load(args.embedding / "vectors.npy", mmap_mode="r")
     gauss = np.random.default_rng(args.seed).standard_normal(vectors.shape).astype(np.float32)
@@ -63,7 +68,8 @@ def main() -> None:
         kn = int(cfg["random_lists"]["iterations"])
         r = int(cfg["random_lists"]["lists"])
         C = float(cfg["learnability"]["C"])
-        for name, vec in ((str(args.embedding), vectors), ("gaussian", gauss)):
+        pairs = [(str(args.embedding), vectors), ("gaussian", gauss)]
+        for name, vec in pairs[:1] if args.no_gaussian else pairs:
             start = time.perf_counter()
             with limit_threads(cores):
                 p = null_list_pvalues(
