@@ -93,7 +93,12 @@ def test_every_embedding_form_gives_the_same_numbers(tmp_path):
     pairs = zip(words, vectors, strict=True)
     lines += [w + " " + " ".join(f"{x:.9g}" for x in v) for w, v in pairs]
     text.write_text("\n".join(lines) + "\n")
+    from learnability.embeddings.store import Embedding, save_embedding
+
+    folder = tmp_path / "folder"  # a workflow embedding folder, memory-mapped in place
+    save_embedding(Embedding(words, vectors, np.zeros(len(words), dtype=np.int64), "e"), folder)
     forms = {
+        "folder": folder,
         "keyed": keyed_vectors(words, vectors),
         "pair": (words, vectors),
         "mapping": dict(zip(words, vectors, strict=True)),

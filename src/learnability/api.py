@@ -237,6 +237,8 @@ def as_embedding(
         path = Path(source)
         if not path.exists():
             raise InputError(f"{path}: no such embedding file or folder")
+        if path.is_dir():  # a workflow folder: memory-mapped in place, nothing copied
+            return open_embedding(path, path)
         with tempfile.TemporaryDirectory() as tmp:
             emb = open_embedding(path, Path(tmp), fmt, max_vocab, allow_pickle, unicode_errors)
             # read into memory: the temporary folder goes away

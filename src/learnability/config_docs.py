@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from learnability.workflow_config import _resolve_ref, load_schema
+from learnability.workflow_config import load_schema, resolve_ref
 
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
@@ -83,9 +83,9 @@ def _cell(text: str) -> str:
 
 
 def _rows(schema: dict, node: dict, path: str, out: list[str]) -> None:
-    node = _resolve_ref(schema, node)
+    node = resolve_ref(schema, node)
     for key, sub in node.get("properties", {}).items():
-        sub = _resolve_ref(schema, sub)
+        sub = resolve_ref(schema, sub)
         where = f"{path}.{key}" if path else key
         required = " (required)" if key in node.get("required", []) else ""
         out.append(
@@ -96,11 +96,11 @@ def _rows(schema: dict, node: dict, path: str, out: list[str]) -> None:
         if "properties" in sub and key != "params":
             _rows(schema, sub, where, out)
         items = sub.get("items")
-        if isinstance(items, dict) and "properties" in _resolve_ref(schema, items):
+        if isinstance(items, dict) and "properties" in resolve_ref(schema, items):
             _rows(schema, items, f"{where}[]", out)
     extra = node.get("additionalProperties")
     if isinstance(extra, dict):
-        extra = _resolve_ref(schema, extra)
+        extra = resolve_ref(schema, extra)
         if "properties" in extra:
             _rows(schema, extra, f"{path}.NAME", out)
 
@@ -109,7 +109,7 @@ def render(schema: dict) -> str:
     parts = [INTRO]
     required = set(schema.get("required", []))
     for section, node in schema["properties"].items():
-        node = _resolve_ref(schema, node)
+        node = resolve_ref(schema, node)
         parts.append(f"\n## `{section}`{' (required)' if section in required else ''}\n")
         if node.get("description"):
             parts.append(_cell(node["description"]) + "\n")

@@ -63,7 +63,7 @@ def load_schema(path) -> dict:
     return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
-def _resolve_ref(schema: dict, node: dict) -> dict:
+def resolve_ref(schema: dict, node: dict) -> dict:
     while "$ref" in node:
         name = node["$ref"].rsplit("/", 1)[-1]
         node = {**schema["$defs"][name], **{k: v for k, v in node.items() if k != "$ref"}}
@@ -76,7 +76,7 @@ def check_keys(config: dict, schema: dict) -> None:
     import difflib
 
     def walk(value, node: dict, path: str) -> None:
-        node = _resolve_ref(schema, node)
+        node = resolve_ref(schema, node)
         if not isinstance(value, dict):
             return
         props = node.get("properties")
