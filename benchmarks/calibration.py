@@ -10,7 +10,10 @@ random lists of their size scored with ``random_lists.iterations`` splits, under
 with its own null, so that no one null draw decides a share. Each embedding is scored as
 given and as Gaussian vectors of the same shape (the chance baseline). For each method it
 prints the share of p <= 0.01, 0.05, 0.10 with the two-binomial-SE band around each level,
-and the Kolmogorov-Smirnov p-value against U(0, 1).
+and the Kolmogorov-Smirnov p-value against U(0, 1). Configs whose nulls have the same
+settings (K_N, R, C; config.yaml and paper.yaml do) share one run: the lists are scored
+with the largest K_L, and a smaller K_L's mean is that of the first K_L splits, the same
+splits a run with that K_L would draw.
 
 ``matched`` is tested leave-one-out among the truly null lists of a size (they are random
 lists scored with the lists' own number of splits): its p-values are ranks, uniform by
@@ -62,13 +65,17 @@ def main() -> None:
     cores = os.cpu_count() or 1
     pd.set_option("display.width", 160)
     frames = []
+    # configs that share the nulls' settings (K_N, R, C) share one run: the lists are
+    # scored once with the largest K_L, whose first splits are the smaller K_L's
+    groups: dict[tuple[int, int, float], list[tuple[str, int]]] = {}
     for config in args.configs:
         cfg = yaml.safe_load(Path(config).read_text())
-        kl = int(cfg["learnability"]["iterations"])
         kn = int(cfg["random_lists"]["iterations"])
         r = int(cfg["random_lists"]["lists"])
         C = float(cfg["learnability"]["C"])
-        pairs = [(str(args.embedding), vectors), ("gaussian", gauss)]
+        groups.setdefault((kn, r, C), []).append((config, int(cfg["learnability"]["iterations"])))
+    pairs = [(str(args.embedding), vectors), ("gaussian", gauss)]
+    for (kn, r, C), members in groups.items():
         for name, vec in pairs[:1] if args.no_gaussian else pairs:
             start = time.perf_counter()
             with limit_threads(cores):
@@ -76,7 +83,7 @@ def main() -> None:
                     np.asarray(vec),
                     args.sizes,
                     lists_per_size=per_size,
-                    list_iterations=kl,
+                    list_iterations=[kl for _, kl in members],
                     null_iterations=kn,
                     null_lists=r,
                     C=C,
@@ -84,22 +91,24 @@ def main() -> None:
                     nulls_per_size=args.nulls_per_size,
                 )
             seconds = time.perf_counter() - start
-            summary = calibration_summary(p)
-            n = int(summary["n_lists"].iloc[0])
-            bands = ", ".join(
-                f"{lv:g}: [{max(0.0, lv - 2 * np.sqrt(lv * (1 - lv) / n)):.3f}, "
-                f"{lv + 2 * np.sqrt(lv * (1 - lv) / n):.3f}]"
-                for lv in LEVELS
-            )
-            print(
-                f"\n{config}: lists {kl} splits, nulls R = {r} x {kn} splits; {name} "
-                f"({vec.shape[0]} x {vec.shape[1]}); {n} null lists of sizes "
-                f"{args.sizes[0]}-{args.sizes[-1]}, {args.nulls_per_size} null draw(s) per size; "
-                f"{seconds:.0f} s on {cores} cores"
-            )
-            print(f"two-SE bands: {bands}")
-            print(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-            frames.append(p.assign(config=config, embedding=name))
+            for config, kl in members:
+                summary = calibration_summary(p[p["list_iterations"] == kl])
+                n = int(summary["n_lists"].iloc[0])
+                bands = ", ".join(
+                    f"{lv:g}: [{max(0.0, lv - 2 * np.sqrt(lv * (1 - lv) / n)):.3f}, "
+                    f"{lv + 2 * np.sqrt(lv * (1 - lv) / n):.3f}]"
+                    for lv in LEVELS
+                )
+                print(
+                    f"\n{config}: lists {kl} splits, nulls R = {r} x {kn} splits; {name} "
+                    f"({vec.shape[0]} x {vec.shape[1]}); {n} null lists of sizes "
+                    f"{args.sizes[0]}-{args.sizes[-1]}, {args.nulls_per_size} null draw(s) "
+                    f"per size; {seconds:.0f} s on {cores} cores for "
+                    f"{', '.join(c for c, _ in members)}"
+                )
+                print(f"two-SE bands: {bands}")
+                print(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+                frames.append(p[p["list_iterations"] == kl].assign(config=config, embedding=name))
     if args.out:
         pd.concat(frames, ignore_index=True).to_parquet(args.out)
 

@@ -14,6 +14,7 @@ from conftest import REPO
 
 import learnability
 from learnability import schemas
+from learnability.stats import comparison_null
 from learnability.errors import InputError
 
 
@@ -63,9 +64,28 @@ def test_keyed_vectors_score_a_planted_concept_and_chance():
     assert oov.tolist() == ["unknownword"]
 
 
-def test_pvalues_are_the_hand_computed_rank_against_the_rescaled_null():
+def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_skewness():
     words, vectors = planted()
     result = learnability.score((words, vectors), LISTS, iterations=20, null_lists=50)
+    row = result.pvalues.set_index("list").loc["chance"]
+    assert row["method"] == "rescaled_skew"
+    null = result.null[result.null["null_key"] == row["null_key"]]
+    values = comparison_null(null, "rescaled_skew", 20).values
+    # the values compared against have the variance between + within / 20 and the
+    # skewness the row records, and keep the random lists' order
+    assert values.var(ddof=1) == pytest.approx(row["between_var"] + row["within_var"] / 20)
+    dev = values - values.mean()
+    assert np.mean(dev**3) / values.var(ddof=1) ** 1.5 == pytest.approx(row["null_skewness"])
+    assert (np.argsort(values, kind="stable") == np.argsort(null["auc"], kind="stable")).all()
+    observed = result.lists.set_index("list").loc["chance", "auc"]
+    assert row["p_value"] == pytest.approx((1 + (values >= observed).sum()) / 51)
+
+
+def test_pvalues_are_the_hand_computed_rank_against_the_rescaled_null():
+    words, vectors = planted()
+    result = learnability.score(
+        (words, vectors), LISTS, iterations=20, null_lists=50, pvalue_method="rescaled"
+    )
     row = result.pvalues.set_index("list").loc["chance"]
     null = result.null[result.null["null_key"] == row["null_key"]]
     means, within = null["auc"].to_numpy(), null["auc_var"].to_numpy()

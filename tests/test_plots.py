@@ -40,7 +40,8 @@ def tables(n_lists: int, seed: int = 0, iterations: int = 20, null_lists: int = 
                        "observed": aucs.mean(), "list_iterations": iterations,
                        "null_key": key, "null_size": sizes[name], "null_lists": null_lists,
                        "null_iterations": 10, "null_scale": 1.0, "within_var": np.nan,
-                       "between_var": np.nan, "null_auc_mean": 0.5, "null_auc_sd": 0.05,
+                       "between_var": np.nan, "between_third": np.nan, "null_skewness": np.nan,
+                       "null_auc_mean": 0.5, "null_auc_sd": 0.05,
                        "null_auc_min": 0.4, "null_auc_max": 0.6, "n_null_ge": 3,
                        "p_value": p, "p_mc_se": 0.01, "p_floor": 1 / (null_lists + 1),
                        "null_z": 1.0, "p_tail": np.nan, "p_adjusted": 0.5,
@@ -48,7 +49,7 @@ def tables(n_lists: int, seed: int = 0, iterations: int = 20, null_lists: int = 
         for size in sorted(set(sizes.values())):
             for j, a in enumerate(rng.normal(0.5, 0.3 / np.sqrt(size), null_lists)):
                 null.append((emb, "uniform", f"size-{size}", size, j, j, 10, a, a, 1 - a, a, a,
-                             *[0.01] * 5))  # fmt: skip
+                             *[0.01] * 5, *[0.0] * 5))  # fmt: skip
 
     def frame(rows, table):
         if rows and isinstance(rows[0], dict):

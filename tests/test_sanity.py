@@ -46,7 +46,8 @@ def test_pvalues_are_calibrated_at_the_default_configs_ratios():
 
     cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     kl, kn = cfg["learnability"]["iterations"], cfg["random_lists"]["iterations"]
-    assert kl > kn and cfg["random_lists"].get("method", DEFAULT_PVALUE_METHOD) == "rescaled"
+    method = cfg["random_lists"].get("method", DEFAULT_PVALUE_METHOD)
+    assert kl > kn and method == DEFAULT_PVALUE_METHOD == "rescaled_skew"
     vectors = np.random.default_rng(0).standard_normal((4000, 100))
     p = null_list_pvalues(
         vectors,
@@ -56,11 +57,11 @@ def test_pvalues_are_calibrated_at_the_default_configs_ratios():
         list_iterations=kl,
         null_iterations=kn,
         null_lists=cfg["random_lists"]["lists"],
-        methods=("rescaled", "unmatched"),
+        methods=(method, "unmatched"),
     )
     summary = calibration_summary(p).set_index("method")
-    assert summary.loc["rescaled", "n_lists"] == 400
-    assert summary.loc["rescaled", "calibrated"] == "True", summary
+    assert summary.loc[method, "n_lists"] == 400
+    assert summary.loc[method, "calibrated"] == "True", summary
     assert summary.loc["unmatched", "calibrated"] == "False", summary
     # the old way is conservative: far fewer than 5 % of null lists reach p <= 0.05
     assert summary.loc["unmatched", "share_0.05"] < 0.03

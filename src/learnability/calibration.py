@@ -6,12 +6,15 @@ ratios on a small Gaussian embedding)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 from scipy.stats import kstest
 
-from learnability.evaluate import null_distribution
-from learnability.stats import PVALUE_METHODS, calibrated_null, empirical_pvalue
+from learnability.evaluate import null_distribution, null_splits
+from learnability.schemas import METRICS
+from learnability.stats import PVALUE_METHODS, RESCALING_METHODS, comparison_null, empirical_pvalue
 
 LEVELS = (0.01, 0.05, 0.10)
 
@@ -21,7 +24,7 @@ def null_list_pvalues(
     sizes: list[int],
     *,
     lists_per_size: int,
-    list_iterations: int,
+    list_iterations: int | Sequence[int],
     null_iterations: int,
     null_lists: int,
     C: float = 1.0,
@@ -29,34 +32,33 @@ def null_list_pvalues(
     methods: tuple[str, ...] = PVALUE_METHODS,
     nulls_per_size: int = 1,
 ) -> pd.DataFrame:
-    """One row per (truly null list, method): its p-value against a null of
+    """One row per (truly null list, K_L, method): its p-value against a null of
     ``null_lists`` random lists of its size, each scored with ``null_iterations`` splits,
-    the list itself with ``list_iterations`` (uniform non-members).
+    the list itself with K_L splits (uniform non-members), for each K_L in
+    ``list_iterations``. The lists are scored once, with the largest K_L: split i has the
+    same seed in every run, so a K_L-split mean is the mean of the first K_L splits, and
+    the nulls are shared. The rows say which K_L in ``list_iterations``.
 
-    ``matched`` needs random lists scored with ``list_iterations`` splits: the other truly
-    null lists of the same size are exactly that (exchangeable with the list), so each is
-    tested against them, leave-one-out, with R = ``lists_per_size - 1``. ``truncated``
-    uses each list's first ``null_iterations`` splits (the same seeds: a shorter run of
-    the same list).
+    ``matched`` needs random lists scored with K_L splits: the other truly null lists of
+    the same size are exactly that (exchangeable with the list), so each is tested
+    against them, leave-one-out, with R = ``lists_per_size - 1``. ``truncated`` uses each
+    list's first ``null_iterations`` splits.
 
     One null draw decides much of where its lists' p-values fall (its estimate of the
     between-list variance, its ECDF), so the lists of a size are split among
     ``nulls_per_size`` independent nulls: the shares then estimate calibration over null
     draws, as a user meets it, and not one draw's luck."""
+    kls = sorted({list_iterations} if isinstance(list_iterations, int) else set(list_iterations))
+    auc = list(METRICS).index("auc")
     rows = []
     for size in sizes:
-        common = dict(size=size, C=C, embedding="calibration")
+        common = dict(key=f"size-{size}", C=C, embedding="calibration")
         # the truly null lists and the nulls come from different seeds: different words
-        observed = null_distribution(
-            vectors, lists=lists_per_size, iterations=list_iterations, seed=seed + 1, **common
-        )["auc"].to_numpy()
-        first = (
-            null_distribution(
-                vectors, lists=lists_per_size, iterations=null_iterations, seed=seed + 1, **common
-            )["auc"].to_numpy()
-            if "truncated" in methods
-            else None
-        )
+        splits = null_splits(
+            vectors, lists=lists_per_size, iterations=max(kls), seed=seed + 1, **common
+        )[1][:, :, auc]
+        observed = {kl: splits[:, :kl].mean(axis=1) for kl in kls}
+        first = splits[:, :null_iterations].mean(axis=1)
         for draw in range(nulls_per_size):
             null = null_distribution(
                 vectors,
@@ -66,18 +68,27 @@ def null_list_pvalues(
                 **common,
             )
             raw = null["auc"].to_numpy()
-            rescaled = calibrated_null(raw, null["auc_var"], null_iterations, list_iterations)[0]
-            for i in range(draw, lists_per_size, nulls_per_size):
-                for method in methods:
-                    if method == "unmatched":
-                        p = empirical_pvalue(observed[i], raw)[1]
-                    elif method == "rescaled":
-                        p = empirical_pvalue(observed[i], rescaled)[1]
-                    elif method == "truncated":
-                        p = empirical_pvalue(first[i], raw)[1]
-                    else:
-                        p = empirical_pvalue(observed[i], np.delete(observed, i))[1]
-                    rows.append({"size": size, "list": i, "method": method, "p_value": p})
+            for kl in kls:
+                mapped = {
+                    m: comparison_null(null, m, kl).values
+                    for m in methods
+                    if m in RESCALING_METHODS
+                }
+                for i in range(draw, lists_per_size, nulls_per_size):
+                    x = observed[kl][i]
+                    for method in methods:
+                        if method == "unmatched":
+                            p = empirical_pvalue(x, raw)[1]
+                        elif method in mapped:
+                            p = empirical_pvalue(x, mapped[method])[1]
+                        elif method == "truncated":
+                            p = empirical_pvalue(first[i], raw)[1]
+                        else:
+                            p = empirical_pvalue(x, np.delete(observed[kl], i))[1]
+                        rows.append(
+                            {"size": size, "list": i, "list_iterations": kl,
+                             "method": method, "p_value": p}
+                        )  # fmt: skip
     return pd.DataFrame(rows)
 
 

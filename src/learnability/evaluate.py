@@ -341,11 +341,10 @@ def summarize(
     return pd.DataFrame(rows)
 
 
-def null_distribution(
+def null_splits(
     vectors: np.ndarray,
     *,
-    size: int | None = None,
-    key: str | None = None,
+    key: str,
     lists: int,
     iterations: int,
     C: float,
@@ -357,15 +356,10 @@ def null_distribution(
     solver: str = "batched",
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     device: str = "cpu",
-) -> pd.DataFrame:
-    """Score ``lists`` random word lists (schema ``null``): one row per random list holding
-    the mean of each metric over its ``iterations`` splits.
-
-    ``key`` says which random lists: ``size-N`` (N words uniform over the vocabulary) or
-    ``profile-a-b-...`` (as many words from each frequency bin as a real list has).
-    Negatives follow ``negatives`` as for real lists.
-    """
-    key = key or f"size-{size}"
+) -> tuple[list[int], np.ndarray]:
+    """The random lists of ``key`` scored split by split: (each list's seed, the metrics
+    of every split, shape (lists, iterations, len(METRICS))). Split i of a list has the
+    same seed whatever ``iterations`` is, so a shorter run is a prefix of a longer one."""
     kind, spec = parse_key(key)
     n_words = int(spec.sum())
     check_size(n_words, vectors.shape[0], f"null lists {key} on {embedding!r}")
@@ -398,13 +392,45 @@ def null_distribution(
         splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
     # all random lists of one key have the same size: one batched fit for all their splits
     metrics, _ = _fit_and_score(vectors, splits, protocol)
-    values = pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(lists, iterations, -1)
+    return list_seeds, pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(lists, iterations, -1)
+
+
+def null_distribution(
+    vectors: np.ndarray,
+    *,
+    size: int | None = None,
+    key: str | None = None,
+    lists: int,
+    iterations: int,
+    embedding: str,
+    negatives: str = "uniform",
+    **protocol,
+) -> pd.DataFrame:
+    """Score ``lists`` random word lists (schema ``null``): one row per random list holding
+    the mean of each metric over its ``iterations`` splits, and the variance and mean
+    cubed deviation over them.
+
+    ``key`` says which random lists: ``size-N`` (N words uniform over the vocabulary) or
+    ``profile-a-b-...`` (as many words from each frequency bin as a real list has).
+    Negatives follow ``negatives`` as for real lists. ``protocol``: ``C`` and ``seed``,
+    and optionally ``bins``, ``n_bins``, ``solver``, ``chunk_bytes``, ``device``
+    (:func:`null_splits`).
+    """
+    key = key or f"size-{size}"
+    list_seeds, values = null_splits(
+        vectors, key=key, lists=lists, iterations=iterations, embedding=embedding,
+        negatives=negatives, **protocol,
+    )  # fmt: skip
+    n_words = int(parse_key(key)[1].sum())
     means = values.mean(axis=1)
     # each random list's variance over its own splits: the within-list (Monte Carlo)
     # component that stats.calibrated_null needs to compare these means with a list's
     # mean over another number of splits
     with np.errstate(invalid="ignore", divide="ignore"):
         within = values.var(axis=1, ddof=1) if iterations > 1 else np.full_like(means, np.nan)
+    # and its mean cubed deviation over them, from which stats.between_third_cumulant
+    # gets the skewness of the random lists' true means (method rescaled_skew)
+    third = ((values - means[:, None, :]) ** 3).mean(axis=1)
     rows = [
         {
             "embedding": embedding,
@@ -416,6 +442,7 @@ def null_distribution(
             "iterations": iterations,
             **dict(zip(METRICS, means[r], strict=True)),
             **{f"{m}_var": v for m, v in zip(METRICS, within[r], strict=True)},
+            **{f"{m}_m3": v for m, v in zip(METRICS, third[r], strict=True)},
         }
         for r in range(lists)
     ]

@@ -23,7 +23,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from learnability.io import atomic_path  # noqa: E402
-from learnability.stats import comparison_null  # noqa: E402
+from learnability.stats import RESCALING_METHODS, comparison_null  # noqa: E402
 from learnability.tables import format_pvalue  # noqa: E402
 
 DPI = 200  # PNGs at print resolution; SVG and PDF are vector
@@ -260,8 +260,8 @@ def null_histogram_figure(
 ) -> Figure:
     """One embedding's null distributions, one panel per null key, with the value of each
     real list tested against it marked with its p-value. The histogram shows what the
-    p-value compared with: under ``random_lists.method: rescaled`` the random lists' means
-    rescaled to the lists' number of splits, under ``truncated`` the list's mark is the
+    p-value compared with: under ``random_lists.method: rescaled`` or ``rescaled_skew``
+    the random lists' means mapped to the lists' number of splits, under ``truncated`` the list's mark is the
     mean of its first splits (``observed``). A p-value at its floor reads "p < 0.001"."""
     null = null[null["embedding"] == embedding]
     pv = pvalues[pvalues["embedding"] == embedding].sort_values("list")
@@ -304,7 +304,7 @@ def null_histogram_figure(
         n_null = max(n_null, int(counts[key].sum()))
     null_label = f"null distribution: {n_null} random lists per panel" + (
         f", means rescaled to {int(pv['list_iterations'].iloc[0])} splits"
-        if method == "rescaled"
+        if method in RESCALING_METHODS
         else ""
     )
     _label_outer(axes, len(keys), "mean AUC of a random list", "random lists",

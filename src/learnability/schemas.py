@@ -125,6 +125,7 @@ TABLES: dict[str, dict[str, str]] = {
         "iterations": "int64",
         **{m: "float64" for m in METRICS},
         **{f"{m}_var": "float64" for m in METRICS},
+        **{f"{m}_m3": "float64" for m in METRICS},
     },
     "pvalues": {
         "list": "string",
@@ -142,6 +143,8 @@ TABLES: dict[str, dict[str, str]] = {
         "null_scale": "float64",
         "within_var": "float64",
         "between_var": "float64",
+        "between_third": "float64",
+        "null_skewness": "float64",
         "null_auc_mean": "float64",
         "null_auc_sd": "float64",
         "null_auc_min": "float64",

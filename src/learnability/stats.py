@@ -4,6 +4,7 @@ rows of the paper's tables, and Wilcoxon signed-rank tests between embeddings.""
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -20,16 +21,25 @@ EXACT_MAX_N = 50  # scipy's own threshold for the exact null distribution
 
 # How a list's mean over K_L splits is compared with random lists' means over K_N splits
 # (docs/statistics.md has the reasoning and the calibration measurements):
-# - rescaled: each random list's deviation from the null mean is shrunk (or stretched) to
-#   what it would be with K_L splits, using the null's own within-list variance;
+# - rescaled_skew: each random list's deviation from the null mean is mapped, by a
+#   monotone quadratic, to what it would be with K_L splits: the variance and the third
+#   cumulant of K_L-split means, both estimated from the null's own splits;
+# - rescaled: the deviations are only scaled (the variance; the shape is kept);
 # - matched: the random lists were scored with K_L splits themselves (exact; K_L / K_N
 #   times the null's cost);
 # - truncated: the list's first K_N splits against the K_N-split null (exact, but uses
 #   K_N of the list's K_L splits);
 # - unmatched: the K_L-split mean against the K_N-split null as it is (conservative when
 #   K_L > K_N; kept to reproduce results before this choice existed).
-PVALUE_METHODS = ("rescaled", "matched", "truncated", "unmatched")
-DEFAULT_PVALUE_METHOD = "rescaled"
+PVALUE_METHODS = ("rescaled_skew", "rescaled", "matched", "truncated", "unmatched")
+DEFAULT_PVALUE_METHOD = "rescaled_skew"
+# the methods that transform the null's values from its own split statistics, and the
+# fewest splits per random list each needs (a variance needs 2, a third cumulant 3)
+RESCALING_METHODS = {"rescaled": 2, "rescaled_skew": 3}
+# rescaled_skew keeps the quadratic map's slope at least this share of its central slope
+# over the null's range: the map stays monotone, and a noisy skewness estimate can
+# compress a tail at most this much (on the sample's word2vec no null needed the limit)
+SKEW_MIN_SLOPE = 0.5
 # Knijnenburg et al. (2009): the generalised Pareto tail is fitted when fewer than this
 # many random lists reach the observed value (the empirical p is good enough otherwise),
 # to at most TAIL_EXCEEDANCES of the null's largest values.
@@ -61,31 +71,133 @@ def variance_components(
 def calibrated_null(
     means: np.ndarray, within_var: np.ndarray, null_iterations: int, list_iterations: int
 ) -> tuple[np.ndarray, float, float, float]:
-    """Random lists' K_N-split means made comparable with a K_L-split mean: (values, scale,
-    within, between).
+    """Random lists' K_N-split means made comparable with a K_L-split mean by scaling alone
+    (``method: rescaled``): (values, scale, within, between).
 
     Each mean is Y_r = mu_r + e_r with Var(e_r) = within / K_N; a list's mean has within /
     K_L instead. Each deviation from the null's mean is multiplied by
     sqrt((between + within / K_L) / (between + within / K_N)), which gives the values the
     variance of K_L-split means. Assumption: the shape of the null is kept under that
-    scaling, which holds exactly when mu and e are Gaussian and approximately when e is a
-    mean of K_N >= 10 splits (benchmarks/calibration.py measures it). With K_L = K_N the
-    values are returned unchanged."""
+    scaling, which holds exactly when mu and e are Gaussian. It does not when mu is
+    skewed: scaling keeps the skewness of Y, but removing noise raises it (see
+    :func:`skew_matched_null`). With K_L = K_N the values are returned unchanged."""
     means = np.asarray(means, dtype=float)
     if list_iterations == null_iterations:
         return means, 1.0, float("nan"), float("nan")
-    if null_iterations < 2 or not np.isfinite(within_var).any():
-        raise ValueError(
-            "the rescaled p-value needs the within-list variance of random lists scored "
-            f"with at least 2 splits (these have {null_iterations}); set "
-            "random_lists.iterations >= 2 or random_lists.method: matched"
-        )
+    _check_rescalable(null_iterations, within_var, "rescaled")
     within, between = variance_components(means, within_var, null_iterations)
     target = between + within / list_iterations
     current = between + within / null_iterations
     scale = float(np.sqrt(target / current)) if current > 0 else 1.0
     centre = means.mean()
     return centre + scale * (means - centre), scale, within, between
+
+
+def _check_rescalable(null_iterations: int, within: np.ndarray, method: str) -> None:
+    need = RESCALING_METHODS[method]
+    if null_iterations < need or not np.isfinite(np.asarray(within, dtype=float)).any():
+        raise ValueError(
+            f"random_lists.method: {method} estimates the null's shape from each random "
+            f"list's splits, so it needs random lists scored with at least {need} splits "
+            f"(these have {null_iterations}); raise random_lists.iterations or use "
+            "random_lists.method: matched"
+        )
+
+
+def between_third_cumulant(
+    means: np.ndarray, within_var: np.ndarray, within_m3: np.ndarray, null_iterations: int
+) -> tuple[float, float]:
+    """(third cumulant of the random lists' true means mu_r, its standard error).
+
+    For three distinct splits i, j, k of one list, E[(x_i - m)(x_j - m)(x_k - m)] =
+    E[(mu - m)^3]: the splits are independent given the list, so the noise drops out,
+    whatever its own shape and however its variance varies from list to list. Each list's
+    average over its distinct triples comes from the power sums of its deviations from the
+    null mean m, which its mean, variance (ddof 1) and mean cubed deviation over its splits
+    (the null table's ``*_var`` and ``*_m3``) give exactly. The third cumulant of the
+    means themselves would not do: it also holds the noise's, and a term from lists with
+    higher means having noisier splits."""
+    k = null_iterations
+    means = np.asarray(means, dtype=float)
+    d = means - means.mean()
+    m2_sum = np.asarray(within_var, dtype=float) * (k - 1)
+    m3_sum = np.asarray(within_m3, dtype=float) * k
+    p1 = k * d
+    p2 = m2_sum + k * d**2
+    p3 = m3_sum + 3 * d * m2_sum + k * d**3
+    # sum over ordered distinct triples of the product, by Newton's identities
+    per_list = (p1**3 - 3 * p1 * p2 + 2 * p3) / (k * (k - 1) * (k - 2))
+    se = float(per_list.std(ddof=1) / np.sqrt(per_list.size)) if per_list.size > 1 else np.inf
+    return float(per_list.mean()), se
+
+
+def skew_matched_null(
+    means: np.ndarray,
+    within_var: np.ndarray,
+    within_m3: np.ndarray,
+    null_iterations: int,
+    list_iterations: int,
+) -> tuple[np.ndarray, float, float, float, float, float]:
+    """Random lists' K_N-split means made comparable with a K_L-split mean in variance and
+    in third cumulant (``method: rescaled_skew``): (values, slope, within, between,
+    between_third, skewness).
+
+    Y_r = mu_r + e_r, and a K_L-split mean is mu + e' with less noise. Removing noise
+    leaves the third cumulant of mu in place while the variance falls, so the skewness of
+    K_L-split means is larger than that of the null's K_N-split ones; scaling alone
+    (``rescaled``) keeps the null's smaller skewness, and a right-skewed mu (a few easy
+    random lists, as trained embeddings have) then puts the null's median above the lists'.
+    Here each deviation u_r = Y_r - mean is mapped to a * (u_r + t * (u_r^2 - mean u^2)),
+    with (a, t) chosen so that the values have the variance between + within / K_L and
+    the third cumulant k3(mu) + k3(e) / K_L^2 (:func:`between_third_cumulant`; k3(e) from
+    the splits). t is kept where the map's slope stays at least ``SKEW_MIN_SLOPE`` of its
+    central slope over the null's range, so that the map is monotone (ranks are kept) and
+    a noisy estimate (few random lists, or true means that barely differ, as on Gaussian
+    vectors, where the estimate is divided by a small variance) cannot fold or crush a
+    tail. (Shrinking the estimate by its standard error instead made the 0.01 tail
+    liberal on skewed nulls: docs/statistics.md.) With K_L = K_N the values are returned
+    unchanged."""
+    means = np.asarray(means, dtype=float)
+    nan = float("nan")
+    if list_iterations == null_iterations:
+        return means, 1.0, nan, nan, nan, nan
+    _check_rescalable(null_iterations, within_var, "rescaled_skew")
+    within, between = variance_components(means, within_var, null_iterations)
+    target_var = between + within / list_iterations
+    k = null_iterations
+    third = between_third_cumulant(means, within_var, within_m3, k)[0]
+    split_third = float(np.nanmean(np.asarray(within_m3, dtype=float))) * k**2 / ((k - 1) * (k - 2))
+    third += split_third / list_iterations**2
+    centre = means.mean()
+    u = means - centre
+    if target_var <= 0 or not np.ptp(u) > 0:
+        return means, 1.0, within, between, third, nan
+    q = u**2 - np.mean(u**2)
+    n = u.size
+    var_u, cov_uq, var_q = (u @ u) / (n - 1), (u @ q) / (n - 1), (q @ q) / (n - 1)
+    m = [np.mean(u**3), np.mean(u * u * q), np.mean(u * q * q), np.mean(q**3)]
+
+    def skewness(t: np.ndarray) -> np.ndarray:
+        third_t = m[0] + 3 * t * m[1] + 3 * t**2 * m[2] + t**3 * m[3]
+        return third_t / (var_u + 2 * t * cov_uq + t**2 * var_q) ** 1.5
+
+    target = third / target_var**1.5
+    # slope a * (1 + 2 t u) >= SKEW_MIN_SLOPE * a over the null's range
+    reach = (1.0 - SKEW_MIN_SLOPE) / 2
+    grid = np.linspace(-reach / u.max(), reach / -u.min(), 401)
+    gap = skewness(grid) - target
+    centre_i = int(np.argmin(np.abs(grid)))
+    crossings = np.flatnonzero(np.sign(gap[:-1]) != np.sign(gap[1:]))
+    if crossings.size:
+        from scipy.optimize import brentq
+
+        j = int(crossings[np.argmin(np.abs(crossings - centre_i))])
+        t = float(brentq(lambda x: float(skewness(np.array(x)) - target), grid[j], grid[j + 1]))
+    else:  # out of reach: as close as a monotone map gets
+        t = float(grid[np.argmin(np.abs(gap))])
+    slope = float(np.sqrt(target_var / (var_u + 2 * t * cov_uq + t**2 * var_q)))
+    values = centre + slope * (u + t * q)
+    return values, slope, within, between, third, float(skewness(np.array(t)))
 
 
 def tail_pvalue(observed: float, null_values: np.ndarray) -> float:
@@ -144,12 +256,23 @@ def compare_with_null(observed: float, null_values: np.ndarray) -> dict:
     }
 
 
+class ComparedNull(NamedTuple):
+    """What a list's mean is compared with (:func:`comparison_null`)."""
+
+    values: np.ndarray
+    null_iterations: int
+    scale: float  # rescaled: the factor; rescaled_skew: the quadratic map's slope a
+    within: float
+    between: float
+    between_third: float  # rescaled_skew: the third cumulant the values were given
+    skewness: float  # rescaled_skew: the skewness the values were given
+
+
 def comparison_null(
     chosen: pd.DataFrame, method: str, list_iterations: int, metric: str = "auc"
-) -> tuple[np.ndarray, int, float, float, float]:
-    """The values a list's K_L-split mean of ``metric`` is compared with, under ``method``:
-    (values, null iterations K_N, scale, within, between) for the random lists ``chosen``
-    (one null key)."""
+) -> ComparedNull:
+    """The values a list's K_L-split mean of ``metric`` is compared with, under ``method``,
+    for the random lists ``chosen`` (one null key)."""
     if method not in PVALUE_METHODS:
         raise ValueError(f"unknown p-value method {method!r}; use one of {PVALUE_METHODS}")
     k_null = int(chosen["iterations"].iloc[0])
@@ -160,12 +283,25 @@ def comparison_null(
             f"random_lists.method: matched needs random lists scored with the lists' "
             f"{list_iterations} splits, but null {chosen['null_key'].iloc[0]} has {k_null}"
         )
+    if method in RESCALING_METHODS:
+        within_var = chosen[f"{metric}_var"].to_numpy(dtype=float)
     if method == "rescaled":
         values, scale, within, between = calibrated_null(
-            means, chosen[f"{metric}_var"].to_numpy(dtype=float), k_null, list_iterations
+            means, within_var, k_null, list_iterations
         )
-        return values, k_null, scale, within, between
-    return means, k_null, 1.0, nan, nan
+        return ComparedNull(values, k_null, scale, within, between, nan, nan)
+    if method == "rescaled_skew":
+        if f"{metric}_m3" not in chosen:
+            raise ValueError(
+                f"random_lists.method: rescaled_skew needs the null table's {metric}_m3 "
+                "column (written since this method exists); rerun the null jobs"
+            )
+        values, slope, within, between, third, skew = skew_matched_null(
+            means, within_var, chosen[f"{metric}_m3"].to_numpy(dtype=float), k_null,
+            list_iterations,
+        )  # fmt: skip
+        return ComparedNull(values, k_null, slope, within, between, third, skew)
+    return ComparedNull(means, k_null, 1.0, nan, nan, nan, nan)
 
 
 def first_iterations_mean(iterations: pd.DataFrame, k: int, metric: str = "auc") -> pd.Series:
@@ -216,7 +352,8 @@ def pvalues(
             sizes = np.sort(fixed["size"].unique())
             key = f"size-{int(sizes[np.argmin(np.abs(sizes - rec.size))])}"
         chosen = pool[pool["null_key"] == key]
-        values, k_null, scale, within, between = comparison_null(chosen, method, rec.iterations)
+        compared = comparison_null(chosen, method, rec.iterations)
+        values, k_null = compared.values, compared.null_iterations
         observed = rec.mean
         if method == "truncated":
             if k_null not in first:
@@ -236,9 +373,11 @@ def pvalues(
                 "null_size": int(chosen["size"].iloc[0]),
                 "null_lists": values.size,
                 "null_iterations": k_null,
-                "null_scale": scale,
-                "within_var": within,
-                "between_var": between,
+                "null_scale": compared.scale,
+                "within_var": compared.within,
+                "between_var": compared.between,
+                "between_third": compared.between_third,
+                "null_skewness": compared.skewness,
                 **compare_with_null(observed, values),
             }
         )
@@ -257,18 +396,17 @@ def random_rows(
     list_iterations: int | None = None,
 ) -> pd.DataFrame:
     """The paper's random(avg) and random(max) rows for each embedding and fixed size.
-    Under ``method: rescaled`` each metric's random lists are first made comparable with
-    ``list_iterations``-split means (:func:`calibrated_null`): the best of many noisy
-    10-split means is higher than the best of 1000-split means, and it is the latter that
-    a list's row stands beside."""
+    Under ``method: rescaled`` or ``rescaled_skew`` each metric's random lists are first
+    made comparable with ``list_iterations``-split means (:func:`comparison_null`): the
+    best of many noisy 10-split means is higher than the best of 1000-split means, and it
+    is the latter that a list's row stands beside."""
     rows = []
     fixed = null[null["null_key"].isin([f"size-{n}" for n in sizes])]
     for (embedding, negatives, size), g in fixed.groupby(["embedding", "negatives", "size"]):
         for metric in METRICS:
             values = g[metric].to_numpy(dtype=float)
-            k_null = int(g["iterations"].iloc[0])
-            if method == "rescaled" and list_iterations is not None:
-                values = calibrated_null(values, g[f"{metric}_var"], k_null, list_iterations)[0]
+            if method in RESCALING_METHODS and list_iterations is not None:
+                values = comparison_null(g, method, list_iterations, metric).values
             best = values.min() if metric in LOWER_IS_BETTER else values.max()
             for row, value in (("random(avg)", values.mean()), ("random(max)", best)):
                 rows.append(

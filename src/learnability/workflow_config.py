@@ -428,15 +428,15 @@ def check_config(config: dict) -> None:
             f"{config['random_lists']['sizes']}"
         )
 
+    from learnability.stats import DEFAULT_PVALUE_METHOD, RESCALING_METHODS
+
     rl = config["random_lists"]
-    if (
-        rl.get("method", "rescaled") == "rescaled"
-        and rl["iterations"] < 2
-        and config["learnability"]["iterations"] != rl["iterations"]
-    ):
+    method = rl.get("method", DEFAULT_PVALUE_METHOD)
+    need = RESCALING_METHODS.get(method, 0)
+    if rl["iterations"] < need and config["learnability"]["iterations"] != rl["iterations"]:
         raise ConfigError(
-            "random_lists.method: rescaled estimates the within-list variance from each "
-            "random list's splits, so random_lists.iterations must be at least 2 (it is "
+            f"random_lists.method: {method} estimates the null's shape from each random "
+            f"list's splits, so random_lists.iterations must be at least {need} (it is "
             f"{rl['iterations']}); raise it, or use method: matched"
         )
 
@@ -444,7 +444,7 @@ def check_config(config: dict) -> None:
 def null_iterations(config: dict) -> int:
     """Splits per random list: the lists' own number under ``method: matched``."""
     rl = config["random_lists"]
-    if rl.get("method", "rescaled") == "matched":
+    if rl.get("method") == "matched":
         return int(config["learnability"]["iterations"])
     return int(rl["iterations"])
 

@@ -15,7 +15,7 @@ rule pvalues:
         match_sizes=config["random_lists"].get("match_sizes", True),
         sizes=config["random_lists"]["sizes"],
         adjust=config["random_lists"].get("adjust", "holm"),
-        method=config["random_lists"].get("method", "rescaled"),
+        method=config["random_lists"].get("method", "rescaled_skew"),
         list_iterations=config["learnability"]["iterations"],
     script:
         "../scripts/pvalues.py"
