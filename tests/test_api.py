@@ -14,8 +14,8 @@ from conftest import REPO
 
 import learnability
 from learnability import schemas
-from learnability.stats import comparison_null
 from learnability.errors import InputError
+from learnability.stats import comparison_null
 
 
 def planted(n_words=1500, dim=12, members=40, seed=0):

@@ -11,8 +11,8 @@ from learnability.stats import (
     adjust_pvalues,
     between_third_cumulant,
     calibrated_null,
-    comparison_null,
     compare_embeddings,
+    comparison_null,
     empirical_pvalue,
     pvalues,
     random_rows,
@@ -361,10 +361,14 @@ def test_rescaled_skew_is_calibrated_at_the_papers_ratio_on_a_skewed_null():
     for _ in range(40):
         mu = _skewed_means(rng, 1000, 0.02, 4.0)
         null = _split_table(mu[:, None] + 0.063 * rng.standard_normal((1000, 10)))
-        observed = _skewed_means(rng, 50, 0.02, 4.0) + 0.063 / np.sqrt(1000) * rng.standard_normal(50)
+        observed = _skewed_means(rng, 50, 0.02, 4.0) + 0.063 / np.sqrt(1000) * rng.standard_normal(
+            50
+        )
         for method in ("rescaled_skew", "rescaled"):
             values = comparison_null(null, method, 1000).values
-            rows += [{"method": method, "p_value": empirical_pvalue(x, values)[1]} for x in observed]
+            rows += [
+                {"method": method, "p_value": empirical_pvalue(x, values)[1]} for x in observed
+            ]
     summary = calibration_summary(pd.DataFrame(rows)).set_index("method")
     assert summary.loc["rescaled_skew", "calibrated"] == "True", summary
     assert summary.loc["rescaled", "calibrated"] == "False", summary

@@ -392,7 +392,9 @@ def null_splits(
         splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
     # all random lists of one key have the same size: one batched fit for all their splits
     metrics, _ = _fit_and_score(vectors, splits, protocol)
-    return list_seeds, pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(lists, iterations, -1)
+    return list_seeds, pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(
+        lists, iterations, -1
+    )
 
 
 def null_distribution(

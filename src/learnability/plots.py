@@ -261,8 +261,9 @@ def null_histogram_figure(
     """One embedding's null distributions, one panel per null key, with the value of each
     real list tested against it marked with its p-value. The histogram shows what the
     p-value compared with: under ``random_lists.method: rescaled`` or ``rescaled_skew``
-    the random lists' means mapped to the lists' number of splits, under ``truncated`` the list's mark is the
-    mean of its first splits (``observed``). A p-value at its floor reads "p < 0.001"."""
+    the random lists' means mapped to the lists' number of splits, under ``truncated``
+    the list's mark is the mean of its first splits (``observed``). A p-value at its floor
+    reads "p < 0.001"."""
     null = null[null["embedding"] == embedding]
     pv = pvalues[pvalues["embedding"] == embedding].sort_values("list")
     keys = sorted(set(pv["null_key"]), key=lambda k: (len(k), k)) or sorted(set(null["null_key"]))

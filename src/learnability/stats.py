@@ -286,9 +286,7 @@ def comparison_null(
     if method in RESCALING_METHODS:
         within_var = chosen[f"{metric}_var"].to_numpy(dtype=float)
     if method == "rescaled":
-        values, scale, within, between = calibrated_null(
-            means, within_var, k_null, list_iterations
-        )
+        values, scale, within, between = calibrated_null(means, within_var, k_null, list_iterations)
         return ComparedNull(values, k_null, scale, within, between, nan, nan)
     if method == "rescaled_skew":
         if f"{metric}_m3" not in chosen:
