@@ -35,3 +35,13 @@ def test_writer_rejects_drift(tmp_path):
     df["extra"] = 1
     with pytest.raises(ValueError, match="unexpected columns"):
         write_table(df, tmp_path / "v.parquet", "vocab")
+
+
+def test_a_schema_change_changes_the_fingerprint_that_reruns_its_writers(monkeypatch):
+    before = schemas.fingerprint("null")
+    assert before == schemas.fingerprint("null") and before != schemas.fingerprint("summary")
+    changed = {**schemas.TABLES["null"], "auc_m4": "float64"}
+    monkeypatch.setitem(schemas.TABLES, "null", changed)
+    assert schemas.fingerprint("null") != before
+    null_rule = (REPO / "workflow" / "rules" / "null.smk").read_text()
+    assert 'table=fingerprint("null")' in null_rule

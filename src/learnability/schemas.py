@@ -310,6 +310,15 @@ def columns(table: str) -> list[str]:
     return list(TABLES[table])
 
 
+def fingerprint(table: str) -> str:
+    """A short hash of a table's columns and types: as a rule's param, a change in the
+    schema reruns the jobs that write the table (their script and params are unchanged)."""
+    import hashlib
+
+    spec = ";".join(f"{c}:{t}" for c, t in TABLES[table].items())
+    return hashlib.sha1(spec.encode()).hexdigest()[:12]
+
+
 def empty(table: str) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in TABLES[table].items()})
 

@@ -21,6 +21,7 @@ from snakemake.logging import logger
 from snakemake.utils import min_version, validate
 
 from learnability.dumps import read_manifest
+from learnability.schemas import fingerprint
 from learnability.workflow_config import (
     anchor_paths,
     check_config,
@@ -43,7 +44,9 @@ min_version("9.0")
 drop_removed(config)
 with config_errors_in_one_line():
     # a misspelt key gets "did you mean" in one line, before validate's dump of the schema
-    check_keys(config, load_schema(workflow.source_path("../schemas/config.schema.yaml")))
+    check_keys(
+        config, load_schema(workflow.source_path("../schemas/config.schema.yaml"))
+    )
 validate(config, workflow.source_path("../schemas/config.schema.yaml"))
 # As a module of another workflow (README, "Use as a Snakemake module"), its prefix: is
 # prepended to every relative input path, so the config's own files are made absolute.

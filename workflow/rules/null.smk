@@ -28,5 +28,7 @@ rule null_distribution:
             or wildcards.key.startswith("profile-")
             else None
         ),
+        # columns added to the null tables (auc_m3 for rescaled_skew) rerun these jobs
+        table=fingerprint("null"),
     script:
         "../scripts/null_distribution.py"
