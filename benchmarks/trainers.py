@@ -2,18 +2,17 @@
 
 Usage: python benchmarks/trainers.py [--threads N] [--epochs E] [--dim D]
 
-Extracts the gensim sample into a temporary directory, then trains each trainer the
-workflow offers with the default hyperparameters and prints wall time, words/s (corpus
-words x epochs / seconds) and the ratio to the named baseline, gensim word2vec, measured
-in the same run. The `fasttext` package (Facebook's, compiled at install time) is timed
-too when it is installed (`pip install fasttext`), since the README compares against it.
+Extracts the gensim sample into a temporary directory, then trains every method of the
+registry (learnability.embeddings.registry) with the default hyperparameters and prints
+wall time, words/s (corpus words x epochs / seconds) and the ratio to the named baseline,
+gensim word2vec, measured in the same run. Methods whose optional extra is not installed
+(fasttext_facebook, glove_python) are named and skipped.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
-import shutil
+import importlib.util
 import tempfile
 import time
 from pathlib import Path
@@ -22,38 +21,17 @@ import yaml
 
 from learnability.corpus import extract_corpus
 from learnability.download import resolve_package_path
-from learnability.embeddings import train
+from learnability.embeddings import registry, train
 from learnability.workflow_config import embedding_params
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def time_fasttext_package(corpus: Path, params: dict, threads: int) -> float | None:
-    try:
-        import fasttext
-    except ImportError:
-        return None
-    plain = corpus.with_suffix("")
-    with gzip.open(corpus, "rb") as src, open(plain, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    start = time.perf_counter()
-    fasttext.train_unsupervised(
-        str(plain),
-        model="skipgram",
-        dim=params["dim"],
-        ws=params["window"],
-        minCount=params["min_count"],
-        epoch=params["epochs"],
-        neg=params["negative"],
-        t=params["sample"],
-        lr=params["alpha"],
-        minn=params["minn"],
-        maxn=params["maxn"],
-        bucket=params["bucket"],
-        thread=threads,
-        verbose=0,
-    )
-    return time.perf_counter() - start
+IMPLEMENTATION = {
+    "word2vec": "gensim",
+    "fasttext": "gensim",
+    "fasttext_facebook": "Facebook's fastText",
+    "glove": "ours",
+    "glove_python": "bicleaner-ai-glove",
+}
 
 
 def main() -> None:
@@ -73,26 +51,28 @@ def main() -> None:
         )
         print(f"corpus: {stats['tokens']:,} tokens, {args.threads} threads")
         results: dict[str, float] = {}
-        for name in ("word2vec", "fasttext", "glove"):
+        missing = []
+        for name in registry.TRAINED:
+            entry = registry.METHODS[name]
+            if entry.package and importlib.util.find_spec(entry.package[0]) is None:
+                missing.append(f"{name} (pip install -e '.[{entry.package[1]}]')")
+                continue
+            config["embeddings"][name] = {"method": name}
             params = embedding_params(config, name)
-            method = params.pop("method")
+            params.pop("method")
             params.pop("threads")
             start = time.perf_counter()
-            train(method, str(corpus), params, args.threads)
-            results[f"gensim {name}" if name != "glove" else "glove (bicleaner-ai-glove)"] = (
-                time.perf_counter() - start
-            )
-        ft = time_fasttext_package(corpus, embedding_params(config, "fasttext"), args.threads)
-        if ft is not None:
-            results["fasttext package"] = ft
-        base = results["gensim word2vec"]
+            train(name, str(corpus), params, args.threads)
+            results[f"{name} ({IMPLEMENTATION[name]})"] = time.perf_counter() - start
+        base = results["word2vec (gensim)"]
         words = stats["tokens"] * config["training"]["epochs"]
-        print(f"{'trainer':28s} {'seconds':>8s} {'words/s':>10s} {'vs gensim word2vec':>20s}")
+        print(f"{'trainer':34s} {'seconds':>8s} {'words/s':>10s} {'vs gensim word2vec':>20s}")
         for name, seconds in results.items():
+            # GloVe's epochs are passes over the co-occurrence matrix, not the corpus
             rate = f"{words / seconds:10,.0f}" if "glove" not in name else f"{'n/a':>10s}"
-            print(f"{name:28s} {seconds:8.1f} {rate} {seconds / base:19.2f}x")
-        if ft is None:
-            print("(fasttext package not installed: pip install fasttext to time it too)")
+            print(f"{name:34s} {seconds:8.1f} {rate} {seconds / base:19.2f}x")
+        for name in missing:
+            print(f"not timed, its extra is not installed: {name}")
 
 
 if __name__ == "__main__":

@@ -261,9 +261,17 @@ UNKNOWN = "unknown key; did you mean"
         ({"training": {"glove": {"xmax": 3}}}, f"training.glove.xmax: {UNKNOWN} 'x_max'?"),
         ({"wordlist": {}}, f"wordlist: {UNKNOWN} 'wordlists'?"),
         ({"learnability": {"zzz": 1}}, "learnability.zzz: unknown key; known keys here: C, boot"),
+        ({"embeddings": {"w": {"method": "fasttex"}}},
+         "embeddings.w.method: 'fasttex' is not one of word2vec, fasttext, glove, "
+         "glove_python, random, pretrained; did you mean 'fasttext'?"),
+        ({"random_lists": {"method": "rescaled_skw"}},
+         "random_lists.method: 'rescaled_skw' is not one of rescaled_skew, rescaled, matched, "
+         "truncated, unmatched; did you mean 'rescaled_skew'?"),
+        ({"compare": {"alternative": "bigger"}},
+         "compare.alternative: 'bigger' is not one of greater, less, two-sided"),
     ],
 )  # fmt: skip
-def test_misspelt_keys_get_did_you_mean_in_one_line(patch, message):
+def test_misspelt_keys_and_values_get_did_you_mean_in_one_line(patch, message):
     from snakemake.utils import update_config
 
     from learnability.workflow_config import check_keys

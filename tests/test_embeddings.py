@@ -47,6 +47,25 @@ def test_gensim_trainers_vocab_counts_and_determinism(corpus, method):
     np.testing.assert_array_equal(a.vectors, b.vectors)  # one thread: bit-reproducible
 
 
+def test_every_method_in_the_schema_has_a_registry_entry_and_back():
+    import yaml
+    from conftest import REPO
+
+    from learnability.embeddings import registry
+
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    enum = schema["properties"]["embeddings"]["additionalProperties"]["properties"]["method"]
+    assert enum["enum"] == list(registry.METHODS)
+    for name in registry.TRAINED:
+        entry = registry.METHODS[name]
+        assert callable(entry.train_function()) or entry.package, name
+        assert entry.rate > 0 and entry.mem_per_mb > 0, name
+    with pytest.raises(ValueError, match="known: word2vec, fasttext"):
+        registry.method("fasttex")
+    with pytest.raises(ValueError, match="is not trained"):
+        train("random", "unused", {}, 1)
+
+
 @pytest.mark.parametrize("method", ["glove", "glove_python"])
 def test_glove_vocab_and_cooccurrences(corpus, method):
     params = dict(PARAMS, x_max=10, alpha=0.75, learning_rate=0.05, epochs=3)

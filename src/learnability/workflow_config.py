@@ -12,32 +12,18 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from learnability.concepts import read_dictionary
+from learnability.embeddings import registry
 from learnability.errors import LearnabilityError
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # a list name is a path component of several outputs (results/learnability/E/LIST/...)
 MAX_LIST_NAME = 100
 
-SHARED_KEYS = ("dim", "min_count", "window", "seed")
-GENSIM_KEYS = ("epochs", "negative", "sample", "alpha", "min_alpha")
-METHOD_KEYS: dict[str, tuple[str, ...]] = {
-    "word2vec": SHARED_KEYS + GENSIM_KEYS,
-    "fasttext": SHARED_KEYS + GENSIM_KEYS,
-    "glove": SHARED_KEYS,
-    "glove_python": SHARED_KEYS,
-}
-# method -> (its block under training, the keys of that block it reads; None: all)
 PRETRAINED_KEYS = {
     "path", "url", "sha256", "sha1", "md5", "allow_unverified", "format", "member",
     "max_vocab", "exclude_prefixes", "frequency_ordered", "subword_oov", "allow_pickle",
     "unicode_errors", "words", "words_column",
 }  # fmt: skip
-NESTED: dict[str, tuple[str, tuple[str, ...] | None]] = {
-    "fasttext": ("fasttext", None),
-    "glove": ("glove", None),
-    # glove-python has no choice of output vectors: `vectors` must not rerun it
-    "glove_python": ("glove", ("x_max", "alpha", "learning_rate", "epochs")),
-}
 
 
 class ConfigError(LearnabilityError):
@@ -71,12 +57,23 @@ def resolve_ref(schema: dict, node: dict) -> dict:
 
 
 def check_keys(config: dict, schema: dict) -> None:
-    """Every key the schema does not know, named with its path and the closest known key,
-    in one line, before the schema's own validation (whose message dumps the schema)."""
+    """Every key the schema does not know, and every value outside a key's ``enum``, named
+    with its path and the closest known key or value, in one line, before the schema's own
+    validation (whose message dumps the schema)."""
     import difflib
 
     def walk(value, node: dict, path: str) -> None:
         node = resolve_ref(schema, node)
+        choices = node.get("enum")
+        if choices is not None and isinstance(value, (str, int, float, bool)):
+            if value not in choices:
+                names = [str(c) for c in choices]
+                close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise ConfigError(
+                    f"{path}: {value!r} is not one of {', '.join(names)}; {hint}".rstrip("; ")
+                )
+            return
         if not isinstance(value, dict):
             return
         props = node.get("properties")
@@ -211,9 +208,10 @@ def embedding_params(config: dict, name: str) -> dict:
             "reference": spec["reference"],
             "threads": 1,
         }
-    params = {"method": method, **{k: block[k] for k in METHOD_KEYS[method]}}
-    if method in NESTED:
-        nested, keys = NESTED[method]
+    entry = registry.method(method)
+    params = {"method": method, **{k: block[k] for k in entry.keys}}
+    if entry.nested:
+        nested, keys = entry.nested
         params.update({k: v for k, v in block[nested].items() if keys is None or k in keys})
     params["threads"] = block["threads"]
     return params
@@ -323,24 +321,26 @@ def list_registry(config: dict) -> dict[str, dict]:
     return lists
 
 
-# methods whose trainer is an optional extra: (importable module, extra, what it is)
-OPTIONAL_TRAINERS = {"glove_python": ("glove", "glove_python", "bicleaner-ai-glove")}
-
-
 def check_trainers(config: dict) -> None:
-    """An embedding whose trainer comes from an optional extra that is not installed is a
-    config error naming the extra, before any job runs."""
+    """An unknown method, or one whose trainer comes from an optional extra that is not
+    installed, is a config error naming the known methods or the extra, before any job
+    runs."""
     import importlib.util
 
     for name, spec in (config.get("embeddings") or {}).items():
         method = (spec or {}).get("method")
-        if method in OPTIONAL_TRAINERS:
-            module, extra, package = OPTIONAL_TRAINERS[method]
-            if importlib.util.find_spec(module) is None:
-                raise ConfigError(
-                    f"embeddings.{name}.method: {method} needs the {package} package, an "
-                    f"optional extra: pip install -e '.[{extra}]'"
-                )
+        if method not in registry.METHODS:
+            raise ConfigError(
+                f"embeddings.{name}.method: unknown method {method!r}; known: "
+                f"{', '.join(registry.METHODS)}"
+            )
+        package = registry.METHODS[method].package
+        if package and importlib.util.find_spec(package[0]) is None:
+            module, extra, dist = package
+            raise ConfigError(
+                f"embeddings.{name}.method: {method} needs the {dist} package, an "
+                f"optional extra: pip install -e '.[{extra}]'"
+            )
 
 
 def check_config(config: dict) -> None:

@@ -21,6 +21,7 @@ from snakemake.logging import logger
 from snakemake.utils import min_version, validate
 
 from learnability.dumps import read_manifest
+from learnability.embeddings import registry
 from learnability.schemas import fingerprint
 from learnability.workflow_config import (
     anchor_paths,
@@ -128,40 +129,31 @@ def extraction_runtime(wildcards, input):
     return 10 + int(input.size_mb / 0.5 / 60 * 4)
 
 
-# Measured on the sample with one thread (README, "The paper-scale run"): tokens per MB of
-# the gzipped corpus, and tokens x epochs per second per thread of each trainer.
+# tokens per MB of the gzipped corpus, measured on the sample; each method's training
+# rate and memory per MB are in its registry entry (learnability.embeddings.registry)
 TOKENS_PER_GZ_MB = 400_000
-TRAIN_RATE = {
-    "word2vec": 140_000,
-    "fasttext": 50_000,
-    "glove": 130_000,
-    "glove_python": 120_000,
-}
-# MB of memory per MB of gzipped corpus (vocabulary, buckets, co-occurrence counts)
-# GloVe (ours): weights and AdaGrad sums, 32 x vocabulary x (dim + 1) bytes, about 4 MB
-# per MB at full scale (2.5 M words from ~6 GB), on top of the counting budget and one
-# 768 MB bucket of entries; glove-python holds every entry in memory.
-TRAIN_MEM_PER_MB = {"word2vec": 2, "fasttext": 3, "glove": 4, "glove_python": 10}
 
 
 def _method(wildcards):
-    return config["embeddings"][wildcards.embedding]["method"]
+    return registry.method(config["embeddings"][wildcards.embedding]["method"])
 
 
 def training_runtime(wildcards, input, threads):
     """Minutes: tokens x epochs at the measured rate, 3x margin, 75% thread scaling."""
     epochs = embedding_params(config, wildcards.embedding)["epochs"]
     work = input.size_mb * TOKENS_PER_GZ_MB * epochs
-    seconds = work / (TRAIN_RATE[_method(wildcards)] * max(1.0, 0.75 * threads))
+    seconds = work / (_method(wildcards).rate * max(1.0, 0.75 * threads))
     return 10 + int(3 * seconds / 60)
 
 
 def training_mem_mb(wildcards, input):
     method = _method(wildcards)
     counting = (
-        config["training"].get("count_memory_mb", 1024) if "glove" in method else 0
+        config["training"].get("count_memory_mb", 1024)
+        if method.counts_cooccurrence
+        else 0
     )
-    return 4000 + counting + int(input.size_mb * TRAIN_MEM_PER_MB[method])
+    return 4000 + counting + int(input.size_mb * method.mem_per_mb)
 
 
 def fitting_mem_mb(wildcards, input):

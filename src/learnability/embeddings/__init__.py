@@ -1,15 +1,17 @@
-"""Embedding trainers and the one on-disk format they all write (see :mod:`.store`)."""
+"""Embedding trainers and the one on-disk format they all write (see :mod:`.store`).
+Which methods exist, and what each reads and costs, is :mod:`.registry`."""
 
+from learnability.embeddings.registry import METHODS as _REGISTRY
+from learnability.embeddings.registry import TRAINED, method
 from learnability.embeddings.store import Embedding, load_embedding, save_embedding
 
-METHODS = ("word2vec", "fasttext", "glove", "glove_python", "random")
-TRAINED = METHODS[:4]
+METHODS = tuple(_REGISTRY)
 
-__all__ = ["METHODS", "Embedding", "load_embedding", "save_embedding", "train"]
+__all__ = ["METHODS", "TRAINED", "Embedding", "load_embedding", "save_embedding", "train"]
 
 
 def train(
-    method: str,
+    method_name: str,
     corpus: str,
     params: dict,
     threads: int,
@@ -17,24 +19,13 @@ def train(
     count_memory_mb: int = 1024,
     tmpdir: str | None = None,
 ) -> Embedding:
-    """Dispatch to the trainer for ``method``; each returns an unnamed :class:`Embedding`.
-    ``count_memory_mb`` bounds GloVe's co-occurrence counting (not a hyperparameter: the
-    counts do not depend on it); ``tmpdir`` takes word2vec's and fastText's plain-text
-    copy of the corpus and GloVe's count shards and buckets."""
-    if method == "word2vec":
-        from learnability.embeddings.word2vec import train_word2vec
-
-        return train_word2vec(corpus, params, threads, tmpdir)
-    if method == "fasttext":
-        from learnability.embeddings.fasttext import train_fasttext
-
-        return train_fasttext(corpus, params, threads, tmpdir)
-    if method == "glove":
-        from learnability.embeddings.glove import train_glove
-
-        return train_glove(corpus, params, threads, count_memory_mb=count_memory_mb, tmpdir=tmpdir)
-    if method == "glove_python":
-        from learnability.embeddings.glove_python import train_glove_python
-
-        return train_glove_python(corpus, params, threads, count_memory_mb=count_memory_mb)
-    raise ValueError(f"unknown training method {method!r}; expected one of {TRAINED}")
+    """Train ``method_name``'s embedding (an unnamed :class:`Embedding`) through its
+    registry entry. ``count_memory_mb`` bounds GloVe's co-occurrence counting (not a
+    hyperparameter: the counts do not depend on it); ``tmpdir`` takes the plain-text copy
+    of the corpus (word2vec, both fastTexts) and GloVe's count shards and buckets."""
+    entry = method(method_name)
+    if entry.trainer is None:
+        raise ValueError(f"{method_name!r} is not trained; trained methods: {', '.join(TRAINED)}")
+    return entry.train_function()(
+        corpus, params, threads, count_memory_mb=count_memory_mb, tmpdir=tmpdir
+    )

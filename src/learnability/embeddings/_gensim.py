@@ -2,23 +2,19 @@
 
 Both train in gensim's ``corpus_file`` mode: the workers read byte ranges of a plain
 text file themselves, without Python's GIL, so training scales with the rule's threads
-(the iterable mode stops scaling at a few threads). The gzip corpus is decompressed into
-a temporary file for the job (``tmpdir``: Snakemake's ``resources.tmpdir``; about 4x the
-gzip's size). With one thread, training is bit-reproducible.
+(the iterable mode stops scaling at a few threads): :func:`._plain.plain_corpus`. With
+one thread, training is bit-reproducible.
 """
 
 from __future__ import annotations
 
-import gzip
 import logging
-import shutil
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 from gensim.models.callbacks import CallbackAny2Vec
 
+from learnability.embeddings._plain import plain_corpus
 from learnability.embeddings.store import Embedding
 from learnability.logs import Progress
 
@@ -56,10 +52,7 @@ def train_gensim(
     model_cls: type, corpus: str, kwargs: dict, tmpdir: str | None = None
 ) -> Embedding:
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(dir=tmpdir, prefix="corpus-") as tmp:
-        plain = Path(tmp) / "corpus.txt"
-        with gzip.open(corpus, "rb") as src, open(plain, "wb") as dst:
-            shutil.copyfileobj(src, dst, 16 << 20)
+    with plain_corpus(corpus, tmpdir) as plain:
         model = model_cls(**kwargs)
         model.build_vocab(corpus_file=str(plain))
         model.train(

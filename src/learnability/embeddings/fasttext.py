@@ -8,7 +8,14 @@ from learnability.embeddings._gensim import common_kwargs, train_gensim
 from learnability.embeddings.store import Embedding
 
 
-def train_fasttext(corpus: str, params: dict, threads: int, tmpdir: str | None = None) -> Embedding:
+def train_fasttext(
+    corpus: str,
+    params: dict,
+    threads: int,
+    *,
+    count_memory_mb: int = 1024,
+    tmpdir: str | None = None,
+) -> Embedding:
     kwargs = common_kwargs(params, threads)
     kwargs.update(
         min_n=int(params["minn"]),

@@ -25,7 +25,12 @@ from learnability.embeddings.store import Embedding
 
 
 def train_glove_python(
-    corpus: str, params: dict, threads: int, *, count_memory_mb: int = 1024
+    corpus: str,
+    params: dict,
+    threads: int,
+    *,
+    count_memory_mb: int = 1024,
+    tmpdir: str | None = None,
 ) -> Embedding:
     start = time.perf_counter()
     words, counts = count_vocabulary(corpus, int(params["min_count"]))

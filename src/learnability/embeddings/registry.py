@@ -1,0 +1,101 @@
+"""The embedding methods, one entry each: what a method reads from the config, which
+function trains it, what it costs, and which optional package it needs. The trainer
+dispatch (:func:`learnability.embeddings.train`), the config checks and the workflow's
+resource estimates (``common.smk``) all read this table, so a new method is its trainer
+module, its entry here, and its name in the config schema's ``method`` enum (a test
+keeps the two equal).
+
+Import-light on purpose: Snakemake reads it while it builds the DAG, and each trainer's
+module (gensim, a compiled extension) is imported only when a job trains."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+SHARED_KEYS = ("dim", "min_count", "window", "seed")
+GENSIM_KEYS = ("epochs", "negative", "sample", "alpha", "min_alpha")
+
+
+@dataclass(frozen=True)
+class Method:
+    """One embedding method.
+
+    ``trainer``: ``"module:function"``, called as ``function(corpus, params, threads, *,
+    count_memory_mb, tmpdir)`` and returning an unnamed Embedding; None for the methods
+    that are not trained (``random``, ``pretrained``). ``keys``: the ``training:`` keys
+    it reads; ``nested``: (its block under ``training:``, the keys of that block it reads,
+    None for all), so that a key it does not read never reruns it. ``rate``: tokens x
+    epochs per second per thread, measured on the sample with one thread (README, "The
+    paper-scale run"); ``mem_per_mb``: MB of memory per MB of gzipped corpus;
+    ``counts_cooccurrence``: it also takes ``training.count_memory_mb``. ``package``:
+    (importable module, extra, what to install) when the trainer comes from an optional
+    extra."""
+
+    name: str
+    trainer: str | None = None
+    keys: tuple[str, ...] = ()
+    nested: tuple[str, tuple[str, ...] | None] | None = None
+    rate: int = 0
+    mem_per_mb: int = 0
+    counts_cooccurrence: bool = False
+    package: tuple[str, str, str] | None = None
+
+    def train_function(self) -> Callable:
+        module, function = (self.trainer or "").split(":")
+        return getattr(importlib.import_module(module), function)
+
+
+_ENTRIES = (
+    Method(
+        "word2vec",
+        "learnability.embeddings.word2vec:train_word2vec",
+        SHARED_KEYS + GENSIM_KEYS,
+        rate=140_000,
+        mem_per_mb=2,
+    ),
+    Method(
+        "fasttext",
+        "learnability.embeddings.fasttext:train_fasttext",
+        SHARED_KEYS + GENSIM_KEYS,
+        nested=("fasttext", None),
+        rate=50_000,
+        mem_per_mb=3,
+    ),
+    # GloVe (ours): weights and AdaGrad sums, 32 x vocabulary x (dim + 1) bytes, about
+    # 4 MB per MB at full scale (2.5 M words from ~6 GB), on top of the counting budget
+    # and one 768 MB bucket of entries
+    Method(
+        "glove",
+        "learnability.embeddings.glove:train_glove",
+        SHARED_KEYS,
+        nested=("glove", None),
+        rate=130_000,
+        mem_per_mb=4,
+        counts_cooccurrence=True,
+    ),
+    # glove-python holds every co-occurrence entry in memory, and has no choice of output
+    # vectors: `vectors` must not rerun it
+    Method(
+        "glove_python",
+        "learnability.embeddings.glove_python:train_glove_python",
+        SHARED_KEYS,
+        nested=("glove", ("x_max", "alpha", "learning_rate", "epochs")),
+        rate=120_000,
+        mem_per_mb=10,
+        counts_cooccurrence=True,
+        package=("glove", "glove_python", "bicleaner-ai-glove"),
+    ),
+    Method("random"),
+    Method("pretrained"),
+)
+METHODS: dict[str, Method] = {m.name: m for m in _ENTRIES}
+TRAINED = tuple(name for name, m in METHODS.items() if m.trainer)
+
+
+def method(name: str) -> Method:
+    """The entry of ``name``; a ValueError naming the known methods otherwise."""
+    if name not in METHODS:
+        raise ValueError(f"unknown embedding method {name!r}; known: {', '.join(METHODS)}")
+    return METHODS[name]
