@@ -262,8 +262,8 @@ UNKNOWN = "unknown key; did you mean"
         ({"wordlist": {}}, f"wordlist: {UNKNOWN} 'wordlists'?"),
         ({"learnability": {"zzz": 1}}, "learnability.zzz: unknown key; known keys here: C, boot"),
         ({"embeddings": {"w": {"method": "fasttex"}}},
-         "embeddings.w.method: 'fasttex' is not one of word2vec, fasttext, glove, "
-         "glove_python, random, pretrained; did you mean 'fasttext'?"),
+         "embeddings.w.method: 'fasttex' is not one of word2vec, fasttext, fasttext_facebook, "
+         "glove, glove_python, random, pretrained; did you mean 'fasttext'?"),
         ({"random_lists": {"method": "rescaled_skw"}},
          "random_lists.method: 'rescaled_skw' is not one of rescaled_skew, rescaled, matched, "
          "truncated, unmatched; did you mean 'rescaled_skew'?"),

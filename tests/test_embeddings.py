@@ -47,6 +47,24 @@ def test_gensim_trainers_vocab_counts_and_determinism(corpus, method):
     np.testing.assert_array_equal(a.vectors, b.vectors)  # one thread: bit-reproducible
 
 
+def test_facebook_fasttext_reads_the_same_keys_and_honours_its_seed(corpus):
+    """Facebook's fastText (the fasttext_facebook extra): the same vocabulary and counts
+    as gensim's FastText from the same keys, no end-of-line token, bit-reproducible with
+    one thread, and a different seed trains different vectors."""
+    a = train("fasttext_facebook", corpus, PARAMS, threads=1)
+    b = train("fasttext_facebook", corpus, PARAMS, threads=1)
+    other = train("fasttext_facebook", corpus, dict(PARAMS, seed=2), threads=1)
+    gensim = train("fasttext", corpus, PARAMS, threads=1)
+    assert "</s>" not in a.words and set(a.words) == set(gensim.words)
+    counts = dict(zip(a.words, a.counts.tolist(), strict=True))
+    assert counts == dict(zip(gensim.words, gensim.counts.tolist(), strict=True))
+    assert a.vectors.shape == (40, 16) and a.vectors.dtype == np.float32
+    np.testing.assert_array_equal(a.vectors, b.vectors)
+    assert not np.allclose(a.vectors, other.vectors)
+    assert a.meta["method"] == "fasttext_facebook" and a.meta["fasttext_kwargs"]["seed"] == 1
+    assert a.meta["fasttext_kwargs"]["ws"] == 2 and a.meta["fasttext_kwargs"]["minn"] == 3
+
+
 def test_every_method_in_the_schema_has_a_registry_entry_and_back():
     import yaml
     from conftest import REPO

@@ -701,3 +701,26 @@ def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     results = json.loads(re.search(r"var results = (\{.*?\});\n", html).group(1))
     assert any(key.startswith("lrn/results/plots/") for key in results), list(results)[:5]
+
+
+def test_facebook_fasttext_trains_on_the_sample_through_its_registry_entry(workflow_dir):
+    """method: fasttext_facebook, added to the smoke config by a --configfile: the
+    workflow trains it on the sample's corpus (the fixture's, not rebuilt) with the same
+    training: keys as gensim's FastText, whose vocabulary and counts it reproduces. Last
+    in this module: it adds an embedding to the fixture's results."""
+    extra = workflow_dir / "fasttext_facebook.yaml"
+    extra.write_text(yaml.safe_dump({"embeddings": {"ff": {"method": "fasttext_facebook"}}}))
+    target = "results/embeddings/ff/vectors.npy"
+    result = run(workflow_dir, "--configfile", str(extra), target)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "rule train_embedding" in result.stdout + result.stderr
+    assert "extract_corpus" not in result.stdout + result.stderr  # the corpus was reused
+    from learnability.embeddings import load_embedding
+
+    ff = load_embedding(workflow_dir / "results" / "embeddings" / "ff")
+    gensim = load_embedding(workflow_dir / "results" / "embeddings" / "fasttext")
+    assert ff.meta["method"] == "fasttext_facebook" and ff.vectors.shape[1] == 16
+    assert dict(zip(ff.words, ff.counts.tolist(), strict=True)) == dict(
+        zip(gensim.words, gensim.counts.tolist(), strict=True)
+    )
+    assert ff.meta["fasttext_kwargs"]["bucket"] == 20000 and ff.meta["fasttext_kwargs"]["seed"] == 1

@@ -63,6 +63,17 @@ _ENTRIES = (
         rate=50_000,
         mem_per_mb=3,
     ),
+    # Facebook's fastText (the `fasttext` module, from the fasttext-community wheel): the
+    # same training: keys; min_alpha has no counterpart (its rate decays linearly to 0)
+    Method(
+        "fasttext_facebook",
+        "learnability.embeddings.fasttext_facebook:train_fasttext_facebook",
+        SHARED_KEYS + ("epochs", "negative", "sample", "alpha"),
+        nested=("fasttext", None),
+        rate=50_000,
+        mem_per_mb=3,
+        package=("fasttext", "fasttext_facebook", "fasttext-community"),
+    ),
     # GloVe (ours): weights and AdaGrad sums, 32 x vocabulary x (dim + 1) bytes, about
     # 4 MB per MB at full scale (2.5 M words from ~6 GB), on top of the counting budget
     # and one 768 MB bucket of entries
