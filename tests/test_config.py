@@ -11,6 +11,7 @@ from learnability.workflow_config import (
     check_config,
     embedding_params,
     list_registry,
+    resolve_ref,
 )
 
 SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
@@ -360,3 +361,74 @@ def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
     ):
         check_trainers(cfg)
     check_trainers({"embeddings": {"w": {"method": "word2vec"}}})  # nothing optional
+
+
+def test_fill_defaults_gives_what_snakemakes_validation_gives():
+    """The schema's defaults filled by our walker (which runs in every process, remote
+    jobs included) equal those filled by Snakemake's validate(set_default=True), on a
+    config that leaves out every optional section and key."""
+    import copy
+
+    from snakemake.utils import validate
+
+    from learnability.workflow_config import fill_defaults
+
+    cfg = yaml.safe_load((REPO / ".test/config/config.yaml").read_text())
+    for section in ("matching", "evaluations", "report"):
+        cfg.pop(section)
+    for key in (
+        "negatives",
+        "frequency_bins",
+        "learning_curve",
+        "solver",
+        "threads",
+        "chunk_mb",
+        "device",
+        "bootstrap",
+        "confidence",
+        "min_words",
+    ):
+        cfg["learnability"].pop(key)
+    for key in ("method", "match_sizes", "adjust"):
+        cfg["random_lists"].pop(key)
+    cfg["compare"].pop("alternative")
+    cfg["training"]["glove"].pop("vectors")  # fmt: skip
+    ours = fill_defaults(copy.deepcopy(cfg), SCHEMA)
+    theirs = copy.deepcopy(cfg)
+    validate(theirs, str(REPO / "workflow/schemas/config.schema.yaml"), set_default=True)
+    assert ours == theirs
+    assert ours["random_lists"]["method"] == "rescaled_skew"
+    assert ours["evaluations"]["pseudo"]["folds"] == 10 and ours["report"]["table_size"] == 400
+    assert ours["learnability"]["negatives"] == ["uniform"] and ours["matching"]["case"] == "auto"
+    # given values are kept
+    assert (
+        fill_defaults({"random_lists": {"method": "matched"}}, SCHEMA)["random_lists"]["method"]
+        == "matched"
+    )
+
+
+def test_rules_repeat_no_schema_default():
+    """The rules index the filled config: no `.get(key, default)` of a key the schema
+    gives a default (the defaults live in the schema alone)."""
+    import re
+
+    defaulted = set()
+
+    def walk(node):
+        node = resolve_ref(SCHEMA, node)
+        for key, sub in (node.get("properties") or {}).items():
+            if "default" in resolve_ref(SCHEMA, sub):
+                defaulted.add(key)
+            walk(sub)
+        if isinstance(node.get("additionalProperties"), dict):
+            walk(node["additionalProperties"])
+
+    walk(SCHEMA)
+    found = []
+    for path in sorted((REPO / "workflow").rglob("*.smk")) + [REPO / "workflow/Snakefile"]:
+        for key in re.findall(r"""\.get\(\s*["'](\w+)["']\s*,""", path.read_text()):
+            if key in defaulted:
+                found.append(f"{path.name}: .get({key!r}, ...)")
+    # an embedding's allow_unverified has no default of its own (a pretrained-only key,
+    # which other methods must not carry); dump.allow_unverified, of the same name, has
+    assert found == ["embeddings.smk: .get('allow_unverified', ...)"], found

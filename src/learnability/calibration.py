@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kstest
 
-from learnability.evaluate import null_distribution, null_splits
+from learnability.evaluate import Protocol, null_distribution, null_splits
 from learnability.schemas import METRICS
 from learnability.stats import PVALUE_METHODS, RESCALING_METHODS, comparison_null, empirical_pvalue
 
@@ -52,20 +52,21 @@ def null_list_pvalues(
     auc = list(METRICS).index("auc")
     rows = []
     for size in sizes:
-        common = dict(key=f"size-{size}", C=C, embedding="calibration")
+        key, name = f"size-{size}", "calibration"
         # the truly null lists and the nulls come from different seeds: different words
+        lists_protocol = Protocol(iterations=max(kls), C=C, seed=seed + 1)
         splits = null_splits(
-            vectors, lists=lists_per_size, iterations=max(kls), seed=seed + 1, **common
+            vectors, key=key, lists=lists_per_size, protocol=lists_protocol, embedding=name
         )[1][:, :, auc]
         observed = {kl: splits[:, :kl].mean(axis=1) for kl in kls}
         first = splits[:, :null_iterations].mean(axis=1)
         for draw in range(nulls_per_size):
             null = null_distribution(
                 vectors,
+                key=key,
                 lists=null_lists,
-                iterations=null_iterations,
-                seed=seed + 2 + 1009 * draw,
-                **common,
+                protocol=Protocol(iterations=null_iterations, C=C, seed=seed + 2 + 1009 * draw),
+                embedding=name,
             )
             raw = null["auc"].to_numpy()
             for kl in kls:

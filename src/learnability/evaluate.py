@@ -346,55 +346,41 @@ def null_splits(
     *,
     key: str,
     lists: int,
-    iterations: int,
-    C: float,
-    seed: int,
+    protocol: Protocol,
     embedding: str,
-    negatives: str = "uniform",
     bins: np.ndarray | None = None,
-    n_bins: int = 10,
-    solver: str = "batched",
-    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
-    device: str = "cpu",
 ) -> tuple[list[int], np.ndarray]:
-    """The random lists of ``key`` scored split by split: (each list's seed, the metrics
-    of every split, shape (lists, iterations, len(METRICS))). Split i of a list has the
-    same seed whatever ``iterations`` is, so a shorter run is a prefix of a longer one."""
+    """The random lists of ``key`` scored split by split under ``protocol`` (its
+    ``iterations`` splits per random list, its ``seed`` the nulls'): (each list's seed,
+    the metrics of every split, shape (lists, iterations, len(METRICS))). Split i of a
+    list has the same seed whatever ``iterations`` is, so a shorter run is a prefix of a
+    longer one."""
     kind, spec = parse_key(key)
     n_words = int(spec.sum())
     check_size(n_words, vectors.shape[0], f"null lists {key} on {embedding!r}")
-    protocol = Protocol(
-        iterations=iterations,
-        C=C,
-        seed=seed,
-        negatives=negatives,
-        n_bins=n_bins,
-        solver=solver,
-        chunk_bytes=chunk_bytes,
-        device=device,
-    )
-    if (kind == "profile" or negatives == "frequency_matched") and bins is None:
-        raise ValueError(f"null {key} with {negatives} negatives needs frequency bins")
+    if (kind == "profile" or protocol.negatives == "frequency_matched") and bins is None:
+        raise ValueError(f"null {key} with {protocol.negatives} negatives needs frequency bins")
     all_pools = (
-        _pools(bins, np.zeros(vectors.shape[0], bool), n_bins) if kind == "profile" else None
+        _pools(bins, np.zeros(vectors.shape[0], bool), protocol.n_bins)
+        if kind == "profile"
+        else None
     )
     list_seeds, splits = [], []
     for r in range(lists):
         # the seed key of uniform size-N lists is the size alone, as before profiles existed
-        list_seed = derive_seed(seed, "null", int(spec[0]) if kind == "size" else key, r)
+        list_seed = derive_seed(protocol.seed, "null", int(spec[0]) if kind == "size" else key, r)
         rng = np.random.default_rng(list_seed)
         if kind == "size":
             members = np.sort(rng.choice(vectors.shape[0], size=n_words, replace=False))
         else:
             members = np.sort(np.concatenate(sample_by_profile(rng, all_pools, spec)))
-        seeds = [derive_seed(list_seed, "null-split", i) for i in range(iterations)]
+        seeds = [derive_seed(list_seed, "null-split", i) for i in range(protocol.iterations)]
         list_seeds.append(list_seed)
         splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
     # all random lists of one key have the same size: one batched fit for all their splits
     metrics, _ = _fit_and_score(vectors, splits, protocol)
-    return list_seeds, pd.DataFrame(metrics)[list(METRICS)].to_numpy().reshape(
-        lists, iterations, -1
-    )
+    values = pd.DataFrame(metrics)[list(METRICS)].to_numpy()
+    return list_seeds, values.reshape(lists, protocol.iterations, -1)
 
 
 def null_distribution(
@@ -403,26 +389,29 @@ def null_distribution(
     size: int | None = None,
     key: str | None = None,
     lists: int,
-    iterations: int,
     embedding: str,
-    negatives: str = "uniform",
-    **protocol,
+    protocol: Protocol | None = None,
+    bins: np.ndarray | None = None,
+    **fields,
 ) -> pd.DataFrame:
     """Score ``lists`` random word lists (schema ``null``): one row per random list holding
-    the mean of each metric over its ``iterations`` splits, and the variance and mean
-    cubed deviation over them.
+    the mean of each metric over its splits, and the variance and mean cubed deviation
+    over them.
 
     ``key`` says which random lists: ``size-N`` (N words uniform over the vocabulary) or
     ``profile-a-b-...`` (as many words from each frequency bin as a real list has).
-    Negatives follow ``negatives`` as for real lists. ``protocol``: ``C`` and ``seed``,
-    and optionally ``bins``, ``n_bins``, ``solver``, ``chunk_bytes``, ``device``
-    (:func:`null_splits`).
+    ``protocol`` is the one a real list's job uses (:func:`null_splits`), with the
+    random lists' own ``iterations`` and ``seed``; or give its fields as keywords
+    (``iterations``, ``C``, ``seed``, optionally ``negatives``, ``n_bins``, ``solver``,
+    ``chunk_bytes``, ``device``). Negatives follow ``protocol.negatives`` as for real
+    lists.
     """
     key = key or f"size-{size}"
+    protocol = protocol or Protocol(**fields)
+    iterations, negatives = protocol.iterations, protocol.negatives
     list_seeds, values = null_splits(
-        vectors, key=key, lists=lists, iterations=iterations, embedding=embedding,
-        negatives=negatives, **protocol,
-    )  # fmt: skip
+        vectors, key=key, lists=lists, protocol=protocol, embedding=embedding, bins=bins
+    )
     n_words = int(parse_key(key)[1].sum())
     means = values.mean(axis=1)
     # each random list's variance over its own splits: the within-list (Monte Carlo)

@@ -95,6 +95,41 @@ def check_keys(config: dict, schema: dict) -> None:
     walk(config, schema, "")
 
 
+def fill_defaults(config: dict, schema: dict) -> dict:
+    """Every ``default:`` of the schema written into ``config`` where the key is missing,
+    objects first and then their keys (as Snakemake's ``validate(set_default=True)``
+    does), in place; returns ``config``. The one source of every default: common.smk
+    calls it in every process that reads the workflow, so the rules index the config
+    instead of repeating defaults in ``.get(key, default)``. Snakemake's own filling is
+    not enough for that: 9.5.1-9.14.7 skip validation in remote jobs (SLURM), so their
+    config lacked the defaults (snakemake/snakemake#3614)."""
+    import copy
+
+    def walk(value, node: dict) -> None:
+        node = resolve_ref(schema, node)
+        if isinstance(value, list) and isinstance(node.get("items"), dict):
+            for item in value:
+                walk(item, node["items"])
+            return
+        if not isinstance(value, dict):
+            return
+        props = node.get("properties") or {}
+        for key, sub in props.items():
+            sub_node = resolve_ref(schema, sub)
+            if key not in value and "default" in sub_node:
+                value[key] = copy.deepcopy(sub_node["default"])
+            if key in value:
+                walk(value[key], sub_node)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            for key, sub in value.items():
+                if key not in props:
+                    walk(sub, extra)
+
+    walk(config, schema)
+    return config
+
+
 def drop_removed(config: dict) -> dict:
     """A --configfile is merged into config/config.yaml, key by key, so it cannot delete an
     embedding the default defines; ``NAME: null`` under ``embeddings`` does (the default's
@@ -510,16 +545,20 @@ def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
 
 
 def job_protocol(params, negatives: str, *, iterations: int | None = None):
-    """The :class:`~learnability.evaluate.Protocol` of a job from its rule's params."""
+    """The :class:`~learnability.evaluate.Protocol` of a job from its rule's params
+    (common.smk's ``protocol_params``): the learnability, learning-curve and null jobs
+    all build theirs here. ``n_bins`` is None for jobs that draw no frequency bins, which
+    keep the Protocol's own default."""
     from learnability.evaluate import Protocol
 
+    bins = {} if params.n_bins is None else {"n_bins": params.n_bins}
     return Protocol(
         iterations=iterations if iterations is not None else params.iterations,
         C=params.C,
         seed=params.seed,
         negatives=negatives,
-        n_bins=params.n_bins or 10,
         solver=params.solver,
         chunk_bytes=int(params.chunk_mb * 2**20),
         device=params.device,
+        **bins,
     )

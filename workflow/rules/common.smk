@@ -29,6 +29,7 @@ from learnability.workflow_config import (
     check_keys,
     config_errors_in_one_line,
     drop_removed,
+    fill_defaults,
     evaluation_file_name,
     embedding_params,
     ignored_list_files,
@@ -43,12 +44,14 @@ min_version("9.0")
 
 
 drop_removed(config)
+SCHEMA = load_schema(workflow.source_path("../schemas/config.schema.yaml"))
 with config_errors_in_one_line():
     # a misspelt key gets "did you mean" in one line, before validate's dump of the schema
-    check_keys(
-        config, load_schema(workflow.source_path("../schemas/config.schema.yaml"))
-    )
+    check_keys(config, SCHEMA)
 validate(config, workflow.source_path("../schemas/config.schema.yaml"))
+# the schema's defaults, in this process too (remote jobs included): the rules index the
+# config and repeat no default
+fill_defaults(config, SCHEMA)
 # As a module of another workflow (README, "Use as a Snakemake module"), its prefix: is
 # prepended to every relative input path, so the config's own files are made absolute.
 IN_MODULE = not workflow.modifier.is_main_snakefile()
@@ -70,15 +73,15 @@ DOWNLOADED = {
     if "url" in config["embeddings"][e]
 }
 COMPARED = list(config["compare"]["embeddings"])
-VOCABULARY = config["compare"].get("vocabulary", "shared")
+VOCABULARY = config["compare"]["vocabulary"]
 # compared embeddings are scored in the space of the words they all know (see
 # learnability.embeddings.shared); the others, and all with vocabulary: own, in their own
 IN_SHARED = set(COMPARED) if VOCABULARY == "shared" else set()
-NEGATIVES = list(config["learnability"].get("negatives", ["uniform"]))
-N_BINS = config["learnability"].get("frequency_bins", 10)
+NEGATIVES = list(config["learnability"]["negatives"])
+N_BINS = config["learnability"]["frequency_bins"]
 # how list entries and evaluation words find a cased vocabulary (learnability.matching)
-CASE = config.get("matching", {}).get("case", "auto")
-LEARNING_CURVE = list(config["learnability"].get("learning_curve", []))
+CASE = config["matching"]["case"]
+LEARNING_CURVE = list(config["learnability"]["learning_curve"])
 DUMP = config["dump"]["name"]
 # A multi-part dump (base_url) fans out one download and one extraction job per part,
 # listed by the manifest checkpoint; a single file (source) is a dump of one part.
@@ -149,9 +152,7 @@ def training_runtime(wildcards, input, threads):
 def training_mem_mb(wildcards, input):
     method = _method(wildcards)
     counting = (
-        config["training"].get("count_memory_mb", 1024)
-        if method.counts_cooccurrence
-        else 0
+        config["training"]["count_memory_mb"] if method.counts_cooccurrence else 0
     )
     return 4000 + counting + int(input.size_mb * method.mem_per_mb)
 
@@ -187,8 +188,26 @@ def training_threads(wildcards):
 
 
 def frequency_bins_param(wildcards):
-    # only frequency-matched jobs read the bin count: changing it reruns nothing else
-    return N_BINS if wildcards.negatives == "frequency_matched" else None
+    # only jobs that draw frequency bins read their count (frequency-matched negatives,
+    # and random lists matched to a list's frequency profile): changing it reruns
+    # nothing else
+    profile = getattr(wildcards, "key", "").startswith("profile-")
+    return N_BINS if wildcards.negatives == "frequency_matched" or profile else None
+
+
+def protocol_params(seed_section):
+    """The params of every job that fits classifiers (learnability, learning_curve,
+    null_distribution), which learnability.workflow_config.job_protocol turns into the
+    one Protocol; the seed is that of ``seed_section`` (the lists' or the nulls')."""
+    fitting = config["learnability"]
+    return dict(
+        C=fitting["C"],
+        seed=config[seed_section]["seed"],
+        n_bins=frequency_bins_param,
+        solver=fitting["solver"],
+        chunk_mb=fitting["chunk_mb"],
+        device=fitting["device"],
+    )
 
 
 def space(embedding):
@@ -220,7 +239,7 @@ def null_keys(embedding, negatives):
     """Fixed sizes, plus the key of each list once the concepts are resolved: its size,
     or its frequency profile under frequency-matched negatives."""
     keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
-    if config["random_lists"].get("match_sizes", True):
+    if config["random_lists"]["match_sizes"]:
         for name in LISTS:
             path = checkpoints.resolve_concept.get(
                 embedding=embedding, list=name
@@ -307,7 +326,7 @@ def scheme_null_files(wildcards):
 
 # The configuration's name in figure titles: report.name, else the --configfile(s) given
 # (a name left at its default would call config/paper.yaml's figures "default").
-REPORT_NAME = config.get("report", {}).get("name", "default")
+REPORT_NAME = config["report"]["name"]
 if REPORT_NAME == "default" and workflow.overwrite_configfiles:
     REPORT_NAME = ", ".join(Path(f).stem for f in workflow.overwrite_configfiles)
 
@@ -444,15 +463,10 @@ def get_final_outputs():
     return outputs
 
 
-EVALUATIONS = {
-    kind: config.get("evaluations", {}).get(kind, {})
-    for kind in ("multi_answer", "analogy", "word_pairs", "hierarchy", "pseudo")
-}
-for _key in ("bootstrap", "confidence", "seed"):
-    if _key in config.get("evaluations", {}):
-        EVALUATIONS[_key] = config["evaluations"][_key]
+# each kind's settings, and the bootstrap, confidence and seed they share (all defaulted)
+EVALUATIONS = config["evaluations"]
 # pseudo-disambiguation counts pairs in the corpus: only when one is built
-PSEUDO = bool(TRAINED) and EVALUATIONS["pseudo"].get("enabled", True)
+PSEUDO = bool(TRAINED) and EVALUATIONS["pseudo"]["enabled"]
 
 
 def evaluation_files(kind):
@@ -462,12 +476,12 @@ def evaluation_files(kind):
 
     return [
         str(resolve_package_path(f)) if f.startswith("package://") else f
-        for f in EVALUATIONS[kind].get("files", [])
+        for f in EVALUATIONS[kind]["files"]
     ]
 
 
 def evaluation_datasets(kind):
-    return [evaluation_file_name(f) for f in EVALUATIONS[kind].get("files", [])]
+    return [evaluation_file_name(f) for f in EVALUATIONS[kind]["files"]]
 
 
 def pseudo_settings():
@@ -488,7 +502,7 @@ def evaluation_outputs(wildcards=None):
     """Named inputs of the summary: each enabled evaluation's per-embedding tables."""
     out = {}
     for kind, tables in EVALUATION_OUTPUTS.items():
-        if EVALUATIONS[kind].get("files", []):
+        if EVALUATIONS[kind]["files"]:
             for table in tables:
                 out[table] = expand(
                     "results/evaluations/{embedding}/{table}.parquet",

@@ -12,10 +12,10 @@ rule pvalues:
     conda:
         "../envs/learnability.yaml"
     params:
-        match_sizes=config["random_lists"].get("match_sizes", True),
+        match_sizes=config["random_lists"]["match_sizes"],
         sizes=config["random_lists"]["sizes"],
-        adjust=config["random_lists"].get("adjust", "holm"),
-        method=config["random_lists"].get("method", "rescaled_skew"),
+        adjust=config["random_lists"]["adjust"],
+        method=config["random_lists"]["method"],
         list_iterations=config["learnability"]["iterations"],
     script:
         "../scripts/pvalues.py"
@@ -33,7 +33,7 @@ rule wilcoxon:
         "../envs/learnability.yaml"
     params:
         embeddings=config["compare"]["embeddings"],
-        alternative=config["compare"].get("alternative", "greater"),
+        alternative=config["compare"]["alternative"],
         vocabulary=VOCABULARY,
     script:
         "../scripts/wilcoxon.py"

@@ -33,7 +33,7 @@ rule coverage:
     params:
         shared=sorted(IN_SHARED),
         lists=LISTS,
-        max_share=config["wordlists"].get("wildcard_max_share", 0.25),
+        max_share=config["wordlists"]["wildcard_max_share"],
         case=CASE,
     script:
         "../scripts/concept_coverage.py"

@@ -9,12 +9,10 @@ if MULTIPART:
             "../envs/learnability.yaml"
         params:
             base_url=config["dump"]["base_url"],
-            status=config["dump"].get("status", "dumpstatus.json"),
-            job=config["dump"].get("job", "articlesdump"),
-            pattern=config["dump"].get(
-                "pattern", r"-pages-articles\d+\.xml-p\d+p\d+\.bz2$"
-            ),
-            allow_unverified=config["dump"].get("allow_unverified", False),
+            status=config["dump"]["status"],
+            job=config["dump"]["job"],
+            pattern=config["dump"]["pattern"],
+            allow_unverified=config["dump"]["allow_unverified"],
         script:
             "../scripts/dump_manifest.py"
 
@@ -32,7 +30,7 @@ if MULTIPART:
         resources:
             runtime=240,
         params:
-            allow_unverified=config["dump"].get("allow_unverified", False),
+            allow_unverified=config["dump"]["allow_unverified"],
         script:
             "../scripts/fetch_dump_part.py"
 
@@ -52,7 +50,7 @@ else:
                 for h in ("sha256", "sha1", "md5")
                 if config["dump"].get(h)
             },
-            allow_unverified=config["dump"].get("allow_unverified", False),
+            allow_unverified=config["dump"]["allow_unverified"],
         script:
             "../scripts/fetch_file.py"
 
@@ -75,8 +73,8 @@ rule extract_part:
         mem_mb=extraction_mem_mb,
         runtime=extraction_runtime,
     params:
-        min_article_tokens=config["corpus"].get("min_article_tokens", 50),
-        max_line_tokens=config["corpus"].get("max_line_tokens", 1000),
+        min_article_tokens=config["corpus"]["min_article_tokens"],
+        max_line_tokens=config["corpus"]["max_line_tokens"],
     script:
         "../scripts/extract_corpus.py"
 

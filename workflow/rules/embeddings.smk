@@ -18,7 +18,7 @@ rule train_embedding:
         mem_mb=training_mem_mb,
         runtime=training_runtime,
         # a resource, not a param: the counts, and so the vectors, do not depend on it
-        count_mb=config["training"].get("count_memory_mb", 1024),
+        count_mb=config["training"]["count_memory_mb"],
     params:
         hp=training_params,
     script:

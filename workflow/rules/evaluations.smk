@@ -18,7 +18,7 @@ rule evaluate_multi_answer:
         "../envs/learnability.yaml"
     params:
         datasets=evaluation_datasets("multi_answer"),
-        k=EVALUATIONS["multi_answer"].get("k", 15),
+        k=EVALUATIONS["multi_answer"]["k"],
         case=CASE,
     script:
         "../scripts/evaluate_multi_answer.py"
@@ -39,8 +39,8 @@ rule evaluate_analogy:
         "../envs/learnability.yaml"
     params:
         datasets=evaluation_datasets("analogy"),
-        restrict_vocab=EVALUATIONS["analogy"].get("restrict_vocab", 300000),
-        eps=EVALUATIONS["analogy"].get("cosmul_eps", 0.001),
+        restrict_vocab=EVALUATIONS["analogy"]["restrict_vocab"],
+        eps=EVALUATIONS["analogy"]["cosmul_eps"],
         case=CASE,
     script:
         "../scripts/evaluate_analogy.py"
@@ -59,7 +59,7 @@ rule evaluate_word_pairs:
         "../envs/learnability.yaml"
     params:
         datasets=evaluation_datasets("word_pairs"),
-        restrict_vocab=EVALUATIONS["word_pairs"].get("restrict_vocab", 300000),
+        restrict_vocab=EVALUATIONS["word_pairs"]["restrict_vocab"],
         case=CASE,
     script:
         "../scripts/evaluate_word_pairs.py"
@@ -145,10 +145,10 @@ rule evaluations_summary:
         "../envs/learnability.yaml"
     params:
         embeddings=COMPARED,
-        alternative=config["compare"].get("alternative", "greater"),
-        bootstrap=EVALUATIONS.get("bootstrap", 2000),
-        confidence=EVALUATIONS.get("confidence", 0.95),
-        seed=EVALUATIONS.get("seed", 2022),
+        alternative=config["compare"]["alternative"],
+        bootstrap=EVALUATIONS["bootstrap"],
+        confidence=EVALUATIONS["confidence"],
+        seed=EVALUATIONS["seed"],
     script:
         "../scripts/evaluations_summary.py"
 

@@ -14,21 +14,16 @@ rule learnability:
         "benchmarks/out/learnability/{embedding}/{list}/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
-    threads: config["learnability"].get("threads", 1)
+    threads: config["learnability"]["threads"]
     resources:
         mem_mb=fitting_mem_mb,
         runtime=60,
     params:
+        **protocol_params("learnability"),
         iterations=config["learnability"]["iterations"],
-        C=config["learnability"]["C"],
-        seed=config["learnability"]["seed"],
-        min_words=config["learnability"].get("min_words", 4),
-        bootstrap=config["learnability"].get("bootstrap", 1000),
-        confidence=config["learnability"].get("confidence", 0.95),
-        n_bins=frequency_bins_param,
-        solver=config["learnability"].get("solver", "batched"),
-        chunk_mb=config["learnability"].get("chunk_mb", 16),
-        device=config["learnability"].get("device", "cpu"),
+        min_words=config["learnability"]["min_words"],
+        bootstrap=config["learnability"]["bootstrap"],
+        confidence=config["learnability"]["confidence"],
     script:
         "../scripts/learnability.py"
 
@@ -46,19 +41,14 @@ rule learning_curve:
         "benchmarks/out/learning_curve/{embedding}/{list}/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
-    threads: config["learnability"].get("threads", 1)
+    threads: config["learnability"]["threads"]
     resources:
         mem_mb=fitting_mem_mb,
         runtime=60,
     params:
+        **protocol_params("learnability"),
         fractions=LEARNING_CURVE,
         iterations=config["learnability"]["iterations"],
-        C=config["learnability"]["C"],
-        seed=config["learnability"]["seed"],
-        min_words=config["learnability"].get("min_words", 4),
-        n_bins=frequency_bins_param,
-        solver=config["learnability"].get("solver", "batched"),
-        chunk_mb=config["learnability"].get("chunk_mb", 16),
-        device=config["learnability"].get("device", "cpu"),
+        min_words=config["learnability"]["min_words"],
     script:
         "../scripts/learning_curve.py"

@@ -44,7 +44,7 @@ rule tables:
     params:
         embeddings=EMBEDDINGS,
         lists=list(LISTS),
-        table_size=config.get("report", {}).get("table_size", 400),
+        table_size=config["report"]["table_size"],
     script:
         "../scripts/write_tables.py"
 

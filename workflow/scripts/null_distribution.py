@@ -4,7 +4,7 @@ from learnability.classify import limit_threads
 from learnability.evaluate import null_distribution
 from learnability.io import write_table
 from learnability.logs import logged
-from learnability.workflow_config import bins_for
+from learnability.workflow_config import bins_for, job_protocol
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     p, w = snakemake.params, snakemake.wildcards
@@ -13,16 +13,9 @@ with logged(snakemake) as log, limit_threads(snakemake.threads):
         vectors,
         key=w.key,
         lists=p.lists,
-        iterations=p.iterations,
-        C=p.C,
-        seed=p.seed,
         embedding=w.embedding,
-        negatives=w.negatives,
+        protocol=job_protocol(p, w.negatives),
         bins=bins_for(snakemake.input.vocab, p.n_bins),
-        n_bins=p.n_bins or 10,
-        solver=p.solver,
-        chunk_bytes=int(p.chunk_mb * 2**20),
-        device=p.device,
     )
     write_table(null, snakemake.output[0], "null")
     log.info("mean AUC %.4f, max %.4f", null["auc"].mean(), null["auc"].max())
