@@ -5,6 +5,7 @@
 - ``learnability evaluate --embedding PATH --lists PATH``: learnability, a size-matched
   null and the member diagnostics of one embedding, without a Snakemake config.
 - ``learnability empath-lists DIR``: regenerate the shipped open word lists.
+- ``learnability wordnet-lists DIR [--hypernyms TSV]``: regenerate the WordNet lists.
 """
 
 from __future__ import annotations
@@ -155,6 +156,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def wordnet_command(args: argparse.Namespace) -> int:
+    from learnability.wordnet import write_lists
+
+    write_lists(args.out_dir, args.wordnet, args.hypernyms)
+    return 0
+
+
 def empath_command(args: argparse.Namespace) -> int:
     from learnability.empath import build_lists
 
@@ -277,6 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     emp = sub.add_parser("empath-lists", help="regenerate the shipped Empath word lists")
     emp.add_argument("out_dir", type=Path)
     emp.set_defaults(func=empath_command)
+    wn = sub.add_parser(
+        "wordnet-lists", help="regenerate the shipped WordNet supersense lists (and graph)"
+    )
+    wn.add_argument("out_dir", type=Path)
+    wn.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    wn.add_argument("--hypernyms", type=Path, help="also write the noun hypernym graph (TSV)")
+    wn.set_defaults(func=wordnet_command)
     args = parser.parse_args(argv)
     out = getattr(args, "out", None)
     if out is not None and out.suffix.lower() not in OUT_SUFFIXES:

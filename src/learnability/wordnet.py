@@ -1,7 +1,7 @@
 """Concept lists from WordNet 3.0 supersenses (lexicographer files), a second family of
 concepts beside the affective Empath lists: taxonomic categories such as noun.animal.
 
-Run ``python -m learnability.wordnet resources/wordlists-wordnet`` with WordNet's
+Run ``learnability wordnet-lists resources/wordlists-wordnet`` with WordNet's
 database installed (Debian: ``apt-get install wordnet-base``, files in
 ``/usr/share/wordnet``; or ``--wordnet DIR``). The generated lists are committed, so
 users need neither.
@@ -16,7 +16,6 @@ with senses in several supersenses (``chicken``: noun.animal and noun.food) is i
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -139,25 +138,14 @@ def hypernym_edges(wordnet_dir: str | Path = "/usr/share/wordnet") -> list[tuple
     return sorted(edges)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description="Write WordNet supersense word lists.")
-    parser.add_argument("out_dir", type=Path)
-    parser.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
-    parser.add_argument(
-        "--hypernyms", type=Path, help="also write the noun hypernym graph to this TSV"
-    )
-    args = parser.parse_args()
-    if args.hypernyms:
-        edges = hypernym_edges(args.wordnet)
+def write_lists(out_dir: Path, wordnet: Path, hypernyms: Path | None = None) -> None:
+    """What ``learnability wordnet-lists`` does: the supersense lists into ``out_dir``,
+    and optionally the noun hypernym graph, with a count per list printed."""
+    if hypernyms:
+        edges = hypernym_edges(wordnet)
         header = "# WordNet 3.0 noun hypernyms, parent<TAB>child (see README.md)\n"
-        args.hypernyms.write_text(
-            header + "".join(f"{p}\t{c}\n" for p, c in edges), encoding="utf-8"
-        )
-        print(f"{args.hypernyms}: {len(edges)} edges")
+        hypernyms.write_text(header + "".join(f"{p}\t{c}\n" for p, c in edges), encoding="utf-8")
+        print(f"{hypernyms}: {len(edges)} edges")
     print("supersense\tlemmas\tmultiword_left_out\tother_left_out")
-    for name, (n, multi, other) in build_lists(args.out_dir, args.wordnet).items():
+    for name, (n, multi, other) in build_lists(out_dir, wordnet).items():
         print(f"{name}\t{n}\t{multi}\t{other}")
-
-
-if __name__ == "__main__":
-    main()

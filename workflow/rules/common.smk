@@ -345,10 +345,6 @@ def plot_title(text):
     return title
 
 
-def scheme_compare_summaries(wildcards):
-    return summaries(config["compare"]["embeddings"], [wildcards.negatives])
-
-
 def concept_files():
     return expand(
         "results/concepts/{embedding}/{list}.parquet",
@@ -410,6 +406,12 @@ def import_runtime(wildcards, input):
     return 10 + int(input.size_mb * 0.015)
 
 
+# each kind's settings, and the bootstrap, confidence and seed they share (all defaulted)
+EVALUATIONS = config["evaluations"]
+# pseudo-disambiguation counts pairs in the corpus: only when one is built
+PSEUDO = bool(TRAINED) and EVALUATIONS["pseudo"]["enabled"]
+
+
 def get_final_outputs():
     # the corpus is built only when an embedding is trained on it
     outputs = [f"results/corpus/{DUMP}/stats.json"] if TRAINED else []
@@ -461,12 +463,6 @@ def get_final_outputs():
             negatives=NEGATIVES,
         )
     return outputs
-
-
-# each kind's settings, and the bootstrap, confidence and seed they share (all defaulted)
-EVALUATIONS = config["evaluations"]
-# pseudo-disambiguation counts pairs in the corpus: only when one is built
-PSEUDO = bool(TRAINED) and EVALUATIONS["pseudo"]["enabled"]
 
 
 def evaluation_files(kind):

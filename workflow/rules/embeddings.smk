@@ -13,7 +13,7 @@ rule train_embedding:
         embedding="|".join(map(re.escape, TRAINED)) if TRAINED else "(?!)",
     conda:
         "../envs/learnability.yaml"
-    threads: lambda wildcards: training_threads(wildcards)
+    threads: training_threads
     resources:
         mem_mb=training_mem_mb,
         runtime=training_runtime,
