@@ -115,7 +115,8 @@ def test_pretrained_params_and_random_over_a_pretrained_vocabulary():
         "threads": 1,
     }
     # the lists' plain words, for a fastText .bin's n-gram vectors
-    from learnability.workflow_config import list_registry, list_words
+    from learnability.jobs import list_words
+    from learnability.workflow_config import list_registry
 
     words = list_words(list_registry(cfg))
     assert "mother" in words and not any(w.endswith("*") or " " in w for w in words)

@@ -1,7 +1,9 @@
-"""Config checks and derivations that the JSON schema cannot express.
+"""Config checks and derivations that the JSON schema cannot express: what Snakemake
+needs while it builds the DAG.
 
 Used by ``workflow/rules/common.smk`` (and testable without Snakemake). Every error
-names the config key and says what to change.
+names the config key and says what to change. What a job calls while it runs is
+:mod:`learnability.jobs`.
 """
 
 from __future__ import annotations
@@ -252,23 +254,6 @@ def embedding_params(config: dict, name: str) -> dict:
     return params
 
 
-def list_words(lists: dict[str, dict]) -> list[str]:
-    """Every plain word of the lists (normalised; no wildcards or phrases), sorted: the
-    words a fastText .bin gives n-gram vectors with ``subword_oov``."""
-    import re
-
-    from learnability.concepts import load_entries
-    from learnability.tokenize import normalize
-
-    words = set()
-    for spec in lists.values():
-        for entry in load_entries(spec["path"], spec.get("category"), spec.get("format", "auto")):
-            text = normalize(entry.text.strip())
-            if text and not text.endswith("*") and not re.search(r"\s", text):
-                words.add(text)
-    return sorted(words)
-
-
 # files beside the lists that are documentation, not lists: never warned about
 _NOT_LISTS = re.compile(r"^(\.|readme|licen[cs]e|copying|notice|citation|authors)", re.I)
 
@@ -491,24 +476,6 @@ def evaluation_file_name(path: str) -> str:
     return p.name if p.is_dir() else p.name.split(".")[0]
 
 
-def _vocab_bins(vocab_path: str, n_bins: int):
-    """Frequency bins of a vocabulary file, cached on (path, mtime) within one process."""
-    import os
-
-    import pandas as pd
-
-    from learnability.sampling import frequency_bins
-
-    key = (vocab_path, os.stat(vocab_path).st_mtime_ns, n_bins)
-    if key not in _BINS_CACHE:
-        vocab = pd.read_parquet(vocab_path, columns=["word", "count"])
-        _BINS_CACHE[key] = (vocab["word"], frequency_bins(vocab["count"].to_numpy(), n_bins))
-    return _BINS_CACHE[key]
-
-
-_BINS_CACHE: dict = {}
-
-
 def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins: int) -> str:
     """The null a resolved list needs: ``size-N``, or ``profile-...`` under frequency-matched
     negatives (the same key :func:`learnability.evaluate.null_key` gives it)."""
@@ -520,45 +487,7 @@ def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins:
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
     if negatives != "frequency_matched":
         return f"size-{int(resolved['status'].isin(['in_vocab', 'expanded']).sum())}"
-    words, bins = _vocab_bins(vocab_path, n_bins)
+    from learnability.jobs import vocab_bins
+
+    words, bins = vocab_bins(vocab_path, n_bins)
     return profile_key(bins, member_indices(resolved, words), n_bins)
-
-
-def bins_for(vocab_path: str, n_bins: int | None):
-    """Frequency bins for a job whose params ask for them (``n_bins`` set), else None."""
-    if n_bins is None:
-        return None
-    return _vocab_bins(vocab_path, int(n_bins))[1]
-
-
-def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
-    """What a per-(list, embedding) job reads: the vectors (memory-mapped) and the rows of
-    the concept's words in them."""
-    import numpy as np
-    import pandas as pd
-
-    from learnability.concepts import member_indices
-
-    vectors = np.load(vectors_path, mmap_mode="r")
-    vocab = pd.read_parquet(vocab_path, columns=["word"])["word"]
-    return vectors, member_indices(pd.read_parquet(concept_path), vocab)
-
-
-def job_protocol(params, negatives: str, *, iterations: int | None = None):
-    """The :class:`~learnability.evaluate.Protocol` of a job from its rule's params
-    (common.smk's ``protocol_params``): the learnability, learning-curve and null jobs
-    all build theirs here. ``n_bins`` is None for jobs that draw no frequency bins, which
-    keep the Protocol's own default."""
-    from learnability.evaluate import Protocol
-
-    bins = {} if params.n_bins is None else {"n_bins": params.n_bins}
-    return Protocol(
-        iterations=iterations if iterations is not None else params.iterations,
-        C=params.C,
-        seed=params.seed,
-        negatives=negatives,
-        solver=params.solver,
-        chunk_bytes=int(params.chunk_mb * 2**20),
-        device=params.device,
-        **bins,
-    )

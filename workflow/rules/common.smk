@@ -197,7 +197,7 @@ def frequency_bins_param(wildcards):
 
 def protocol_params(seed_section):
     """The params of every job that fits classifiers (learnability, learning_curve,
-    null_distribution), which learnability.workflow_config.job_protocol turns into the
+    null_distribution), which learnability.jobs.job_protocol turns into the
     one Protocol; the seed is that of ``seed_section`` (the lists' or the nulls')."""
     fitting = config["learnability"]
     return dict(
