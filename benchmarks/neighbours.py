@@ -5,7 +5,7 @@ Usage: python benchmarks/neighbours.py [--words 100000] [--queries 1000] [--k 15
 Times, on the same float32 vectors and queries:
   (naive) the loop a user would write: gensim ``KeyedVectors.most_similar(word, topn=k)``
           once per query (the baseline);
-  (ours)  ``learnability.neighbours.top_k``: blocks of queries scored against the whole
+  (ours)  ``learnability.evaluations.neighbours.top_k``: blocks of queries scored against the whole
           vocabulary with one matrix product each, top-k by partial sort.
 It prints both wall times, their ratio, and how many of the k neighbours agree (all,
 barring float ties).
@@ -20,7 +20,7 @@ import time
 import numpy as np
 from gensim.models import KeyedVectors
 
-from learnability.neighbours import top_k
+from learnability.evaluations.neighbours import top_k
 
 
 def main() -> None:

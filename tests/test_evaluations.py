@@ -11,6 +11,7 @@ import pytest
 from scipy import stats as sps
 
 from learnability import evaluations as ev
+from learnability.evaluations.registry import score_row
 from learnability.tables import to_latex, write_evaluation_tables
 
 
@@ -62,7 +63,7 @@ def test_spearman_of_resamples_matches_scipy():
     pairs = rng.standard_normal((5, 40, 2))
     pairs[:, :, 1] += pairs[:, :, 0]
     pairs[0, :10, 0] = 1.0  # ties
-    ours = ev._spearman_rows(pairs)
+    ours = ev.summary._spearman_rows(pairs)
     for r in range(5):
         assert ours[r] == pytest.approx(sps.spearmanr(pairs[r, :, 0], pairs[r, :, 1]).statistic)
 
@@ -115,10 +116,10 @@ def test_rank_correlations_match_scipy_and_need_three_embeddings():
 def scores_and_summary():
     rows = []
     for emb, acc, err in (("w2v", 0.6, 0.2), ("glove", 0.5, 0.3)):
-        rows.append(ev._row(emb, "multi_answer", "mine", "total", "accuracy", acc, 50, 5))
-        rows.append(ev._row(emb, "pseudo", "wiki", "cosine", "error_rate", err, 100, 0))
+        rows.append(score_row(emb, "multi_answer", "mine", "total", "accuracy", acc, 50, 5))
+        rows.append(score_row(emb, "pseudo", "wiki", "cosine", "error_rate", err, 100, 0))
         for k, e in ((1, 0.45), (10, err - 0.05), (100, err)):
-            rows.append(ev._row(emb, "pseudo", "wiki", f"knn-{k}", "error_rate", e, 100, 0))
+            rows.append(score_row(emb, "pseudo", "wiki", f"knn-{k}", "error_rate", e, 100, 0))
     scores = pd.DataFrame(rows)
     summary = pd.DataFrame(
         {

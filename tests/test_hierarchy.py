@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import average_precision_score
 
 from learnability.errors import InputError
-from learnability.hierarchy import (
+from learnability.evaluations.hierarchy import (
     average_precision,
     evaluate_hierarchy,
     read_edges,

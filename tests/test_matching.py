@@ -5,10 +5,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from learnability.analogy import Pair, Question, evaluate_analogies, evaluate_word_pairs
-from learnability.hierarchy import evaluate_hierarchy
+from learnability.evaluations.analogy import Question, evaluate_analogies
+from learnability.evaluations.hierarchy import evaluate_hierarchy
+from learnability.evaluations.multianswer import Query, evaluate_multi_answer
+from learnability.evaluations.word_pairs import Pair, evaluate_word_pairs
 from learnability.matching import Matcher
-from learnability.multianswer import Query, evaluate_multi_answer
 
 # "Paris" only capitalised, "France" both ways (the capitalised one more frequent, listed
 # first), "berlin" only lower-case

@@ -8,21 +8,19 @@ import pytest
 from gensim.models import KeyedVectors
 from gensim.test.utils import datapath
 
-from learnability.analogy import (
+from learnability.errors import InputError
+from learnability.evaluations.analogy import (
     evaluate_analogies,
-    evaluate_word_pairs,
     read_analogies,
-    read_word_pairs,
-    spearman,
     summarise_analogies,
 )
-from learnability.errors import InputError
-from learnability.multianswer import (
+from learnability.evaluations.multianswer import (
     evaluate_multi_answer,
     read_multi_answer,
     summarise_multi_answer,
 )
-from learnability.neighbours import top_k
+from learnability.evaluations.neighbours import top_k
+from learnability.evaluations.word_pairs import evaluate_word_pairs, read_word_pairs, spearman
 from learnability.tokenize import normalize
 
 
@@ -245,7 +243,7 @@ def test_analogy_by_hand():
     # denominator tends to eps), which is why apple is not put there.
     words = ["man", "woman", "king", "queen", "apple"]
     X = np.array([[1, 0], [0.8, 0.6], [0.6, 0.8], [0.28, 0.96], [0, -1]], dtype=np.float32)
-    from learnability.analogy import Question
+    from learnability.evaluations.analogy import Question
 
     per = evaluate_analogies(X, words, [Question("s", 1, ("Man", "Woman", "King", "Queen"))])
     assert per.loc[0, "predicted_add"] == "queen" and per.loc[0, "correct_add"]
@@ -253,7 +251,7 @@ def test_analogy_by_hand():
 
 
 def test_word_pair_spearman_by_hand():
-    from learnability.analogy import Pair
+    from learnability.evaluations.word_pairs import Pair
 
     # cosines: (a, b) = 1, (a, c) = 0, (a, d) = -1; gold 9, 5, 1 -> rho = 1.
     # Swapping two gold scores gives d^2 = 1 + 1: rho = 1 - 6 * 2 / (3 * 8) = 0.5.
@@ -279,7 +277,7 @@ def test_word_pair_spearman_by_hand():
 def test_test_files_refuse_binary_and_non_utf8(tmp_path, data, message):
     """Test files follow the one encoding policy of text inputs (learnability.io): what
     neither UTF-8, UTF-16/32 with a BOM nor windows-1252 decodes is refused by line."""
-    from learnability.hierarchy import read_edges
+    from learnability.evaluations.hierarchy import read_edges
 
     path = tmp_path / "t.txt"
     path.write_bytes(data)

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from learnability.pseudo import (
+from learnability.evaluations.pseudo import (
     PseudoConfig,
     _errors,
     cooccurrence_pairs,

@@ -364,7 +364,7 @@ def multi_answer_report(per: pd.DataFrame | None, neighbours: int = 5) -> str:
     test item as well as the embedding)."""
     if per is None or per.empty:
         return "No multi-answer test is configured (`evaluations.multi_answer.files`).\n"
-    from learnability.multianswer import summarise_multi_answer
+    from learnability.evaluations.multianswer import summarise_multi_answer
 
     parts = []
     for ds, d in per.groupby("dataset", sort=False):
@@ -395,7 +395,7 @@ def analogy_report(per: pd.DataFrame | None) -> str:
     the questions asked of each section (a section asked rarely says little)."""
     if per is None or per.empty:
         return "No analogy test is configured (`evaluations.analogy.files`).\n"
-    from learnability.analogy import summarise_analogies
+    from learnability.evaluations.analogy import summarise_analogies
 
     parts = []
     for ds, d in per.groupby("dataset", sort=False):

@@ -16,6 +16,7 @@ from pathlib import Path
 from learnability.concepts import read_dictionary
 from learnability.embeddings import registry
 from learnability.errors import LearnabilityError
+from learnability.evaluations.registry import FILE_KINDS
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # a list name is a path component of several outputs (results/learnability/E/LIST/...)
@@ -144,7 +145,6 @@ def drop_removed(config: dict) -> dict:
 
 
 # the config keys that name local input files or folders
-EVALUATION_FILE_KINDS = ("multi_answer", "analogy", "word_pairs", "hierarchy")
 
 
 def _is_local(path) -> bool:
@@ -184,7 +184,7 @@ def anchor_paths(config: dict, root: Path, *, absolute: bool = False) -> dict:
         lists["dir"] = anchor(dirs) if isinstance(dirs, str) else [anchor(d) for d in dirs]
     for dic in lists.get("dictionaries", []):
         dic["path"] = anchor(dic["path"])
-    for kind in EVALUATION_FILE_KINDS:
+    for kind in FILE_KINDS:
         block = config.get("evaluations", {}).get(kind) or {}
         if "files" in block:
             block["files"] = [anchor(f) for f in block["files"]]
@@ -426,7 +426,7 @@ def check_config(config: dict) -> None:
                 f"embeddings (defined: {sorted(embeddings)})"
             )
     evaluations = config.get("evaluations", {})
-    for kind in EVALUATION_FILE_KINDS:
+    for kind in FILE_KINDS:
         files = evaluations.get(kind, {}).get("files", [])
         stems = [evaluation_file_name(f) for f in files]
         for f in files:

@@ -22,6 +22,7 @@ from snakemake.utils import min_version, validate
 
 from learnability.dumps import read_manifest
 from learnability.embeddings import registry
+from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
 from learnability.schemas import fingerprint
 from learnability.workflow_config import (
     anchor_paths,
@@ -408,8 +409,19 @@ def import_runtime(wildcards, input):
 
 # each kind's settings, and the bootstrap, confidence and seed they share (all defaulted)
 EVALUATIONS = config["evaluations"]
-# pseudo-disambiguation counts pairs in the corpus: only when one is built
-PSEUDO = bool(TRAINED) and EVALUATIONS["pseudo"]["enabled"]
+
+
+def evaluation_enabled(kind):
+    """A kind runs when it has files to read, or else when it is enabled; one that reads
+    the corpus (pseudo-disambiguation) only when a corpus is built."""
+    spec = EVALUATION_KINDS[kind]
+    on = (
+        bool(EVALUATIONS[kind]["files"]) if spec.files else EVALUATIONS[kind]["enabled"]
+    )
+    return on and (bool(TRAINED) or not spec.needs_corpus)
+
+
+PSEUDO = evaluation_enabled("pseudo")
 
 
 def get_final_outputs():
@@ -486,27 +498,16 @@ def pseudo_settings():
     return cfg
 
 
-EVALUATION_OUTPUTS = {
-    "multi_answer": ["multi_answer"],
-    "analogy": ["analogy"],
-    "word_pairs": ["word_pairs"],
-    "hierarchy": ["hierarchy_edges", "hierarchy_parents"],
-}
-
-
 def evaluation_outputs(wildcards=None):
-    """Named inputs of the summary: each enabled evaluation's per-embedding tables."""
+    """Named inputs of the summary: each enabled evaluation's per-embedding tables, named
+    after the table (the evaluation registry, learnability.evaluations.registry)."""
     out = {}
-    for kind, tables in EVALUATION_OUTPUTS.items():
-        if EVALUATIONS[kind]["files"]:
-            for table in tables:
+    for kind, spec in EVALUATION_KINDS.items():
+        if evaluation_enabled(kind):
+            for table in spec.tables:
                 out[table] = expand(
                     "results/evaluations/{embedding}/{table}.parquet",
                     embedding=EMBEDDINGS,
                     table=table,
                 )
-    if PSEUDO:
-        out["pseudo"] = expand(
-            "results/evaluations/{embedding}/pseudo.parquet", embedding=EMBEDDINGS
-        )
     return out

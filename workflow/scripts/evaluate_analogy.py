@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from learnability.analogy import evaluate_analogies, read_analogies, summarise_analogies
 from learnability.embeddings.store import load_embedding
+from learnability.evaluations.analogy import evaluate_analogies, read_analogies, summarise_analogies
 from learnability.io import write_table
 from learnability.logs import logged
 

@@ -3,7 +3,7 @@ from pathlib import Path
 import pandas as pd
 
 from learnability.embeddings.store import load_embedding
-from learnability.hierarchy import evaluate_hierarchy, read_edges, summarise_hierarchy
+from learnability.evaluations.hierarchy import evaluate_hierarchy, read_edges, summarise_hierarchy
 from learnability.io import write_table
 from learnability.logs import logged
 

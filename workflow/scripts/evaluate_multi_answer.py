@@ -3,13 +3,13 @@ from pathlib import Path
 import pandas as pd
 
 from learnability.embeddings.store import load_embedding
-from learnability.io import write_table
-from learnability.logs import logged
-from learnability.multianswer import (
+from learnability.evaluations.multianswer import (
     evaluate_multi_answer,
     read_multi_answer,
     summarise_multi_answer,
 )
+from learnability.io import write_table
+from learnability.logs import logged
 
 with logged(snakemake) as log:
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

@@ -1,9 +1,9 @@
 from pathlib import Path
 
 from learnability.embeddings.store import load_embedding
+from learnability.evaluations.pseudo import PseudoConfig, evaluate_corpus
 from learnability.io import write_table
 from learnability.logs import logged
-from learnability.pseudo import PseudoConfig, evaluate_corpus
 
 with logged(snakemake) as log:
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from learnability.analogy import evaluate_word_pairs, read_word_pairs, spearman
 from learnability.embeddings.store import load_embedding
+from learnability.evaluations.word_pairs import evaluate_word_pairs, read_word_pairs, spearman
 from learnability.io import write_table
 from learnability.logs import logged
 

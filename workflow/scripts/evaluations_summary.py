@@ -7,24 +7,14 @@ from learnability.tables import write_evaluation_tables
 
 with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output
+    # every table of every evaluation kind the run has (common.smk: evaluation_outputs)
     tables = {
         name: read_tables(list(i[name]), name)
-        for name in ("multi_answer", "analogy", "word_pairs", "hierarchy_edges",
-                     "hierarchy_parents", "pseudo")
+        for kind in ev.KINDS.values()
+        for name in kind.tables
         if name in i.keys()
-    }  # fmt: skip
-    rows = []
-    if "multi_answer" in tables:
-        rows += ev.scores_multi_answer(tables["multi_answer"])
-    if "analogy" in tables:
-        rows += ev.scores_analogy(tables["analogy"])
-    if "word_pairs" in tables:
-        rows += ev.scores_word_pairs(tables["word_pairs"])
-    if "hierarchy_edges" in tables:
-        rows += ev.scores_hierarchy(tables["hierarchy_edges"], tables["hierarchy_parents"])
-    if "pseudo" in tables:
-        rows += ev.scores_pseudo(tables["pseudo"])
-    scores = pd.DataFrame(rows, columns=ev.SCORE_COLUMNS)
+    }
+    scores = ev.scores(tables)
     summary = read_tables(list(i.summaries), "summary")
     tests = ev.compare_evaluations(
         tables, list(p.embeddings), p.alternative, p.bootstrap, p.seed, p.confidence

@@ -22,99 +22,38 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from learnability.evaluations.registry import KINDS, SCORE_COLUMNS
 from learnability.stats import adjust_pvalues, comparison_pairs, wilcoxon_test
 
-SCORE_COLUMNS = [
-    "embedding", "evaluation", "dataset", "section", "metric", "value", "n_items", "n_oov",
-]  # fmt: skip
+
+def scores(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The long ``scores`` table: every kind of the registry whose tables are present,
+    in the registry's order, scored by its module."""
+    rows = []
+    for kind in KINDS.values():
+        if all(name in tables for name in kind.tables):
+            rows += kind.load().scores(tables)
+    return pd.DataFrame(rows, columns=SCORE_COLUMNS)
 
 
-def _row(embedding, evaluation, dataset, section, metric, value, n_items, n_oov) -> dict:
-    values = (embedding, evaluation, dataset, section, metric, float(value), int(n_items))
-    return dict(zip(SCORE_COLUMNS, (*values, int(n_oov)), strict=True))
+def _paired_specs(tables: dict[str, pd.DataFrame]) -> list[tuple]:
+    """(evaluation, metric, items, keys, value function, test) for every paired test of
+    the registry whose table is present, in the registry's order."""
+    specs = []
+    for kind in KINDS.values():
+        for test in kind.tests:
+            if test.table not in tables:
+                continue
+            items = tables[test.table]
+            if kind.paired_items:
+                items = kind.load().paired_items(items)
+            cols = list(test.value)
 
+            def value(d, cols=cols):
+                return d[cols].to_numpy(float) if len(cols) > 1 else d[cols[0]].to_numpy(float)
 
-def scores_multi_answer(per: pd.DataFrame) -> list[dict]:
-    from learnability.multianswer import summarise_multi_answer
-
-    out = []
-    for (emb, ds), g in per.groupby(["embedding", "dataset"], sort=False):
-        for r in summarise_multi_answer(g).itertuples():
-            oov = r.n_queries - r.n_asked
-            out.append(
-                _row(emb, "multi_answer", ds, r.section, "accuracy", r.accuracy, r.n_asked, oov)
-            )
-            out.append(
-                _row(
-                    emb,
-                    "multi_answer",
-                    ds,
-                    r.section,
-                    "accuracy_all",
-                    r.accuracy_all,
-                    r.n_queries,
-                    oov,
-                )
-            )
-            out.append(
-                _row(emb, "multi_answer", ds, r.section, "oov_rate", r.oov_rate, r.n_queries, oov)
-            )
-    return out  # fmt: skip
-
-
-def scores_analogy(per: pd.DataFrame) -> list[dict]:
-    from learnability.analogy import summarise_analogies
-
-    out = []
-    for (emb, ds), g in per.groupby(["embedding", "dataset"], sort=False):
-        for r in summarise_analogies(g).itertuples():
-            metric = "accuracy_3cosadd" if r.method == "3CosAdd" else "accuracy_3cosmul"
-            out.append(
-                _row(emb, "analogy", ds, r.section, metric, r.accuracy, r.n_asked,
-                     r.n_questions - r.n_asked)
-            )  # fmt: skip
-    return out
-
-
-def scores_word_pairs(per: pd.DataFrame) -> list[dict]:
-    from learnability.analogy import spearman
-
-    out = []
-    for (emb, ds), g in per.groupby(["embedding", "dataset"], sort=False):
-        s = spearman(g)
-        out.append(
-            _row(emb, "word_pairs", ds, "total", "spearman", s["spearman"], s["n_used"], s["n_oov"])
-        )
-    return out  # fmt: skip
-
-
-def scores_hierarchy(edges: pd.DataFrame, parents: pd.DataFrame) -> list[dict]:
-    from learnability.hierarchy import summarise_hierarchy
-
-    out = []
-    for (emb, ds), e in edges.groupby(["embedding", "dataset"], sort=False):
-        p = parents[(parents["embedding"] == emb) & (parents["dataset"] == ds)]
-        s = summarise_hierarchy(e, p)
-        n_ok = int((e["status"] == "ok").sum())
-        n_oov = len(e) - n_ok
-        out.append(_row(emb, "hierarchy", ds, "total", "mean_rank", s["mean_rank"], n_ok, n_oov))
-        out.append(_row(emb, "hierarchy", ds, "total", "map", s["map"], len(p), n_oov))
-        out.append(_row(emb, "hierarchy", ds, "total", "norm_order", s["norm_order"], n_ok, n_oov))
-    return out  # fmt: skip
-
-
-def scores_pseudo(per: pd.DataFrame) -> list[dict]:
-    """Mean error over folds per method and k (section ``cosine`` or ``knn-{k}``), with
-    the std over folds as its own metric."""
-    out = []
-    for (emb, ds, method, k), g in per.groupby(["embedding", "dataset", "method", "k"], sort=False):
-        section = method if method in ("cosine", "unigram") else f"knn-{k}"
-        n, oov = int(g["n_test"].sum()), int(g["n_oov"].sum())
-        out.append(_row(emb, "pseudo", ds, section, "error_rate", g["error_rate"].mean(), n, oov))
-        out.append(
-            _row(emb, "pseudo", ds, section, "error_rate_std", g["error_rate"].std(ddof=1), n, oov)
-        )
-    return out  # fmt: skip
+            specs.append((kind.name, test.metric, items, list(test.keys), value, test.test))
+    return specs
 
 
 def _bootstrap(
@@ -171,35 +110,9 @@ def compare_evaluations(
     confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Paired tests for each pair of ``embeddings`` (once, earlier against later:
-    :func:`learnability.stats.comparison_pairs`) on every evaluation present in
-    ``tables`` (keys: multi_answer, analogy, word_pairs, hierarchy_parents, pseudo)."""
-    specs = []  # (evaluation, metric, table, item keys, value function, test)
-    if "multi_answer" in tables:
-        specs.append(("multi_answer", "accuracy", tables["multi_answer"], ["section", "line"],
-                      lambda d: d["correct"].to_numpy(float), "mean"))  # fmt: skip
-    if "analogy" in tables:
-        for col, metric in (
-            ("correct_add", "accuracy_3cosadd"),
-            ("correct_mul", "accuracy_3cosmul"),
-        ):
-            specs.append(("analogy", metric, tables["analogy"], ["section", "line"],
-                          lambda d, c=col: d[c].to_numpy(float), "mean"))  # fmt: skip
-    if "word_pairs" in tables:
-        specs.append(("word_pairs", "spearman", tables["word_pairs"], ["line"],
-                      lambda d: d[["gold", "cosine"]].to_numpy(float), "spearman"))  # fmt: skip
-    if "hierarchy_parents" in tables:
-        specs.append(("hierarchy", "map", tables["hierarchy_parents"], ["parent"],
-                      lambda d: d["average_precision"].to_numpy(float), "wilcoxon"))  # fmt: skip
-    if "pseudo" in tables:
-        pseudo = tables["pseudo"]
-        pseudo = pseudo[pseudo["method"] != "unigram"].copy()  # the same for every embedding
-        pseudo["section"] = np.where(
-            pseudo["method"] == "cosine", "cosine", "knn-" + pseudo["k"].astype(str)
-        )
-        specs.append(
-            ("pseudo", "accuracy", pseudo, ["section", "fold"],
-             lambda d: 1 - d["error_rate"].to_numpy(float), "wilcoxon-by-section")
-        )  # fmt: skip
+    :func:`learnability.stats.comparison_pairs`) on every evaluation of the registry
+    whose tables are present in ``tables`` (keys: the kinds' table names)."""
+    specs = _paired_specs(tables)
     rows = []
     for t, (evaluation, metric, per, keys, value, test) in enumerate(specs):
         for ds in dict.fromkeys(per["dataset"]):
@@ -270,13 +183,7 @@ TEST_COLUMNS = [
 ]  # fmt: skip
 
 # The one number per (evaluation, dataset) that orders embeddings, higher = better.
-HEADLINE = {
-    ("multi_answer", "total", "accuracy"): 1,
-    ("analogy", "total", "accuracy_3cosadd"): 1,
-    ("word_pairs", "total", "spearman"): 1,
-    ("hierarchy", "total", "map"): 1,
-    ("pseudo", "cosine", "error_rate"): -1,
-}
+HEADLINE = {(name, *kind.headline[:2]): kind.headline[2] for name, kind in KINDS.items()}
 
 
 def headline(scores: pd.DataFrame) -> pd.DataFrame:
@@ -332,35 +239,19 @@ def learnability_columns(summary: pd.DataFrame) -> pd.DataFrame:
 def comparison_table(scores: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     """One row per embedding; one column group per evaluation: learnability, then each
     evaluation's numbers per dataset. Column names are 'group: column'."""
-    cols = learnability_columns(summary)
-    picks = [
-        ("multi_answer", "total", "accuracy", "accuracy"),
-        ("multi_answer", "total", "oov_rate", "OOV rate"),
-        ("analogy", "total", "accuracy_3cosadd", "3CosAdd"),
-        ("analogy", "total", "accuracy_3cosmul", "3CosMul"),
-        ("word_pairs", "total", "spearman", "Spearman"),
-        ("hierarchy", "total", "mean_rank", "Mean Rank"),
-        ("hierarchy", "total", "map", "mAP"),
-        ("pseudo", "cosine", "error_rate", "error (cosine)"),
-        ("pseudo", "unigram", "error_rate", "error (unigram baseline)"),
-    ]
-    frames = [cols]
-    for ev, section, metric, label in picks:
-        part = scores[
-            (scores["evaluation"] == ev)
-            & (scores["section"] == section)
-            & (scores["metric"] == metric)
-        ]
-        for ds, g in part.groupby("dataset", sort=False):
-            frames.append(g.set_index("embedding")["value"].rename(f"{ev}: {ds} {label}"))
-    pseudo = scores[(scores["evaluation"] == "pseudo") & (scores["metric"] == "error_rate")
-                    & scores["section"].str.startswith("knn-")]  # fmt: skip
-    for ds, g in pseudo.groupby("dataset", sort=False):
-        best = g.loc[g.groupby("embedding")["value"].idxmin()].set_index("embedding")
-        frames.append(best["value"].rename(f"pseudo: {ds} error (best k)"))
-        frames.append(
-            best["section"].str.removeprefix("knn-").astype(int).rename(f"pseudo: {ds} best k")
-        )
+    frames = [learnability_columns(summary)]
+    for name, kind in KINDS.items():
+        for section, metric, label in kind.columns:
+            part = scores[
+                (scores["evaluation"] == name)
+                & (scores["section"] == section)
+                & (scores["metric"] == metric)
+            ]
+            for ds, g in part.groupby("dataset", sort=False):
+                frames.append(g.set_index("embedding")["value"].rename(f"{name}: {ds} {label}"))
+    for kind in KINDS.values():
+        if kind.extra_columns:
+            frames += kind.load().extra_columns(scores)
     table = pd.concat(frames, axis=1)
     table.index.name = "embedding"
     return table.reset_index()

@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
+from learnability.evaluations.neighbours import top_k
 from learnability.io import read_text_lines
 from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.neighbours import top_k
 from learnability.tokenize import normalize
 
 
@@ -173,3 +173,37 @@ def summarise_multi_answer(per_query: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
+
+
+def scores(tables: dict) -> list[dict]:
+    """Rows of the ``scores`` table (:mod:`.registry`): accuracy over the queries asked,
+    over all queries, and the OOV rate, per section."""
+    from learnability.evaluations.registry import score_row
+
+    out = []
+    for (emb, ds), g in tables["multi_answer"].groupby(["embedding", "dataset"], sort=False):
+        for r in summarise_multi_answer(g).itertuples():
+            oov = r.n_queries - r.n_asked
+            out.append(
+                score_row(
+                    emb, "multi_answer", ds, r.section, "accuracy", r.accuracy, r.n_asked, oov
+                )
+            )
+            out.append(
+                score_row(
+                    emb,
+                    "multi_answer",
+                    ds,
+                    r.section,
+                    "accuracy_all",
+                    r.accuracy_all,
+                    r.n_queries,
+                    oov,
+                )
+            )
+            out.append(
+                score_row(
+                    emb, "multi_answer", ds, r.section, "oov_rate", r.oov_rate, r.n_queries, oov
+                )
+            )
+    return out  # fmt: skip

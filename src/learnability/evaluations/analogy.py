@@ -1,8 +1,7 @@
-"""Word analogies (a : b :: c : ?) by 3CosAdd and 3CosMul, and word-pair similarity by
-Spearman correlation: the benchmarks that ship inside gensim (``questions-words.txt``,
-``simlex999.txt``, ``wordsim353.tsv``), computed the way gensim computes them so that the
-numbers can be checked against ``KeyedVectors.evaluate_word_analogies`` and
-``evaluate_word_pairs``:
+"""Word analogies (a : b :: c : ?) by 3CosAdd and 3CosMul: the benchmark that ships
+inside gensim (``questions-words.txt``), computed the way gensim computes it so that the
+numbers can be checked against ``KeyedVectors.evaluate_word_analogies`` (word-pair
+similarity, the other gensim benchmark, is :mod:`.word_pairs`):
 
 - the candidates, and the words a question may use, are the ``restrict_vocab`` most
   frequent words (gensim's default 300,000); a question with a word outside them is not
@@ -24,12 +23,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from learnability.errors import InputError
+from learnability.evaluations.neighbours import (
+    block_size,
+    cosine_scores,
+    norms,
+    top_of_scores,
+)
 from learnability.io import read_text_lines
 from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.neighbours import block_size, cosine_scores, norms, top_of_scores, unit_rows
 from learnability.tokenize import normalize
 
 GENSIM_RESTRICT_VOCAB = 300_000
@@ -171,77 +174,17 @@ def summarise_analogies(per_question: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-@dataclass(frozen=True)
-class Pair:
-    line: int
-    a: str
-    b: str
-    gold: float
+def scores(tables: dict) -> list[dict]:
+    """Rows of the ``scores`` table (:mod:`.registry`): 3CosAdd and 3CosMul accuracy per
+    section, over the questions asked."""
+    from learnability.evaluations.registry import score_row
 
-
-def read_word_pairs(path: str | os.PathLike[str]) -> tuple[list[Pair], int]:
-    """Tab-separated ``word1 word2 score`` lines; ``#`` lines are comments. Returns the
-    pairs and the number of malformed lines skipped (counted, as gensim skips them)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such word-pair file; fix the path in the config")
-    out: list[Pair] = []
-    skipped = 0
-    for number, raw in enumerate(read_text_lines(path, "word-pair file (UTF-8 text)"), start=1):
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        fields = raw.split("\t")
-        try:
-            a, b, score = fields
-            out.append(Pair(number, a.strip(), b.strip(), float(score)))
-        except ValueError:
-            skipped += 1
-    if not out:
-        raise InputError(f"{path}: no pairs; expected 'word1<TAB>word2<TAB>score' lines")
-    return out, skipped
-
-
-def evaluate_word_pairs(
-    vectors: np.ndarray,
-    words: list[str],
-    pairs: list[Pair],
-    *,
-    restrict_vocab: int = GENSIM_RESTRICT_VOCAB,
-    dataset: str = "",
-    embedding: str = "",
-    case: str = DEFAULT_CASE,
-) -> pd.DataFrame:
-    """One row per pair (schema ``word_pairs``): the gold score and the cosine, or
-    ``status = oov`` when a word is outside the ``restrict_vocab`` most frequent."""
-    _, matcher = restricted_index(words, restrict_vocab, case)
-    ia = np.array([matcher.index(p.a) for p in pairs], dtype=np.int64)
-    ib = np.array([matcher.index(p.b) for p in pairs], dtype=np.int64)
-    ok = (ia >= 0) & (ib >= 0)
-    # only the pairs' rows: the restricted vocabulary may be 300,000 x 300
-    ua, ub = (unit_rows(np.asarray(vectors[i[ok]])) for i in (ia, ib))
-    cos = np.full(len(pairs), np.nan)
-    cos[ok] = np.einsum("ij,ij->i", ua, ub)
-    return pd.DataFrame(
-        {
-            "embedding": embedding,
-            "dataset": dataset,
-            "line": [p.line for p in pairs],
-            "a": [normalize(p.a) for p in pairs],
-            "b": [normalize(p.b) for p in pairs],
-            "gold": [p.gold for p in pairs],
-            "status": np.where(ok, "ok", "oov"),
-            "cosine": cos,
-        }
-    )
-
-
-def spearman(per_pair: pd.DataFrame) -> dict:
-    """Spearman's rho between gold scores and cosines over the pairs asked."""
-    ok = per_pair[per_pair["status"] == "ok"]
-    rho = stats.spearmanr(ok["gold"], ok["cosine"]).statistic if len(ok) > 2 else np.nan
-    return {
-        "n_pairs": len(per_pair),
-        "n_used": len(ok),
-        "n_oov": int((per_pair["status"] != "ok").sum()),
-        "spearman": float(rho),
-    }
+    out = []
+    for (emb, ds), g in tables["analogy"].groupby(["embedding", "dataset"], sort=False):
+        for r in summarise_analogies(g).itertuples():
+            metric = "accuracy_3cosadd" if r.method == "3CosAdd" else "accuracy_3cosmul"
+            out.append(
+                score_row(emb, "analogy", ds, r.section, metric, r.accuracy, r.n_asked,
+                          r.n_questions - r.n_asked)
+            )  # fmt: skip
+    return out

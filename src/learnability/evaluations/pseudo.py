@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from learnability.neighbours import norms, top_k
+from learnability.evaluations.neighbours import norms, top_k
 
 
 @dataclass(frozen=True)
@@ -262,3 +262,50 @@ def evaluate_corpus(
         "vocabulary_unknown_to_embedding": int((emb_ids < 0).sum()),
     }
     return result, info
+
+
+def scores(tables: dict) -> list[dict]:
+    """Rows of the ``scores`` table (:mod:`.registry`): mean error over folds per method
+    and k (section ``cosine``, ``unigram`` or ``knn-{k}``), with the std over folds as
+    its own metric."""
+    from learnability.evaluations.registry import score_row
+
+    out = []
+    per = tables["pseudo"]
+    for (emb, ds, method, k), g in per.groupby(["embedding", "dataset", "method", "k"], sort=False):
+        section = method if method in ("cosine", "unigram") else f"knn-{k}"
+        n, oov = int(g["n_test"].sum()), int(g["n_oov"].sum())
+        out.append(
+            score_row(emb, "pseudo", ds, section, "error_rate", g["error_rate"].mean(), n, oov)
+        )
+        out.append(
+            score_row(
+                emb, "pseudo", ds, section, "error_rate_std", g["error_rate"].std(ddof=1), n, oov
+            )
+        )
+    return out  # fmt: skip
+
+
+def paired_items(per: pd.DataFrame) -> pd.DataFrame:
+    """The folds the paired tests compare: per section (``cosine`` or ``knn-{k}``), the
+    accuracy 1 - error; the unigram baseline is the same for every embedding, left out."""
+    per = per[per["method"] != "unigram"].copy()
+    per["section"] = np.where(per["method"] == "cosine", "cosine", "knn-" + per["k"].astype(str))
+    per["accuracy"] = 1 - per["error_rate"].to_numpy(float)
+    return per
+
+
+def extra_columns(scores_table: pd.DataFrame) -> list[pd.Series]:
+    """Comparison-table columns beyond the registry's picks: each embedding's best k of
+    the k-nearest-neighbour decision and its error."""
+    knn = scores_table[(scores_table["evaluation"] == "pseudo")
+                       & (scores_table["metric"] == "error_rate")
+                       & scores_table["section"].str.startswith("knn-")]  # fmt: skip
+    out = []
+    for ds, g in knn.groupby("dataset", sort=False):
+        best = g.loc[g.groupby("embedding")["value"].idxmin()].set_index("embedding")
+        out.append(best["value"].rename(f"pseudo: {ds} error (best k)"))
+        out.append(
+            best["section"].str.removeprefix("knn-").astype(int).rename(f"pseudo: {ds} best k")
+        )
+    return out

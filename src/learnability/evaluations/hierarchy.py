@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
+from learnability.evaluations.neighbours import norms
 from learnability.io import read_text_lines
 from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.neighbours import norms
 from learnability.tokenize import normalize
 
 
@@ -176,3 +176,25 @@ def summarise_hierarchy(per_edge: pd.DataFrame, per_parent: pd.DataFrame) -> dic
         "norm_order": float(per_edge["parent_norm_smaller"].mean()) if len(per_edge) else np.nan,
         "n_parents": len(per_parent),
     }
+
+
+def scores(tables: dict) -> list[dict]:
+    """Rows of the ``scores`` table (:mod:`.registry`): mean rank, mAP and the share of
+    edges whose child has the smaller norm."""
+    from learnability.evaluations.registry import score_row
+
+    edges, parents = tables["hierarchy_edges"], tables["hierarchy_parents"]
+    out = []
+    for (emb, ds), e in edges.groupby(["embedding", "dataset"], sort=False):
+        p = parents[(parents["embedding"] == emb) & (parents["dataset"] == ds)]
+        s = summarise_hierarchy(e, p)
+        n_ok = int((e["status"] == "ok").sum())
+        n_oov = len(e) - n_ok
+        out.append(
+            score_row(emb, "hierarchy", ds, "total", "mean_rank", s["mean_rank"], n_ok, n_oov)
+        )
+        out.append(score_row(emb, "hierarchy", ds, "total", "map", s["map"], len(p), n_oov))
+        out.append(
+            score_row(emb, "hierarchy", ds, "total", "norm_order", s["norm_order"], n_ok, n_oov)
+        )
+    return out  # fmt: skip

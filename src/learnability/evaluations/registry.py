@@ -1,0 +1,123 @@
+"""The intrinsic evaluations, one entry each: the per-embedding tables its job writes
+(each a schema of :mod:`learnability.schemas`), the module that holds its scorer, its
+paired tests between embeddings, its headline number and its columns in the comparison
+table. ``common.smk`` (the summary's inputs), the config checks, the summary job and the
+tables read this table, so a new evaluation is its schema block, its rule and script,
+its module, and its entry here.
+
+Import-light: Snakemake reads it while it builds the DAG."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+# the long `scores` table: one row per (embedding, evaluation, dataset, section, metric)
+SCORE_COLUMNS = [
+    "embedding", "evaluation", "dataset", "section", "metric", "value", "n_items", "n_oov",
+]  # fmt: skip
+
+
+def score_row(embedding, evaluation, dataset, section, metric, value, n_items, n_oov) -> dict:
+    values = (embedding, evaluation, dataset, section, metric, float(value), int(n_items))
+    return dict(zip(SCORE_COLUMNS, (*values, int(n_oov)), strict=True))
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """One paired comparison of two embeddings on the items both answered: ``table``'s
+    rows keyed by ``keys``, the item's value in ``value`` (one column; two for
+    ``spearman``: gold, cosine), and the test: ``mean`` and ``spearman`` by paired
+    bootstrap, ``wilcoxon`` by the signed-rank test, ``wilcoxon-by-section`` once per
+    section."""
+
+    metric: str
+    table: str
+    keys: tuple[str, ...]
+    value: tuple[str, ...]
+    test: str
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One evaluation. ``module`` has ``scores(tables) -> list[dict]`` (rows of
+    ``SCORE_COLUMNS`` from the kind's tables), and, where the flags say so,
+    ``paired_items(table)`` (the table its tests read) and ``extra_columns(scores)``
+    (comparison-table columns beyond ``columns``). ``headline``: (section, metric,
+    sign), the one number per dataset that orders embeddings (sign -1: lower is better).
+    ``columns``: (section, metric, label) picked into the comparison table. ``files``:
+    it reads the evaluation files of ``evaluations.<name>.files`` and runs when there are
+    some; otherwise it runs when ``evaluations.<name>.enabled``. ``needs_corpus``: it
+    reads the corpus, so it runs only when one is built (an embedding is trained)."""
+
+    name: str
+    tables: tuple[str, ...]
+    module: str
+    tests: tuple[PairedTest, ...]
+    headline: tuple[str, str, int]
+    columns: tuple[tuple[str, str, str], ...]
+    files: bool = True
+    needs_corpus: bool = False
+    paired_items: bool = False
+    extra_columns: bool = False
+
+    def load(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+
+_PACKAGE = "learnability.evaluations"
+_QUESTION = ("section", "line")  # a query or question: its file's section and line
+_ENTRIES = (
+    Kind(
+        "multi_answer",
+        ("multi_answer",),
+        f"{_PACKAGE}.multianswer",
+        (PairedTest("accuracy", "multi_answer", _QUESTION, ("correct",), "mean"),),
+        ("total", "accuracy", 1),
+        (("total", "accuracy", "accuracy"), ("total", "oov_rate", "OOV rate")),
+    ),
+    Kind(
+        "analogy",
+        ("analogy",),
+        f"{_PACKAGE}.analogy",
+        (
+            PairedTest("accuracy_3cosadd", "analogy", _QUESTION, ("correct_add",), "mean"),
+            PairedTest("accuracy_3cosmul", "analogy", _QUESTION, ("correct_mul",), "mean"),
+        ),
+        ("total", "accuracy_3cosadd", 1),
+        (("total", "accuracy_3cosadd", "3CosAdd"), ("total", "accuracy_3cosmul", "3CosMul")),
+    ),
+    Kind(
+        "word_pairs",
+        ("word_pairs",),
+        f"{_PACKAGE}.word_pairs",
+        (PairedTest("spearman", "word_pairs", ("line",), ("gold", "cosine"), "spearman"),),
+        ("total", "spearman", 1),
+        (("total", "spearman", "Spearman"),),
+    ),
+    Kind(
+        "hierarchy",
+        ("hierarchy_edges", "hierarchy_parents"),
+        f"{_PACKAGE}.hierarchy",
+        (PairedTest("map", "hierarchy_parents", ("parent",), ("average_precision",), "wilcoxon"),),
+        ("total", "map", 1),
+        (("total", "mean_rank", "Mean Rank"), ("total", "map", "mAP")),
+    ),
+    Kind(
+        "pseudo",
+        ("pseudo",),
+        f"{_PACKAGE}.pseudo",
+        (PairedTest("accuracy", "pseudo", ("section", "fold"), ("accuracy",),
+                    "wilcoxon-by-section"),),
+        ("cosine", "error_rate", -1),
+        (("cosine", "error_rate", "error (cosine)"),
+         ("unigram", "error_rate", "error (unigram baseline)")),
+        files=False,
+        needs_corpus=True,
+        paired_items=True,
+        extra_columns=True,
+    ),
+)  # fmt: skip
+KINDS: dict[str, Kind] = {k.name: k for k in _ENTRIES}
+FILE_KINDS = tuple(name for name, k in KINDS.items() if k.files)
