@@ -52,7 +52,7 @@ def small_config() -> dict:
     cfg["compare"]["embeddings"] = ["word2vec", "random"]
     cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
     cfg["learnability"].update(iterations=4, negatives=["uniform"], learning_curve=[])
-    cfg["random_lists"].update(lists=4, iterations=2, sizes=[60], match_sizes=False)
+    cfg["random_lists"].update(lists=4, iterations=3, sizes=[60], match_sizes=False)
     cfg["report"] = {"table_size": 60}
     # one evaluation (a job per embedding and the summary) keeps the cluster run short
     cfg["evaluations"] = {

@@ -661,7 +661,7 @@ def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path
         "embeddings": {"glove6b_400k": None},
         "wordlists": {"dir": ["lists"]},
         "learnability": {"iterations": 6, "learning_curve": []},
-        "random_lists": {"lists": 8, "iterations": 2, "sizes": [30]},
+        "random_lists": {"lists": 8, "iterations": 3, "sizes": [30]},
         "report": {"table_size": 30},
         "evaluations": {kind: {"files": []} for kind in ("analogy", "word_pairs", "hierarchy")},
     }
