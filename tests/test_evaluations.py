@@ -143,13 +143,14 @@ def test_comparison_table_comes_from_the_scores(tmp_path):
     wide = pd.concat([ev.learnability_columns(summary), ev.headline(scores)], axis=1)
     assert wide.loc["w2v", "pseudo: wiki (accuracy)"] == pytest.approx(0.8)  # 1 - error
     out = SimpleNamespace(**{k: tmp_path / f"{k}.txt" for k in (
-        "table", "table_csv", "table_tex", "tests_md", "tests_csv", "correlation_md",
-        "correlation_csv", "multi_answer_md", "analogy_md")})  # fmt: skip
+        "evaluations_md", "evaluations_csv", "evaluations_tex", "evaluation_tests_md",
+        "evaluation_tests_csv", "rank_correlation_md", "rank_correlation_csv",
+        "multi_answer_md", "analogy_md")})  # fmt: skip
     tests = ev.compare_evaluations({}, ["w2v", "glove"])
     write_evaluation_tables(table.reset_index(), tests, ev.rank_correlations(wide), out)
-    tex = out.table_tex.read_text()
+    tex = out.evaluations_tex.read_text()
     assert r"\multicolumn{1}{c}{learnability}" in tex and r"\cmidrule(lr){2-2}" in tex
-    assert "0.700" in out.table.read_text()
+    assert "0.700" in out.evaluations_md.read_text()
     assert "No multi-answer test" in out.multi_answer_md.read_text()
     assert "No analogy test" in out.analogy_md.read_text()
 

@@ -339,19 +339,21 @@ def write_evaluation_tables(
     tests and the rank correlations in Markdown and CSV, the multi-answer sections and
     failed queries and the analogy sections in Markdown."""
     title = "Embeddings on every evaluation (higher is better, except Mean Rank and error)"
-    write_table_files(table, out.table, out.table_csv, title)
+    write_table_files(table, out.evaluations_md, out.evaluations_csv, title)
     tex = f"% {title}\n" + to_latex(table, group_sep=": ")
-    write_text(tex, out.table_tex)
+    write_text(tex, out.evaluations_tex)
     shown = tests[
         ["evaluation", "dataset", "section", "metric", "embedding_a", "embedding_b",
          "n_items", "value_a", "value_b", "difference", "ci_low", "ci_high", "p_value",
          "p_holm", "method"]
     ]  # fmt: skip
-    write_table_files(shown, out.tests_md, out.tests_csv, "Paired tests (a better than b?)")
+    write_table_files(
+        shown, out.evaluation_tests_md, out.evaluation_tests_csv, "Paired tests (a better than b?)"
+    )
     write_table_files(
         correlation,
-        out.correlation_md,
-        out.correlation_csv,
+        out.rank_correlation_md,
+        out.rank_correlation_csv,
         "Rank correlation across the compared embeddings between measures",
     )
     write_text(multi_answer_report(multi_answer), out.multi_answer_md)

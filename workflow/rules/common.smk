@@ -424,6 +424,29 @@ def evaluation_enabled(kind):
 PSEUDO = evaluation_enabled("pseudo")
 
 
+def table_files(
+    name,
+    caption,
+    category,
+    folder="results/tables/{negatives}",
+    formats=("md", "csv", "tex"),
+    shown="csv",
+):
+    """A table's outputs NAME_md, NAME_csv, NAME_tex (those in ``formats``); the one in
+    ``shown`` goes into the report with its caption: one place for how every table is
+    written."""
+    sub = {"subcategory": "{negatives} non-members"} if "{negatives}" in folder else {}
+    out = {}
+    for ext in formats:
+        path = f"{folder}/{name}.{ext}"
+        if ext == shown:
+            path = report(
+                path, caption=f"../report/{caption}.rst", category=category, **sub
+            )
+        out[f"{name}_{ext}"] = path
+    return out
+
+
 def get_final_outputs():
     # the corpus is built only when an embedding is trained on it
     outputs = [f"results/corpus/{DUMP}/stats.json"] if TRAINED else []

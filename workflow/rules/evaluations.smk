@@ -106,39 +106,31 @@ rule evaluate_pseudo:
         "../scripts/evaluate_pseudo.py"
 
 
+_TABLES = "results/tables"
+
+
 rule evaluations_summary:
     input:
         unpack(evaluation_outputs),
         summaries=summaries(EMBEDDINGS),
     output:
+        **table_files("evaluations", "evaluations", "Comparison", _TABLES, shown="md"),
+        **table_files(
+            "evaluation_tests",
+            "evaluation_tests",
+            "Comparison",
+            _TABLES,
+            ("md", "csv"),
+            "md",
+        ),
+        **table_files("rank_correlation", "", "", _TABLES, ("md", "csv"), shown=None),
+        **table_files(
+            "multi_answer", "multi_answer", "Comparison", _TABLES, ("md",), "md"
+        ),
+        **table_files("analogy", "analogy", "Comparison", _TABLES, ("md",), "md"),
         scores="results/evaluations/scores.parquet",
         tests="results/evaluations/tests.parquet",
         correlation="results/evaluations/rank_correlation.parquet",
-        table=report(
-            "results/tables/evaluations.md",
-            caption="../report/evaluations.rst",
-            category="Comparison",
-        ),
-        table_csv="results/tables/evaluations.csv",
-        table_tex="results/tables/evaluations.tex",
-        tests_md=report(
-            "results/tables/evaluation_tests.md",
-            caption="../report/evaluation_tests.rst",
-            category="Comparison",
-        ),
-        tests_csv="results/tables/evaluation_tests.csv",
-        correlation_md="results/tables/rank_correlation.md",
-        correlation_csv="results/tables/rank_correlation.csv",
-        multi_answer_md=report(
-            "results/tables/multi_answer.md",
-            caption="../report/multi_answer.rst",
-            category="Comparison",
-        ),
-        analogy_md=report(
-            "results/tables/analogy.md",
-            caption="../report/analogy.rst",
-            category="Comparison",
-        ),
     log:
         "logs/evaluations/summary.log",
     conda:

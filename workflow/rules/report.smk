@@ -6,37 +6,10 @@ rule tables:
         random_rows="results/stats/random_rows.parquet",
         wilcoxon="results/stats/wilcoxon.parquet",
     output:
-        table6_md="results/tables/{negatives}/table6.md",
-        table6_csv=report(
-            "results/tables/{negatives}/table6.csv",
-            caption="../report/table6.rst",
-            category="Comparison",
-            subcategory="{negatives} non-members",
-        ),
-        table6_tex="results/tables/{negatives}/table6.tex",
-        learnability_md="results/tables/{negatives}/learnability.md",
-        learnability_csv=report(
-            "results/tables/{negatives}/learnability.csv",
-            caption="../report/learnability_table.rst",
-            category="Learnability",
-            subcategory="{negatives} non-members",
-        ),
-        learnability_tex="results/tables/{negatives}/learnability.tex",
-        wilcoxon_md="results/tables/{negatives}/wilcoxon.md",
-        wilcoxon_csv=report(
-            "results/tables/{negatives}/wilcoxon.csv",
-            caption="../report/wilcoxon.rst",
-            category="Comparison",
-            subcategory="{negatives} non-members",
-        ),
-        wilcoxon_tex="results/tables/{negatives}/wilcoxon.tex",
-        members_md="results/tables/{negatives}/members.md",
-        members_csv=report(
-            "results/tables/{negatives}/members.csv",
-            caption="../report/members.rst",
-            category="Learnability",
-            subcategory="{negatives} non-members",
-        ),
+        **table_files("table6", "table6", "Comparison"),
+        **table_files("learnability", "learnability_table", "Learnability"),
+        **table_files("wilcoxon", "wilcoxon", "Comparison"),
+        **table_files("members", "members", "Learnability", formats=("md", "csv")),
     log:
         "logs/tables/{negatives}.log",
     conda:
