@@ -66,7 +66,7 @@ def main() -> None:
             results[f"{name} ({IMPLEMENTATION[name]})"] = time.perf_counter() - start
         base = results["word2vec (gensim)"]
         words = stats["tokens"] * config["training"]["epochs"]
-        print(f"{"trainer":40s} {'seconds':>8s} {'words/s':>10s} {'vs gensim word2vec':>20s}")
+        print(f"{'trainer':40s} {'seconds':>8s} {'words/s':>10s} {'vs gensim word2vec':>20s}")
         for name, seconds in results.items():
             # GloVe's epochs are passes over the co-occurrence matrix, not the corpus
             rate = f"{words / seconds:10,.0f}" if "glove" not in name else f"{'n/a':>10s}"
