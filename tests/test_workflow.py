@@ -711,7 +711,8 @@ def test_facebook_fasttext_trains_on_the_sample_through_its_registry_entry(workf
     extra = workflow_dir / "fasttext_facebook.yaml"
     extra.write_text(yaml.safe_dump({"embeddings": {"ff": {"method": "fasttext_facebook"}}}))
     target = "results/embeddings/ff/vectors.npy"
-    result = run(workflow_dir, "--configfile", str(extra), target)
+    # the target first: --configfile takes every argument after it as a config file
+    result = run(workflow_dir, target, "--configfile", str(extra))
     assert result.returncode == 0, result.stderr[-3000:]
     assert "rule train_embedding" in result.stdout + result.stderr
     assert "extract_corpus" not in result.stdout + result.stderr  # the corpus was reused
