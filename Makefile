@@ -9,7 +9,7 @@ CORES ?= all
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run report test lint format dryrun rulegraph clean
+.PHONY: run report test lint format dryrun docs rulegraph clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,12 @@ format: $(DEV_STAMP)
 
 dryrun: $(STAMP)
 	$(BIN)/snakemake -n --cores $(CORES)
+
+# the generated pages: config/README.md from the config schema, the evaluation kinds'
+# tables in docs/outputs.md from their registry (tests fail when either is stale)
+docs: $(STAMP)
+	$(BIN)/python -m learnability.config_docs > config/README.md
+	$(BIN)/python -m learnability.config_docs --outputs docs/outputs.md
 
 rulegraph: $(STAMP)
 	$(BIN)/snakemake --rulegraph 2>/dev/null | dot -Tsvg > docs/rulegraph.svg

@@ -26,6 +26,19 @@ def test_docs_and_code_define_the_same_tables():
         assert docs[name] == list(spec.items()), name
 
 
+def test_the_evaluation_kinds_tables_are_generated_from_their_registry():
+    """The registry defines each kind's tables once; docs/outputs.md shows them (make docs)."""
+    from learnability.config_docs import with_evaluation_tables
+    from learnability.evaluations import KINDS
+
+    page = (REPO / "docs" / "outputs.md").read_text(encoding="utf-8")
+    assert page == with_evaluation_tables(page), "regenerate: make docs"
+    for kind in KINDS.values():
+        for name, table in kind.tables.items():
+            assert schemas.columns(name) == [c for c, _, _ in table.columns], name
+            assert f"| {kind.name} | `{name}` |" in page
+
+
 def test_writer_rejects_drift(tmp_path):
     df = pd.DataFrame({"embedding": ["e"], "index": [0], "word": ["w"]})
     with pytest.raises(ValueError, match=r"missing columns \['count'\]"):

@@ -1,7 +1,10 @@
-"""``config/README.md`` from the config schema: every key, by section, with its type,
-default and description. The schema is the one source; the page is regenerated with
-``python -m learnability.config_docs > config/README.md``, and a test fails when the two
-differ."""
+"""The generated pages. ``config/README.md`` from the config schema: every key, by
+section, with its type, default and description. The evaluation kinds' part of
+``docs/outputs.md`` from their registry: each kind's tables, what a row is, and their
+columns. The schema and the registry are the one source; ``make docs`` regenerates both
+(``python -m learnability.config_docs > config/README.md`` and ``python -m
+learnability.config_docs --outputs docs/outputs.md``), and tests fail when a page
+differs."""
 
 from __future__ import annotations
 
@@ -119,8 +122,58 @@ def render(schema: dict) -> str:
     return "\n".join(parts)
 
 
-def main() -> None:
-    sys.stdout.write(render(load_schema(SCHEMA)))
+OUTPUTS_BEGIN = "<!-- BEGIN evaluation kinds -->"
+OUTPUTS_END = "<!-- END evaluation kinds -->"
+
+
+def evaluation_tables() -> str:
+    """The part of ``docs/outputs.md`` between its markers: the evaluation kinds' tables
+    as the registry defines them."""
+    from learnability.evaluations.registry import KINDS
+
+    parts = [
+        OUTPUTS_BEGIN,
+        "<!-- Generated from src/learnability/evaluations/registry.py by `make docs`; "
+        "edit the registry, not this. -->",
+        "",
+        "## Tables of the evaluation kinds",
+        "",
+        "Each kind of intrinsic evaluation (docs/evaluations.md) writes its tables to "
+        "`results/evaluations/{embedding}/{table}.parquet`.",
+        "",
+        "| kind | table | one row per |",
+        "|---|---|---|",
+    ]
+    for kind in KINDS.values():
+        parts += [f"| {kind.name} | `{name}` | {_cell(t.row)} |" for name, t in kind.tables.items()]
+    for kind in KINDS.values():
+        for name, t in kind.tables.items():
+            parts += ["", f"### {name}", "| column | type | meaning |", "|---|---|---|"]
+            parts += [f"| {c} | {dtype} | {_cell(meaning)} |" for c, dtype, meaning in t.columns]
+    return "\n".join([*parts, OUTPUTS_END])
+
+
+def with_evaluation_tables(page: str) -> str:
+    """``page`` (``docs/outputs.md``) with its generated part rewritten."""
+    head, begin, rest = page.partition(OUTPUTS_BEGIN)
+    _, end, tail = rest.partition(OUTPUTS_END)
+    if not (begin and end):
+        raise SystemExit(
+            f"docs/outputs.md: the markers {OUTPUTS_BEGIN} and {OUTPUTS_END} "
+            "are missing; put them where the evaluation kinds' tables go"
+        )
+    return head + evaluation_tables() + tail
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--outputs"] and len(argv) == 2:
+        path = Path(argv[1])
+        path.write_text(with_evaluation_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
+    elif argv:
+        raise SystemExit("usage: python -m learnability.config_docs [--outputs docs/outputs.md]")
+    else:
+        sys.stdout.write(render(load_schema(SCHEMA)))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """The one place where every Parquet output's columns are defined.
 
-``docs/outputs.md`` documents the same tables for people; a test checks the two agree,
-and every writer goes through :func:`conform`, so an output cannot drift from its schema.
+``docs/outputs.md`` documents the same tables for people and a test checks the two agree
+(the evaluation kinds' tables are defined in their registry,
+:mod:`learnability.evaluations.registry`, and ``make docs`` writes them into the page);
+every writer goes through :func:`conform`, so an output cannot drift from its schema.
 All tables are tidy: each row carries the ``list`` and/or ``embedding`` it belongs to,
 so files written by many jobs concatenate with one ``pd.concat``.
 """
@@ -9,6 +11,8 @@ so files written by many jobs concatenate with one ``pd.concat``.
 from __future__ import annotations
 
 import pandas as pd
+
+from learnability.evaluations.registry import KINDS
 
 METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
 
@@ -196,77 +200,11 @@ TABLES: dict[str, dict[str, str]] = {
         "n_nested_pairs": "int64",
         "max_overlap": "float64",
     },
-    "multi_answer": {
-        "embedding": "string",
-        "dataset": "string",
-        "section": "string",
-        "line": "int64",
-        "query": "string",
-        "answers": "string",
-        "n_answers": "int64",
-        "n_answers_in_vocab": "int64",
-        "status": "string",
-        "correct": "bool",
-        "rank": "Int64",
-        "neighbours": "string",
-        "k": "int64",
-    },
-    "analogy": {
-        "embedding": "string",
-        "dataset": "string",
-        "section": "string",
-        "line": "int64",
-        "a": "string",
-        "b": "string",
-        "c": "string",
-        "expected": "string",
-        "status": "string",
-        "predicted_add": "string",
-        "correct_add": "bool",
-        "predicted_mul": "string",
-        "correct_mul": "bool",
-    },
-    "word_pairs": {
-        "embedding": "string",
-        "dataset": "string",
-        "line": "int64",
-        "a": "string",
-        "b": "string",
-        "gold": "float64",
-        "status": "string",
-        "cosine": "float64",
-    },
-    "hierarchy_edges": {
-        "embedding": "string",
-        "dataset": "string",
-        "parent": "string",
-        "child": "string",
-        "line": "int64",
-        "status": "string",
-        "distance": "float64",
-        "rank": "float64",
-        "parent_norm_smaller": "bool",
-    },
-    "hierarchy_parents": {
-        "embedding": "string",
-        "dataset": "string",
-        "parent": "string",
-        "n_children": "int64",
-        "n_candidates": "int64",
-        "average_precision": "float64",
-    },
-    "pseudo": {
-        "embedding": "string",
-        "dataset": "string",
-        "fold": "int64",
-        "n_oov": "int64",
-        "n_no_c2": "int64",
-        "method": "string",
-        "k": "int64",
-        "n_test": "int64",
-        "n_incorrect": "int64",
-        "n_ties": "int64",
-        "error_rate": "float64",
+    # the intrinsic evaluations' per-embedding tables: their registry holds them
+    **{
+        name: {column: dtype for column, dtype, _ in table.columns}
+        for kind in KINDS.values()
+        for name, table in kind.tables.items()
     },
     "scores": {
         "embedding": "string",
