@@ -265,7 +265,7 @@ UNKNOWN = "unknown key; did you mean"
         ({"learnability": {"zzz": 1}}, "learnability.zzz: unknown key; known keys here: C, boot"),
         ({"embeddings": {"w": {"method": "fasttex"}}},
          "embeddings.w.method: 'fasttex' is not one of word2vec, fasttext, fasttext_facebook, "
-         "glove, glove_python, random, pretrained; did you mean 'fasttext'?"),
+         "glove, glove_python, transformer, random, pretrained; did you mean 'fasttext'?"),
         ({"random_lists": {"method": "rescaled_skw"}},
          "random_lists.method: 'rescaled_skw' is not one of rescaled_skew, rescaled, matched, "
          "truncated, unmatched; did you mean 'rescaled_skew'?"),

@@ -144,7 +144,8 @@ def _method(wildcards):
 
 def training_runtime(wildcards, input, threads):
     """Minutes: tokens x epochs at the measured rate, 3x margin, 75% thread scaling."""
-    epochs = embedding_params(config, wildcards.embedding)["epochs"]
+    # a method without epochs (transformer) reads the corpus once
+    epochs = embedding_params(config, wildcards.embedding).get("epochs", 1)
     work = input.size_mb * TOKENS_PER_GZ_MB * epochs
     seconds = work / (_method(wildcards).rate * max(1.0, 0.75 * threads))
     return 10 + int(3 * seconds / 60)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 SHARED_KEYS = ("dim", "min_count", "window", "seed")
 GENSIM_KEYS = ("epochs", "negative", "sample", "alpha", "min_alpha")
+RATE_TRANSFORMER = 2_000
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,19 @@ _ENTRIES = (
         mem_per_mb=10,
         counts_cooccurrence=True,
         package=("glove", "glove_python", "bicleaner-ai-glove"),
+    ),
+    # a contextual model's static reduction (embeddings/transformer.py): ONNX through
+    # onnxruntime, no PyTorch; the vocabulary from min_count, occurrences drawn by seed.
+    # rate: corpus tokens per second per thread, measured with corpus pooling (N = 10)
+    # on the sample (isolated pooling reads the corpus only to count it)
+    Method(
+        "transformer",
+        "learnability.embeddings.transformer:train_transformer",
+        ("min_count", "seed"),
+        nested=("transformer", None),
+        rate=RATE_TRANSFORMER,
+        mem_per_mb=1,
+        package=("onnxruntime", "transformer", "onnxruntime"),
     ),
     Method("random"),
     Method("pretrained"),
