@@ -36,7 +36,7 @@ def test_the_last_layer_is_the_graphs_output_and_layer_6_is_the_same(last):
     import onnxruntime as ort
 
     assert (last.layer, last.n_layers, last.max_tokens) == (6, 6, 512)
-    (ids, _), = last.token_ids([["the", "cat", "sat", "on", "the", "mat"]])
+    ((ids, _),) = last.token_ids([["the", "cat", "sat", "on", "the", "mat"]])
     plain = ort.InferenceSession(str(tr.resolve(MODEL, "model")))
     x = np.array([ids])
     (want,) = plain.run(
@@ -58,7 +58,7 @@ def test_layer_0_is_berts_embedding_layer_recomputed_in_numpy(graph):
     words = w[p + "word_embeddings.weight_q"] * w[p + "word_embeddings.weight_scale"]
     pos = w[p + "position_embeddings.weight_q"] * w[p + "position_embeddings.weight_scale"]
     zero = tr.load_encoder(MODEL, TOKENIZER, 0, 1)
-    (ids, _), = zero.token_ids([["anarchism", "draws", "on", "many", "currents"]])
+    ((ids, _),) = zero.token_ids([["anarchism", "draws", "on", "many", "currents"]])
     e = words[ids] + pos[: len(ids)] + w[p + "token_type_embeddings.weight"][0]
     mu, var = e.mean(1, keepdims=True), e.var(1, keepdims=True)
     want = (e - mu) / np.sqrt(var + 1e-12) * w[p + "LayerNorm.weight"] + w[p + "LayerNorm.bias"]
@@ -66,7 +66,7 @@ def test_layer_0_is_berts_embedding_layer_recomputed_in_numpy(graph):
 
 
 def test_every_layer_is_a_distinct_hidden_state(last):
-    (ids, _), = last.token_ids([["the", "river", "bank", "flooded"]])
+    ((ids, _),) = last.token_ids([["the", "river", "bank", "flooded"]])
     states = [tr.load_encoder(MODEL, TOKENIZER, k, 1).hidden([ids])[0] for k in range(7)]
     for a in range(7):
         for b in range(a + 1, 7):
@@ -76,7 +76,7 @@ def test_every_layer_is_a_distinct_hidden_state(last):
 def test_isolated_pooling_is_the_mean_of_the_words_subword_states(last):
     words = ["cat", "kitten", "anarchism", "stock", "market", "joyful", "happy"]
     vectors = tr.isolated_vectors(last, words)
-    (ids, word_ids), = last.token_ids([["anarchism"]])
+    ((ids, word_ids),) = last.token_ids([["anarchism"]])
     assert len(ids) > 3  # [CLS] ana ##rch ##ism [SEP]: several subwords
     states = last.hidden([ids])[0]
     inner = [i for i, w in enumerate(word_ids) if w == 0]
@@ -126,14 +126,14 @@ def test_corpus_pooling_averages_the_sampled_contexts(tmp_path, last):
     vectors, used, chunks = tr.corpus_vectors(last, corpus, words, 2, 40, 1)
     assert used.tolist() == [2, 2, 2, 1] and chunks == 3
     # zebra occurs once: its vector is its subword states' mean in its paragraph
-    (ids, word_ids), = last.token_ids([lines[2].split()])
+    ((ids, word_ids),) = last.token_ids([lines[2].split()])
     states = last.hidden([ids])[0]
     inner = [i for i, w in enumerate(word_ids) if w == 1]
     np.testing.assert_allclose(vectors[3], states[inner].mean(0), atol=1e-5)
     # bank: the mean of its two contexts, which differ (a contextual model)
     per = []
     for line in lines[:2]:
-        (ids, word_ids), = last.token_ids([line.split()])
+        ((ids, word_ids),) = last.token_ids([line.split()])
         at = line.split().index("bank")
         per.append(last.hidden([ids])[0][[i for i, w in enumerate(word_ids) if w == at]].mean(0))
     assert not np.allclose(per[0], per[1], atol=1e-2)
