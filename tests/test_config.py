@@ -361,7 +361,9 @@ def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
         r"bicleaner-ai-glove package.*pip install -e '.\[glove_python\]'",
     ):
         check_trainers(cfg)
-    check_trainers({"embeddings": {"w": {"method": "word2vec"}}})  # nothing optional
+    training = {"dim": 8, "min_count": 1, "window": 2, "seed": 0, "threads": 1, "epochs": 1}
+    training |= {"negative": 1, "sample": 0, "alpha": 0.1, "min_alpha": 0.01}
+    check_trainers({"training": training, "embeddings": {"w": {"method": "word2vec"}}})
 
 
 def test_fill_defaults_gives_what_snakemakes_validation_gives():
@@ -433,3 +435,20 @@ def test_rules_repeat_no_schema_default():
     # an embedding's allow_unverified has no default of its own (a pretrained-only key,
     # which other methods must not carry); dump.allow_unverified, of the same name, has
     assert found == ["embeddings.smk: .get('allow_unverified', ...)"], found
+
+
+def test_a_method_whose_training_keys_are_missing_is_a_config_error():
+    """A standalone config (the smoke test's, a module user's) that leaves out a block a
+    method reads gets one line naming it, before any job, not a KeyError."""
+    from learnability.workflow_config import ConfigError, check_trainers
+
+    config = {
+        "training": {"dim": 8, "min_count": 1, "window": 2, "seed": 0, "threads": 1},
+        "embeddings": {"t": {"method": "transformer"}},
+    }
+    with pytest.raises(ConfigError) as err:
+        check_trainers(config)
+    assert str(err.value) == (
+        "embeddings.t: method transformer reads training.transformer, which the config "
+        "does not set; copy them from config/config.yaml's training block"
+    )

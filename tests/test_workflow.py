@@ -725,3 +725,38 @@ def test_facebook_fasttext_trains_on_the_sample_through_its_registry_entry(workf
         zip(gensim.words, gensim.counts.tolist(), strict=True)
     )
     assert ff.meta["fasttext_kwargs"]["bucket"] == 20000 and ff.meta["fasttext_kwargs"]["seed"] == 1
+
+
+def test_a_contextual_models_static_vectors_run_through_the_workflow(workflow_dir):
+    """method: transformer on a slice of the sample (the 900-odd words with 60+ tokens,
+    one 16-word context each, layer 4): the real MiniLM model, trained by the workflow from the
+    fixture's corpus, then scored for a list like any embedding. After the fastText test:
+    it too adds an embedding to the fixture's results."""
+    extra = workflow_dir / "transformer.yaml"
+    block = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["training"]
+    reduction = {"pooling": "corpus", "occurrences": 1, "context_words": 16, "layer": 4}
+    params = {"min_count": 60, "transformer": reduction}
+    extra.write_text(
+        yaml.safe_dump(
+            {
+                "training": {"transformer": block["transformer"]},
+                "embeddings": {"minilm": {"method": "transformer", "params": params}},
+            }
+        )
+    )
+    target = "results/learnability/minilm/work/uniform/summary.parquet"
+    result = run(workflow_dir, target, "--configfile", str(extra))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "extract_corpus" not in result.stdout + result.stderr
+    from learnability.embeddings import load_embedding
+
+    emb = load_embedding(workflow_dir / "results" / "embeddings" / "minilm")
+    meta = json.loads((workflow_dir / "results/embeddings/minilm/meta.json").read_text())
+    assert 500 < len(emb) < 1500 and emb.vectors.shape[1] == 384 and min(emb.counts) >= 60
+    assert (meta["layer"], meta["pooling"], meta["occurrences"]) == (4, "corpus", 1)
+    assert meta["occurrences_used"] == len(emb) and meta["n_words_fewer_occurrences"] == 0
+    summary = pd.read_parquet(workflow_dir / target)
+    auc = summary.loc[summary["metric"] == "auc", "mean"].item()
+    assert 0 <= auc <= 1
+    concept = pd.read_parquet(workflow_dir / "results/concepts/minilm/work.parquet")
+    assert (concept["status"] == "in_vocab").sum() >= 4  # the list's frequent members

@@ -246,6 +246,14 @@ def embedding_params(config: dict, name: str) -> dict:
             "threads": 1,
         }
     entry = registry.method(method)
+    missing = [k for k in entry.keys if k not in block]
+    if entry.nested and entry.nested[0] not in block:
+        missing.append(entry.nested[0])
+    if missing:
+        raise ConfigError(
+            f"embeddings.{name}: method {method} reads training.{', training.'.join(missing)}, "
+            "which the config does not set; copy them from config/config.yaml's training block"
+        )
     params = {"method": method, **{k: block[k] for k in entry.keys}}
     if entry.nested:
         nested, keys = entry.nested
@@ -361,6 +369,8 @@ def check_trainers(config: dict) -> None:
                 f"embeddings.{name}.method: {method} needs the {dist} package, an "
                 f"optional extra: pip install -e '.[{extra}]'"
             )
+        if registry.METHODS[method].trainer:
+            embedding_params(config, name)  # the training keys it reads are all set
 
 
 def check_config(config: dict) -> None:
