@@ -56,12 +56,15 @@ def embedding_table(
     lists: list[str],
     size: int,
     for_people: bool = False,
+    codelength: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The paper's Tables 2-5 for one embedding: every metric per list, the random rows,
     the empirical p-value of each list's AUC (raw and adjusted), the generalised Pareto
     tail estimate where the empirical p is at or near its floor, and the distance from the
-    null mean in null standard deviations. ``for_people`` prints p-values as text: one at
-    its floor as "< 1/(R+1)" (see :func:`format_pvalue`)."""
+    null mean in null standard deviations. With ``codelength`` (schema ``codelength``),
+    also each list's compression by the online code and its null's (random lists of its
+    size). ``for_people`` prints p-values as text: one at its floor as "< 1/(R+1)" (see
+    :func:`format_pvalue`)."""
     s = summary[summary["embedding"] == embedding]
     wide = s.pivot(index="list", columns="metric", values="mean").reindex(lists)
     sizes = s.drop_duplicates("list").set_index("list")["size"].reindex(lists)
@@ -82,6 +85,11 @@ def embedding_table(
     else:
         out["p"], out[label], out["p tail (GPD)"] = raw, adj, pv["p_tail"].to_numpy()
     out["z (null SD)"] = pv["null_z"].to_numpy(dtype=float)
+    if codelength is not None:
+        cl = codelength[codelength["embedding"] == embedding]
+        for source, header in (("list", "compression"), ("null", "null compression")):
+            part = cl[cl["source"] == source].set_index("list")["compression"]
+            out[header] = part.reindex(lists).to_numpy(dtype=float)
     rr = random_rows[(random_rows["embedding"] == embedding) & (random_rows["size"] == size)]
     for row in ("random(max)", "random(avg)"):
         vals = rr[rr["row"] == row].set_index("metric")["value"]
@@ -458,14 +466,17 @@ def write_all(
     negatives: str,
     out: dict[str, str],
     members: pd.DataFrame | None = None,
+    codelength: pd.DataFrame | None = None,
 ) -> None:
-    """Write the tables of one negatives scheme (keys of ``out``: ``table6_md``, ...)."""
+    """Write the tables of one negatives scheme (keys of ``out``: ``table6_md``, ...);
+    with ``codelength``, the learnability tables show each list's compression."""
 
     def scheme(df: pd.DataFrame) -> pd.DataFrame:
         return df[df["negatives"] == negatives]
 
     summary, random_rows = scheme(summary), scheme(random_rows)
     pvalues, wilcoxon = scheme(pvalues), scheme(wilcoxon)
+    codelength = None if codelength is None else scheme(codelength)
     note = f" ({negatives} non-members)"
     t6 = table6(summary, random_rows, embeddings, lists, size)
     bold, italic = best_marks(t6, embeddings)
@@ -480,10 +491,15 @@ def write_all(
         italic=italic,
     )
     parts = [
-        embedding_table(summary, random_rows, pvalues, e, lists, size, for_people=True)
+        embedding_table(
+            summary, random_rows, pvalues, e, lists, size, for_people=True, codelength=codelength
+        )
         for e in embeddings
     ]
-    numbers = [embedding_table(summary, random_rows, pvalues, e, lists, size) for e in embeddings]
+    numbers = [
+        embedding_table(summary, random_rows, pvalues, e, lists, size, codelength=codelength)
+        for e in embeddings
+    ]
     write_text(
         "".join(
             f"## {e}{note}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True)

@@ -83,6 +83,7 @@ N_BINS = config["learnability"]["frequency_bins"]
 # how list entries and evaluation words find a cased vocabulary (learnability.matching)
 CASE = config["matching"]["case"]
 LEARNING_CURVE = list(config["learnability"]["learning_curve"])
+CODELENGTH = config["codelength"]["enabled"]
 DUMP = config["dump"]["name"]
 # A multi-part dump (base_url) fans out one download and one extraction job per part,
 # listed by the manifest checkpoint; a single file (source) is a dump of one part.

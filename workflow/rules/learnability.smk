@@ -28,6 +28,33 @@ rule learnability:
         "../scripts/learnability.py"
 
 
+rule codelength:
+    input:
+        vectors=space_vectors,
+        vocab=space_vocab,
+        concept="results/concepts/{embedding}/{list}.parquet",
+    output:
+        "results/learnability/{embedding}/{list}/{negatives}/codelength.parquet",
+    log:
+        "logs/codelength/{embedding}/{list}/{negatives}.log",
+    benchmark:
+        "benchmarks/out/codelength/{embedding}/{list}/{negatives}.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    threads: config["learnability"]["threads"]
+    resources:
+        mem_mb=fitting_mem_mb,
+        runtime=60,
+    params:
+        **protocol_params("learnability"),
+        fractions=config["codelength"]["fractions"],
+        orders=config["codelength"]["orders"],
+        null_lists=config["codelength"]["null_lists"],
+        min_words=config["learnability"]["min_words"],
+    script:
+        "../scripts/codelength.py"
+
+
 rule learning_curve:
     input:
         vectors=space_vectors,

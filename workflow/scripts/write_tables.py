@@ -10,6 +10,7 @@ with logged(snakemake):
         pvalues=read_tables([i.pvalues], "pvalues"),
         wilcoxon=read_tables([i.wilcoxon], "wilcoxon"),
         members=read_tables(list(i.members), "members"),
+        codelength=read_tables(list(i.codelength), "codelength") if i.codelength else None,
         embeddings=list(p.embeddings),
         lists=list(p.lists),
         size=p.table_size,
