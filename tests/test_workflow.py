@@ -568,6 +568,15 @@ def test_experiment1_config_plans_offline(tmp_path):
         assert rule not in jobs, jobs
 
 
+def test_contextual_and_fasttext_configs_plan_offline(tmp_path):
+    """config/contextual.yaml (five embeddings, two of them the transformer's poolings)
+    and config/fasttext_implementations.yaml plan from the shipped files alone."""
+    jobs = scheduled(dry_run_shipped_config(tmp_path, "config/contextual.yaml"))
+    assert jobs.get("train_embedding") == 5 and jobs.get("wilcoxon") == 1, jobs
+    jobs = scheduled(dry_run_shipped_config(tmp_path / "ft", "config/fasttext_implementations.yaml"))
+    assert jobs.get("train_embedding") == 2, jobs
+
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
