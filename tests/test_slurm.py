@@ -53,6 +53,7 @@ def small_config() -> dict:
     cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
     cfg["learnability"].update(iterations=4, negatives=["uniform"], learning_curve=[])
     cfg["random_lists"].update(lists=4, iterations=3, sizes=[60], match_sizes=False)
+    cfg["codelength"] = {"enabled": False}  # two more SLURM jobs, nothing SLURM-specific
     cfg["report"] = {"table_size": 60}
     # one evaluation (a job per embedding and the summary) keeps the cluster run short
     cfg["evaluations"] = {

@@ -184,6 +184,7 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
         out = dry.stdout + dry.stderr
         jobs = scheduled(out)
         assert jobs.get("resolve_concept") == 4 and jobs.get("learnability") == 8, jobs
+        assert jobs.get("codelength") == 8, jobs
         upstream = {"fetch_dump", "extract_part", "join_corpus", "train_embedding"}
         upstream.add("random_embedding")
         assert not upstream & set(jobs), jobs
@@ -191,6 +192,7 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
             "resolve_concept",
             "learnability",
             "learning_curve",
+            "codelength",
             "coverage",
             "coverage_table",
             "pvalues",
@@ -260,7 +262,7 @@ def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
     # and no null distribution (its iterations are random_lists.iterations)
     jobs, _ = _dry_run_after(wd, _set(["learnability", "iterations"], 5))
     assert not {"train_embedding", "random_embedding", "null_distribution"} & set(jobs), jobs
-    assert not CORPUS_JOBS & set(jobs), jobs
+    assert not CORPUS_JOBS & set(jobs) and "codelength" not in jobs, jobs
     assert jobs.get("learnability") == 4 * 3 * 2, jobs  # embeddings x lists x schemes
     assert {"pvalues", "wilcoxon", "tables", "plot_roc"} <= set(jobs), jobs
     # the null's list count: nulls and what reads them, never a learnability fit
@@ -268,6 +270,9 @@ def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
     nulls = list((wd / "results" / "null").glob("*/*/*.parquet"))  # every key, every scheme
     assert jobs.get("null_distribution") == len(nulls) > 4 * 2, jobs
     assert not {"learnability", "train_embedding"} & set(jobs), jobs
+    # the codelength's orders: the codelength jobs and the tables that show it, nothing else
+    jobs, _ = _dry_run_after(wd, _set(["codelength", "orders"], 3))
+    assert jobs == {"codelength": 4 * 3 * 2, "tables": 2, "all": 1}, jobs
     # an evaluation's parameter: that evaluation for every embedding and the summary only
     jobs, _ = _dry_run_after(wd, _set(["evaluations", "multi_answer", "k"], 5))
     assert jobs == {"evaluate_multi_answer": 4, "evaluations_summary": 1, "all": 1}, jobs
@@ -277,10 +282,13 @@ def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
 
 
 def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
-    """Given the embeddings, every learnability, null, p-value and Wilcoxon number is the
-    same whatever the cores and the order the jobs ran in (the fixture ran on 2 cores)."""
+    """Given the embeddings, every learnability, codelength, null, p-value and Wilcoxon
+    number is the same whatever the cores and the order the jobs ran in (the fixture ran
+    on 2 cores). The evaluations, whose jobs share no state and draw nothing at random
+    but their summary's seeded bootstrap, are left out: on one core they doubled this
+    test's time."""
     wd = workflow_dir
-    stages = ["learnability", "null", "stats", "evaluations"]
+    stages = ["learnability", "null", "stats"]
     saved = tmp_path / "first"
     for stage in stages:
         shutil.copytree(wd / "results" / stage, saved / stage)
@@ -387,6 +395,7 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     _copy_workflow(wd)
     cfg = tiny_config(wd)
     cfg["dump"] = {"name": "testwiki", "base_url": f"{server}/dump/", "status": "dumpstatus.json"}
+    cfg["codelength"] = {"enabled": False}  # not what this test is about
     cfg["corpus"]["min_article_tokens"] = 20
     cfg["training"]["min_count"] = 2
     cfg["embeddings"] = {
@@ -398,6 +407,7 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     (wd / "lists").mkdir()
     (wd / "lists" / "first.txt").write_text("\n".join(f"w{i}" for i in range(30)) + "\n")
     cfg["learnability"].update(negatives=["uniform"], learning_curve=[])
+    cfg["codelength"] = {"enabled": False}  # not what this test is about
     cfg["random_lists"].update(sizes=[30], match_sizes=False)
     cfg["report"] = {"table_size": 30}
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
@@ -521,6 +531,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     (wd / "lists").mkdir()
     (wd / "lists" / "planted.txt").write_text("\n".join(words[:40]) + "\n")
     cfg["learnability"].update(iterations=6, learning_curve=[])
+    cfg["codelength"] = {"enabled": False}  # not what this test is about
     cfg["random_lists"].update(sizes=[40], match_sizes=False)
     cfg["report"] = {"table_size": 40}
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
@@ -573,7 +584,9 @@ def test_contextual_and_fasttext_configs_plan_offline(tmp_path):
     and config/fasttext_implementations.yaml plan from the shipped files alone."""
     jobs = scheduled(dry_run_shipped_config(tmp_path, "config/contextual.yaml"))
     assert jobs.get("train_embedding") == 5 and jobs.get("wilcoxon") == 1, jobs
-    jobs = scheduled(dry_run_shipped_config(tmp_path / "ft", "config/fasttext_implementations.yaml"))
+    jobs = scheduled(
+        dry_run_shipped_config(tmp_path / "ft", "config/fasttext_implementations.yaml")
+    )
     assert jobs.get("train_embedding") == 2, jobs
 
 
@@ -670,6 +683,8 @@ def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path
         "embeddings": {"glove6b_400k": None},
         "wordlists": {"dir": ["lists"]},
         "learnability": {"iterations": 6, "learning_curve": []},
+        # the codelength is not what this test is about (and its jobs cost CI time)
+        "codelength": {"enabled": False},
         "random_lists": {"lists": 8, "iterations": 3, "sizes": [30]},
         "report": {"table_size": 30},
         "evaluations": {kind: {"files": []} for kind in ("analogy", "word_pairs", "hierarchy")},
