@@ -50,13 +50,18 @@ def test_keyed_vectors_score_a_planted_concept_and_chance():
     lists = result.lists.set_index("list")
     assert lists.loc["planted", "auc"] > 0.9 and lists.loc["planted", "p_value"] == 1 / 51
     assert abs(lists.loc["chance", "auc"] - 0.5) < 0.15 and lists.loc["chance", "p_value"] > 0.05
+    # the planted concept's labels compress; chance's cost the uniform code, as its null's
+    assert lists.loc["planted", "compression"] > 1.5 > lists.loc["planted", "null_compression"]
+    assert (
+        lists.loc["chance", "compression"] < 1.0 and lists.loc["chance", "null_compression"] < 1.0
+    )
     assert lists.loc["chance", "in_vocab"] == 40 and lists.loc["chance", "entries"] == 41
     # the list too small to score is reported, not dropped
     assert result.skipped["list"].tolist() == ["tiny"]
     assert "2 of its 3 entries" in result.skipped["reason"].iloc[0]
     # every table is in the workflow's documented schema
     for table in ("pvalues", "summary", "iterations", "members", "null", "concept_words",
-                  "coverage"):  # fmt: skip
+                  "coverage", "codelength"):  # fmt: skip
         frame = getattr(result, table)
         assert list(schemas.conform(frame, table).columns) == schemas.columns(table), table
     assert set(result.coverage["list"]) == {"planted", "chance", "tiny"}

@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from learnability import schemas
+from learnability.codelength import codelength_rows
 from learnability.concepts import Entry, coverage, member_indices, resolve
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
@@ -51,6 +53,10 @@ C = 1.0
 SEED = 2020
 N_BINS = 10
 ADJUST = "holm"
+# the codelength's (the workflow's codelength: section)
+CODELENGTH_FRACTIONS = (0.1, 0.25, 0.5, 0.75)
+CODELENGTH_ORDERS = 20
+CODELENGTH_NULL_LISTS = 50
 NEGATIVES = ("uniform", "frequency_matched")
 
 LIST_SUFFIXES = (".txt",)
@@ -66,7 +72,9 @@ class Scores:
       in-vocabulary size, the five metrics' means, and its p-value columns;
     - ``pvalues``: schema ``pvalues`` (the p-value, its Monte Carlo error, floor, z,
       tail estimate, the adjusted p-value, the method and iterations on both sides);
-    - ``summary``, ``iterations``, ``members``, ``null``, ``concept_words``, ``coverage``;
+    - ``summary``, ``iterations``, ``members``, ``null``, ``concept_words``, ``coverage``,
+      ``codelength`` (each list's online codelength and its null's; empty when
+      ``codelength_orders`` is 0);
     - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary, and why.
     """
 
@@ -79,6 +87,7 @@ class Scores:
     concept_words: pd.DataFrame
     coverage: pd.DataFrame
     skipped: pd.DataFrame
+    codelength: pd.DataFrame = field(default_factory=lambda: schemas.empty("codelength"))
     settings: dict = field(default_factory=dict)
 
 
@@ -282,6 +291,9 @@ def score(
     n_bins: int = N_BINS,
     adjust: str = ADJUST,
     bootstrap: int = 0,
+    codelength_orders: int = CODELENGTH_ORDERS,
+    codelength_null_lists: int = CODELENGTH_NULL_LISTS,
+    codelength_fractions: Sequence[float] = CODELENGTH_FRACTIONS,
     name: str | None = None,
 ) -> Scores:
     """Score each list on one embedding as the workflow does: ``iterations`` random half
@@ -292,8 +304,11 @@ def score(
     (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none).
 
     ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
-    give each mean an interval in ``summary`` (0: none). Lists with fewer than
-    ``min_words`` words in the vocabulary are reported in ``skipped``, not scored."""
+    give each mean an interval in ``summary`` (0: none). Each list's online codelength
+    (:mod:`learnability.codelength`) averages ``codelength_orders`` orders (0: none),
+    beside ``codelength_null_lists`` random lists of its size; ``lists`` shows both
+    compressions. Lists with fewer than ``min_words`` words in the vocabulary are
+    reported in ``skipped``, not scored."""
     if negatives not in NEGATIVES:
         raise InputError(f"negatives {negatives!r}: use one of {', '.join(NEGATIVES)}")
     emb = as_embedding(embedding, name=name)
@@ -314,7 +329,7 @@ def score(
     protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
     k_null = iterations if pvalue_method == "matched" else null_iterations
     null_seed = seed + 1 if null_seed is None else null_seed
-    resolutions, covers, results, skipped, nulls = [], [], [], [], {}
+    resolutions, covers, results, skipped, nulls, codes = [], [], [], [], {}, []
     for list_name, list_entries in entries.items():
         resolved = resolve(
             list_entries,
@@ -352,6 +367,14 @@ def score(
             vocabulary=vocab,
         )
         results.append(result)
+        if codelength_orders:
+            codes.append(
+                codelength_rows(
+                    emb.vectors, idx, protocol, fractions=list(codelength_fractions),
+                    orders=codelength_orders, null_lists=codelength_null_lists,
+                    list_name=list_name, embedding=label, bins=bins, min_words=min_words,
+                )
+            )  # fmt: skip
         key = str(result.iterations["null_key"].iloc[0])
         if key not in nulls:
             nulls[key] = null_distribution(
@@ -391,10 +414,20 @@ def score(
         table[metric] = tests["list"].map(means[metric]).to_numpy()
     for column in ("p_value", "p_adjusted", "p_tail", "null_z", "p_floor", "p_mc_se"):
         table[column] = tests[column].to_numpy()
+    codes_table = (
+        schemas.conform(pd.concat(codes, ignore_index=True), "codelength")
+        if codes
+        else schemas.empty("codelength")
+    )
+    for source, column in (("list", "compression"), ("null", "null_compression")):
+        part = codes_table[codes_table["source"] == source].set_index("list")["compression"]
+        table[column] = tests["list"].map(part).to_numpy(dtype=float)
     settings = dict(
         embedding=label, iterations=iterations, null_lists=null_lists,
         null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
         seed=seed, null_seed=null_seed, case=case, adjust=adjust,
+        codelength_orders=codelength_orders, codelength_null_lists=codelength_null_lists,
+        codelength_fractions=list(codelength_fractions),
     )  # fmt: skip
     return Scores(
         lists=table,
@@ -406,5 +439,6 @@ def score(
         concept_words=pd.concat(resolutions, ignore_index=True),
         coverage=covered,
         skipped=skipped_table,
+        codelength=codes_table,
         settings=settings,
     )

@@ -72,7 +72,7 @@ OUT_SUFFIXES = (".csv", ".parquet", ".json")
 # the per-list table that `evaluate` prints and writes (a view of learnability.api's)
 LIST_COLUMNS = [
     "list", "entries", "in_vocab", "accuracy", "recall", "fpr", "precision", "auc",
-    "p_value", "p_tail", "null_z",
+    "p_value", "p_tail", "null_z", "compression", "null_compression",
 ]  # fmt: skip
 COVERAGE_SHOWN = [
     "list", "n_entries", "n_in_vocab", "n_oov", "n_phrases", "n_duplicates",
