@@ -184,7 +184,7 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
         out = dry.stdout + dry.stderr
         jobs = scheduled(out)
         assert jobs.get("resolve_concept") == 4 and jobs.get("learnability") == 8, jobs
-        assert jobs.get("codelength") == 8, jobs
+        assert jobs.get("codelength") == 8, jobs  # one per embedding and scheme: all lists
         upstream = {"fetch_dump", "extract_part", "join_corpus", "train_embedding"}
         upstream.add("random_embedding")
         assert not upstream & set(jobs), jobs
@@ -272,7 +272,7 @@ def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
     assert not {"learnability", "train_embedding"} & set(jobs), jobs
     # the codelength's orders: the codelength jobs and the tables that show it, nothing else
     jobs, _ = _dry_run_after(wd, _set(["codelength", "orders"], 3))
-    assert jobs == {"codelength": 4 * 3 * 2, "tables": 2, "all": 1}, jobs
+    assert jobs == {"codelength": 4 * 2, "tables": 2, "all": 1}, jobs  # embeddings x schemes
     # an evaluation's parameter: that evaluation for every embedding and the summary only
     jobs, _ = _dry_run_after(wd, _set(["evaluations", "multi_answer", "k"], 5))
     assert jobs == {"evaluate_multi_answer": 4, "evaluations_summary": 1, "all": 1}, jobs
@@ -288,7 +288,7 @@ def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir,
     but their summary's seeded bootstrap, are left out: on one core they doubled this
     test's time."""
     wd = workflow_dir
-    stages = ["learnability", "null", "stats"]
+    stages = ["learnability", "codelength", "null", "stats"]
     saved = tmp_path / "first"
     for stage in stages:
         shutil.copytree(wd / "results" / stage, saved / stage)

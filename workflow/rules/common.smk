@@ -290,6 +290,26 @@ def scheme_summaries(wildcards):
     return summaries(EMBEDDINGS, [wildcards.negatives])
 
 
+def embedding_concepts(wildcards):
+    # every list's resolution against one embedding, in LISTS order (the codelength job
+    # scores them all: one job per embedding and scheme, each list about a second)
+    return expand(
+        "results/concepts/{embedding}/{list}.parquet",
+        embedding=[wildcards.embedding],
+        list=list(LISTS),
+    )
+
+
+def scheme_codelength(wildcards):
+    if not CODELENGTH:
+        return []
+    return expand(
+        "results/codelength/{embedding}/{negatives}.parquet",
+        embedding=EMBEDDINGS,
+        negatives=[wildcards.negatives],
+    )
+
+
 def scheme_members(wildcards):
     return expand(
         "results/learnability/{embedding}/{list}/{negatives}/members.parquet",

@@ -32,13 +32,13 @@ rule codelength:
     input:
         vectors=space_vectors,
         vocab=space_vocab,
-        concept="results/concepts/{embedding}/{list}.parquet",
+        concepts=embedding_concepts,
     output:
-        "results/learnability/{embedding}/{list}/{negatives}/codelength.parquet",
+        "results/codelength/{embedding}/{negatives}.parquet",
     log:
-        "logs/codelength/{embedding}/{list}/{negatives}.log",
+        "logs/codelength/{embedding}/{negatives}.log",
     benchmark:
-        "benchmarks/out/codelength/{embedding}/{list}/{negatives}.tsv"
+        "benchmarks/out/codelength/{embedding}/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
@@ -47,6 +47,7 @@ rule codelength:
         runtime=60,
     params:
         **protocol_params("learnability"),
+        lists=list(LISTS),
         fractions=config["codelength"]["fractions"],
         orders=config["codelength"]["orders"],
         null_lists=config["codelength"]["null_lists"],

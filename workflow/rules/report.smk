@@ -5,7 +5,7 @@ rule tables:
         pvalues="results/stats/pvalues.parquet",
         random_rows="results/stats/random_rows.parquet",
         wilcoxon="results/stats/wilcoxon.parquet",
-        codelength=scheme_outputs("codelength") if CODELENGTH else [],
+        codelength=scheme_codelength,
     output:
         **table_files("table6", "table6", "Comparison"),
         **table_files("learnability", "learnability_table", "Learnability"),
