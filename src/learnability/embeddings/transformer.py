@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import logging
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -44,6 +45,9 @@ import numpy as np
 
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
+from learnability.logs import Progress
+
+log = logging.getLogger(__name__)
 
 # tokens of a batch of chunks at once: bounds the (batch, tokens, hidden) float32 array
 BATCH_TOKENS = 16_384
@@ -200,6 +204,7 @@ def isolated_vectors(encoder: Encoder, words: list[str]) -> np.ndarray:
     order = sorted(range(len(words)), key=lambda i: (len(encoded[i][0]), i))
     out: np.ndarray | None = None
     batch: list[int] = []
+    progress = Progress("isolated words encoded", len(words), unit="words", logger=log)
     for n, i in enumerate(order):
         batch.append(i)
         last = n == len(order) - 1
@@ -209,7 +214,9 @@ def isolated_vectors(encoder: Encoder, words: list[str]) -> np.ndarray:
                 out = np.zeros((len(words), states.shape[2]), dtype=np.float32)
             for row, j in enumerate(batch):
                 out[j] = _pool(states[row], encoded[j][1], 1)[0]
+            progress.update(len(batch))
             batch = []
+    progress.update(0, final=True)
     assert out is not None
     return out
 
@@ -285,6 +292,8 @@ def corpus_vectors(
     pending: list[tuple[list[str], np.ndarray, np.ndarray]] = []
     pending_tokens = 0
 
+    progress = Progress("contexts encoded", len(wanted), unit="chunks", logger=log)
+
     def flush() -> None:
         nonlocal sums, pending_tokens
         encoded = encoder.token_ids([p[0] for p in pending])
@@ -297,6 +306,7 @@ def corpus_vectors(
             pooled = _pool(states[row], word_ids, len(tokens))
             np.add.at(sums, who, pooled[at])
             np.add.at(used, who, 1)
+        progress.update(len(pending))
         pending.clear()
         pending_tokens = 0
 
@@ -317,6 +327,7 @@ def corpus_vectors(
                 flush()
     if pending:
         flush()
+    progress.update(0, final=True)
     assert sums is not None
     return (sums / np.maximum(used, 1)[:, None]).astype(np.float32), used, len(wanted)
 
