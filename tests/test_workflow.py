@@ -787,3 +787,59 @@ def test_a_contextual_models_static_vectors_run_through_the_workflow(workflow_di
     assert 0 <= auc <= 1
     concept = pd.read_parquet(workflow_dir / "results/concepts/minilm/work.parquet")
     assert (concept["status"] == "in_vocab").sum() >= 4  # the list's frequent members
+
+
+def test_a_sweep_trains_each_point_once_and_scores_it_as_the_learnability_jobs(workflow_dir):
+    """sweeps: a dim x corpus-share grid for fastText and word2vec, and a sweep whose only
+    points are the fixture's own embeddings. The latter trains nothing, and its scores
+    are the per-list learnability jobs' numbers exactly (same vocabulary, same splits);
+    a new grid value trains and scores only its points. Last in this module."""
+    sweep = workflow_dir / "sweep.yaml"
+    grid = {
+        "embeddings": ["fasttext", "word2vec"],
+        "grid": {"dim": [8, 16]},
+        "corpus_fraction": [0.5, 1.0],
+    }
+    same = {"embeddings": ["fasttext", "glove", "word2vec"], "grid": {"dim": [16]}}
+    sweep.write_text(yaml.safe_dump({"sweeps": {"grid": grid, "same": same}}))
+    targets = [f"results/{kind}/sweeps/{s}.{ext}" for s in ("grid", "same")
+               for kind, ext in (("tables", "md"), ("plots", "png"))]  # fmt: skip
+    result = run(workflow_dir, *targets, "--configfile", str(sweep))
+    assert result.returncode == 0, result.stderr[-3000:]
+    jobs = scheduled(result.stdout + result.stderr)
+    # 8 grid points, 2 of them the fixture's fastText and word2vec; the other sweep's 3
+    # points are all the fixture's
+    assert jobs["train_embedding"] == 6 and jobs["sweep_scores"] == 11, jobs
+    assert jobs["corpus_prefix"] == 1 and "extract_corpus" not in jobs
+
+    results = workflow_dir / "results"
+    same_scores = pd.read_parquet(results / "sweeps/same/learnability.parquet")
+    for row in same_scores[same_scores["metric"] == "auc"].itertuples():
+        method = row.method
+        own = pd.read_parquet(
+            results / f"learnability/{method}/{row.list}/{row.negatives}/summary.parquet"
+        )
+        assert own.loc[own["metric"] == "auc", "mean"].item() == row.mean, row
+    scores = pd.read_parquet(results / "sweeps/grid/learnability.parquet")
+    assert list(scores.columns[-2:]) == ["param_dim", "param_corpus_fraction"]
+    assert set(scores["embedding"]) == {
+        f"{m}_dim~{d}_corpus~{f}"
+        for m in ("fasttext", "word2vec")
+        for d in (8, 16)
+        for f in ("0.5", "1")
+    }
+    prefix = json.loads((results / "corpus/enwiki-sample/prefix-50/stats.json").read_text())
+    assert prefix["tokens"] == round(prefix["corpus_tokens"] / 2)
+    effects = pd.read_parquet(results / "sweeps/grid/effects.parquet")
+    assert set(effects["parameter"]) == {"dim", "corpus_fraction"}
+    assert ((effects["ci_low"] <= effects["auc"]) & (effects["auc"] <= effects["ci_high"])).all()
+    tests = pd.read_parquet(results / "sweeps/same/wilcoxon.parquet")
+    assert len(tests) == 3 * 2  # 3 pairs of methods, 2 schemes
+
+    grid["grid"]["dim"] = [8, 12, 16]
+    sweep.write_text(yaml.safe_dump({"sweeps": {"grid": grid, "same": same}}))
+    dry = run(workflow_dir, "-n", *targets, "--configfile", str(sweep))
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert scheduled(dry.stdout) == {
+        "train_embedding": 4, "sweep_scores": 4, "sweep_summary": 1, "plot_sweep": 1
+    }  # fmt: skip

@@ -338,6 +338,39 @@ def join_corpus(
     return result
 
 
+def corpus_prefix(
+    corpus: str | os.PathLike[str],
+    out_text: str | os.PathLike[str],
+    out_stats: str | os.PathLike[str],
+    fraction: float,
+) -> dict[str, object]:
+    """The first ``fraction`` of a corpus' tokens, for a sweep over corpus size: exactly
+    round(fraction x tokens) of them (at least one), in order; the line where the share
+    ends is cut there. Everything else about the corpus is unchanged. Two passes over the
+    text (a count, then the copy), so memory stays that of one line."""
+    if not 0 < fraction <= 1:
+        raise ValueError(f"corpus fraction {fraction}: must be in (0, 1]")
+    total = sum(len(tokens) for tokens in iter_lines(corpus))
+    budget = max(1, round(fraction * total))
+    kept = lines = 0
+    with atomic_path(out_text) as tmp:
+        with (
+            open(tmp, "wb") as fh,
+            gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0, compresslevel=3) as raw,
+            io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
+        ):
+            for tokens in iter_lines(corpus):
+                if kept >= budget:
+                    break
+                tokens = tokens[: budget - kept]
+                out.write(" ".join(tokens) + "\n")
+                kept += len(tokens)
+                lines += 1
+    stats = {"fraction": fraction, "tokens": kept, "corpus_tokens": total, "lines": lines}
+    write_json(stats, out_stats)
+    return stats
+
+
 def iter_lines(path: str | os.PathLike[str]) -> Iterator[list[str]]:
     """Yield the token lists of a corpus written by :func:`extract_corpus`."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:

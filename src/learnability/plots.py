@@ -384,6 +384,64 @@ def pseudo_figure(pseudo: pd.DataFrame, title: str, baselines: Sequence[str] = (
     return fig
 
 
+SWEEP_PANEL = (3.2, 2.6)  # inches
+
+
+def sweep_figure(effects: pd.DataFrame, title: str) -> Figure:
+    """A sweep's main effects (schema ``sweep_effects``): one panel per swept parameter
+    (columns) and negatives scheme (rows), the mean AUC at each value, one line per
+    method with its bootstrap band; numeric values on a numeric axis (log-scaled when
+    they span a factor of 10 or more), others as categories."""
+    parameters = list(dict.fromkeys(effects["parameter"]))
+    schemes = list(dict.fromkeys(effects["negatives"]))
+    methods = list(dict.fromkeys(effects["method"]))
+    palette = colors(methods)
+    cols, rows = max(1, len(parameters)), max(1, len(schemes))
+    w, h = SWEEP_PANEL[0] * cols + 0.6, SWEEP_PANEL[1] * rows + 1.3
+    fig = plt.figure(figsize=(w, h), dpi=DPI, layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
+    finite = effects[["ci_low", "ci_high", "auc"]].to_numpy(dtype=float)
+    finite = finite[np.isfinite(finite)]
+    lo = min(0.5, finite.min()) - 0.02 if finite.size else 0.45
+    hi = max(lo + 0.1, finite.max() + 0.02) if finite.size else 1.0
+    for r, scheme in enumerate(schemes):
+        for c, parameter in enumerate(parameters):
+            ax = axes[r, c]
+            part = effects[(effects["negatives"] == scheme) & (effects["parameter"] == parameter)]
+            numeric = bool(len(part)) and part["x"].notna().all()
+            values = list(dict.fromkeys(part.sort_values("x" if numeric else "value")["value"]))
+            for method in methods:
+                m = part[part["method"] == method]
+                if m.empty:
+                    continue
+                m = m.set_index("value").reindex(values).dropna(subset=["auc"])
+                x = m["x"].to_numpy(float) if numeric else [values.index(v) for v in m.index]
+                ax.plot(x, m["auc"], marker="o", ms=3, lw=1.2, color=palette[method], label=method)
+                ax.fill_between(
+                    x, m["ci_low"], m["ci_high"], color=palette[method], alpha=0.2, lw=0
+                )
+            if numeric:
+                xs = part["x"].to_numpy(float)
+                if xs.size and xs.min() > 0 and xs.max() / xs.min() >= 10:
+                    ax.set_xscale("log")
+                ax.set_xticks(sorted(set(xs)), [str(v) for v in values], fontsize=7)
+                ax.minorticks_off()
+            else:
+                ax.set_xticks(range(len(values)), values, fontsize=7)
+            ax.axhline(0.5, color=NULL_COLOR, lw=0.8, ls=":")
+            ax.set_ylim(lo, hi)
+            ax.tick_params(labelsize=7)
+            ax.set_xlabel(parameter, fontsize=8)
+            if c == 0:
+                ax.set_ylabel(f"mean ROC AUC over lists\n({scheme} non-members)", fontsize=8)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6),
+                   fontsize=8, frameon=False)  # fmt: skip
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
 NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 

@@ -222,6 +222,76 @@ TABLES: dict[str, dict[str, str]] = {
         for kind in KINDS.values()
         for name, table in kind.tables.items()
     },
+    # sweeps (learnability.sweeps): each row also carries one param_<key> column per
+    # swept parameter (VARIABLE below), after these
+    "sweep_scores": {
+        "sweep": "string",
+        "embedding": "string",
+        "method": "string",
+        "setting": "string",
+        "list": "string",
+        "negatives": "string",
+        "size": "int64",
+        "iterations": "int64",
+        "metric": "string",
+        "mean": "float64",
+        "std": "float64",
+        "ci_low": "float64",
+        "ci_high": "float64",
+    },
+    "sweep_iterations": {
+        "sweep": "string",
+        "embedding": "string",
+        "list": "string",
+        "negatives": "string",
+        "iteration": "int64",
+        "auc": "float64",
+    },
+    "sweep_points": {
+        "sweep": "string",
+        "embedding": "string",
+        "method": "string",
+        "setting": "string",
+        "negatives": "string",
+        "n_lists": "int64",
+        "auc": "float64",
+        "ci_low": "float64",
+        "ci_high": "float64",
+    },
+    "sweep_effects": {
+        "sweep": "string",
+        "method": "string",
+        "negatives": "string",
+        "parameter": "string",
+        "value": "string",
+        "x": "float64",
+        "n_points": "int64",
+        "n_lists": "int64",
+        "auc": "float64",
+        "ci_low": "float64",
+        "ci_high": "float64",
+    },
+    "sweep_wilcoxon": {
+        "sweep": "string",
+        "setting": "string",
+        "negatives": "string",
+        "vocabulary": "string",
+        "embedding_a": "string",
+        "embedding_b": "string",
+        "alternative": "string",
+        "n_lists": "int64",
+        "n": "int64",
+        "statistic": "float64",
+        "w_minus": "float64",
+        "p_value": "float64",
+        "method": "string",
+        "rank_biserial": "float64",
+        "median_difference": "float64",
+        "p_holm": "float64",
+        "n_nested_pairs": "int64",
+        "max_overlap": "float64",
+        "p_holm_sweep": "float64",
+    },
     "scores": {
         "embedding": "string",
         "evaluation": "string",
@@ -260,6 +330,11 @@ TABLES: dict[str, dict[str, str]] = {
 }
 
 
+# tables that also hold columns named by the run: table -> their prefix (the sweeps'
+# swept parameters, whose names and types come from the config)
+VARIABLE: dict[str, str] = {"sweep_scores": "param_", "sweep_points": "param_"}
+
+
 def columns(table: str) -> list[str]:
     return list(TABLES[table])
 
@@ -284,11 +359,17 @@ def conform(df: pd.DataFrame, table: str) -> pd.DataFrame:
     the documented schema fails loudly instead of producing a file nobody can read.
     """
     spec = TABLES[table]
+    prefix = VARIABLE.get(table)
+    variable = [c for c in df.columns if prefix and str(c).startswith(prefix)]
     missing = [c for c in spec if c not in df.columns]
-    extra = [c for c in df.columns if c not in spec]
+    extra = [c for c in df.columns if c not in spec and c not in variable]
     if missing or extra:
         raise ValueError(
             f"table {table!r}: missing columns {missing}, unexpected columns {extra}; "
             "update learnability/schemas.py and docs/outputs.md together"
         )
-    return df[list(spec)].astype(spec).reset_index(drop=True)
+    out = df[[*spec, *variable]].astype(spec).reset_index(drop=True)
+    for c in variable:  # a parameter of mixed values (layer: [4, last]) is text
+        if out[c].dtype == object:
+            out[c] = out[c].map(lambda v: None if v is None else str(v)).astype("string")
+    return out

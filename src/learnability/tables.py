@@ -550,3 +550,58 @@ def write_all(
             title="Strongest and weakest members: mean share of held-out non-members "
             "each outscores" + note,
         )
+
+
+def sweep_wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
+    """A sweep's tests for people: :func:`wilcoxon_table` per setting, with the Holm
+    adjustment over every test of the sweep beside the one over the setting's pairs."""
+    if wilcoxon.empty:
+        return pd.DataFrame()
+    table = wilcoxon_table(wilcoxon).drop(columns=["nested list pairs"])
+    table.insert(0, "non-members", wilcoxon["negatives"].to_numpy())
+    table.insert(0, "setting", wilcoxon["setting"].to_numpy())
+    table["p (Holm, sweep)"] = wilcoxon["p_holm_sweep"].to_numpy()
+    return table
+
+
+def write_sweep_tables(
+    points: pd.DataFrame,
+    wilcoxon: pd.DataFrame,
+    *,
+    sweep: str,
+    corpus: str,
+    level: float,
+    out: dict[str, str],
+) -> None:
+    """``results/tables/sweeps/{sweep}.md`` (per scheme: the mean AUC of each setting and
+    method with its bootstrap band, then the tests), and the CSV/LaTeX beside it."""
+    from learnability.sweeps import points_table
+
+    parts = [f"# Sweep {sweep} (corpus {corpus})", ""]
+    for scheme in dict.fromkeys(points["negatives"]):
+        n_lists = int(points.loc[points["negatives"] == scheme, "n_lists"].max())
+        parts += [
+            f"## Mean ROC AUC over {n_lists} lists, {scheme} non-members "
+            f"[{level:.0%} bootstrap band over iterations]",
+            "",
+            to_markdown(points_table(points, scheme)),
+        ]
+    tests = sweep_wilcoxon_table(wilcoxon)
+    if not tests.empty:
+        parts += [
+            "## Wilcoxon signed-rank tests over lists at each setting",
+            "",
+            "Each pair once, in the sweep's order of embeddings (A before B). p (Holm) "
+            "adjusts over the pairs at one setting, p (Holm, sweep) over every test of the "
+            "sweep and scheme.",
+            "",
+            to_markdown(tests),
+        ]
+    write_text("\n".join(parts), out["md"])
+    with atomic_path(out["points_csv"]) as tmp:
+        points.to_csv(tmp, index=False)
+    with atomic_path(out["wilcoxon_csv"]) as tmp:
+        tests.to_csv(tmp, index=False)
+    write_text(
+        to_latex(tests) if not tests.empty else "% no tests: one method\n", out["wilcoxon_tex"]
+    )

@@ -207,9 +207,9 @@ def local_file(path: str, key: str) -> Path:
     return Path(path)
 
 
-def _merged_training(config: dict, name: str) -> dict:
+def _merged_training(config: dict, spec: dict) -> dict:
     block = {k: (dict(v) if isinstance(v, dict) else v) for k, v in config["training"].items()}
-    for key, value in config["embeddings"][name].get("params", {}).items():
+    for key, value in (spec.get("params") or {}).items():
         if isinstance(value, dict):
             block.setdefault(key, {}).update(value)
         else:
@@ -217,10 +217,11 @@ def _merged_training(config: dict, name: str) -> dict:
     return block
 
 
-def embedding_params(config: dict, name: str) -> dict:
+def embedding_params(config: dict, name: str, spec: dict | None = None) -> dict:
     """The hyperparameters that ``name``'s trainer reads, and only those: they go into the
-    rule's ``params``, so changing one reruns exactly the embeddings it affects."""
-    spec = config["embeddings"][name]
+    rule's ``params``, so changing one reruns exactly the embeddings it affects. ``spec``:
+    the embedding's spec when it is not under ``embeddings`` (a sweep point)."""
+    spec = config["embeddings"][name] if spec is None else spec
     method = spec["method"]
     if method == "pretrained":
         return {
@@ -236,7 +237,7 @@ def embedding_params(config: dict, name: str) -> dict:
             "words_column": spec.get("words_column"),
             "threads": 1,
         }
-    block = _merged_training(config, name)
+    block = _merged_training(config, spec)
     if method == "random":
         return {
             "method": "random",

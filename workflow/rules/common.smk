@@ -1,3 +1,4 @@
+import dataclasses
 import os
 import re
 import sys
@@ -24,6 +25,12 @@ from learnability.dumps import read_manifest
 from learnability.embeddings import registry
 from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
 from learnability.schemas import fingerprint
+from learnability.sweeps import (
+    expand_sweeps,
+    prefix_percent,
+    trained_points,
+    vocabulary_sources,
+)
 from learnability.workflow_config import (
     anchor_paths,
     check_config,
@@ -60,11 +67,19 @@ anchor_paths(config, ROOT, absolute=IN_MODULE)
 with config_errors_in_one_line():
     check_config(config)
     LISTS = list_registry(config)
+    # sweeps: name -> its points (learnability.sweeps), each an embedding named by its
+    # settings; only those that train themselves get a train_embedding job
+    SWEEPS = expand_sweeps(config, SCHEMA)
+SWEEP_TRAINED = trained_points(SWEEPS)
+POINTS = {(p.sweep, p.name): p for points in SWEEPS.values() for p in points}
 for _warning in ignored_list_files(config):
     logger.warning(f"Warning: {_warning}")
 EMBEDDINGS = list(config["embeddings"])
 _METHOD = {e: config["embeddings"][e]["method"] for e in EMBEDDINGS}
 TRAINED = [e for e in EMBEDDINGS if _METHOD[e] not in ("random", "pretrained")]
+TRAINED += list(SWEEP_TRAINED)
+# the spec of every embedding a job may build: the config's, and the sweep points'
+SPEC = {**config["embeddings"], **{e: p.spec for e, p in SWEEP_TRAINED.items()}}
 RANDOM = [e for e in EMBEDDINGS if _METHOD[e] == "random"]
 PRETRAINED = [e for e in EMBEDDINGS if _METHOD[e] == "pretrained"]
 # pretrained embeddings given by URL are downloaded to resources/embeddings/{embedding}/
@@ -93,7 +108,13 @@ DUMP_FILE = None if MULTIPART else Path(config["dump"]["source"].rstrip("/")).na
 
 wildcard_constraints:
     dump=re.escape(DUMP),
-    embedding="|".join(map(re.escape, EMBEDDINGS)),
+    embedding="|".join(map(re.escape, EMBEDDINGS + list(SWEEP_TRAINED))),
+    sweep="|".join(map(re.escape, SWEEPS)) if SWEEPS else "(?!)",
+    point=(
+        "|".join(map(re.escape, {p.name for p in POINTS.values()}))
+        if POINTS
+        else "(?!)"
+    ),
     list="|".join(map(re.escape, LISTS)) if LISTS else "(?!)",
     negatives="|".join(NEGATIVES),
     key=r"size-\d+|profile-\d+(?:-\d+)*",
@@ -140,13 +161,22 @@ TOKENS_PER_GZ_MB = 400_000
 
 
 def _method(wildcards):
-    return registry.method(config["embeddings"][wildcards.embedding]["method"])
+    return registry.method(SPEC[wildcards.embedding]["method"])
+
+
+def training_corpus(wildcards):
+    """The corpus an embedding trains on: the whole one, or a sweep point's first share
+    of its tokens (rule corpus_prefix)."""
+    fraction = SPEC[wildcards.embedding].get("corpus_fraction", 1.0)
+    if fraction < 1.0:
+        return f"results/corpus/{DUMP}/{prefix_percent(fraction)}/text.txt.gz"
+    return f"results/corpus/{DUMP}/text.txt.gz"
 
 
 def training_runtime(wildcards, input, threads):
     """Minutes: tokens x epochs at the measured rate, 3x margin, 75% thread scaling."""
     # a method without epochs (transformer) reads the corpus once
-    epochs = embedding_params(config, wildcards.embedding).get("epochs", 1)
+    epochs = point_params(wildcards.embedding).get("epochs", 1)
     work = input.size_mb * TOKENS_PER_GZ_MB * epochs
     seconds = work / (_method(wildcards).rate * max(1.0, 0.75 * threads))
     return 10 + int(3 * seconds / 60)
@@ -178,16 +208,21 @@ def random_reference_vocab(wildcards):
     return f"results/embeddings/{ref}/vocab.parquet"
 
 
+def point_params(embedding):
+    """embedding_params of a config embedding or a sweep point."""
+    return embedding_params(config, embedding, SPEC[embedding])
+
+
 def training_params(wildcards):
     # threads are left out: they come from the rule's threads: and changing them must
     # not retrain anything
-    params = embedding_params(config, wildcards.embedding)
+    params = point_params(wildcards.embedding)
     params.pop("threads")
     return params
 
 
 def training_threads(wildcards):
-    return int(embedding_params(config, wildcards.embedding)["threads"])
+    return int(point_params(wildcards.embedding)["threads"])
 
 
 def frequency_bins_param(wildcards):
@@ -512,6 +547,18 @@ def get_final_outputs():
     ]
     if PSEUDO:
         outputs += [f"results/plots/pseudo.{ext}" for ext in ("png", "svg", "pdf")]
+    outputs += [
+        path
+        for sweep in SWEEPS
+        for path in [
+            f"results/tables/sweeps/{sweep}.md",
+            *expand(
+                "results/plots/sweeps/{sweep}.{ext}",
+                sweep=sweep,
+                ext=["png", "svg", "pdf"],
+            ),
+        ]
+    ]
     if LEARNING_CURVE:
         outputs += expand(
             "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",
@@ -520,6 +567,49 @@ def get_final_outputs():
             negatives=NEGATIVES,
         )
     return outputs
+
+
+def sweep_vocabularies(wildcards):
+    """The vocabularies a sweep's shared vocabulary is made of: one per vocabulary group
+    (learnability.sweeps.vocabulary_sources), so a grid point that leaves the vocabulary
+    alone (dim, window) is not one of them and rescores nothing else."""
+    sources = vocabulary_sources(SWEEPS[wildcards.sweep])
+    return [f"results/embeddings/{e}/vocab.parquet" for e in sources]
+
+
+def sweep_vocabulary_names(wildcards):
+    return vocabulary_sources(SWEEPS[wildcards.sweep])
+
+
+def sweep_point(wildcards):
+    return POINTS[(wildcards.sweep, wildcards.point)]
+
+
+def sweep_point_param(wildcards):
+    # a plain dict: params are compared between runs, and pickled for remote jobs
+    return dataclasses.asdict(sweep_point(wildcards))
+
+
+def sweep_point_files(name):
+    """Input function: a sweep point's trained files (those of its source: itself, or an
+    embedding trained identically)."""
+
+    def files(wildcards):
+        return f"results/embeddings/{sweep_point(wildcards).source}/{name}"
+
+    return files
+
+
+def sweep_outputs(suffix):
+    """Input function: one output of every point of the job's sweep."""
+
+    def files(wildcards):
+        return [
+            f"results/sweeps/{wildcards.sweep}/points/{p.name}{suffix}"
+            for p in SWEEPS[wildcards.sweep]
+        ]
+
+    return files
 
 
 def evaluation_files(kind):

@@ -1,6 +1,6 @@
 rule train_embedding:
     input:
-        f"results/corpus/{DUMP}/text.txt.gz",
+        training_corpus,
     output:
         vectors="results/embeddings/{embedding}/vectors.npy",
         vocab="results/embeddings/{embedding}/vocab.parquet",

@@ -1,0 +1,145 @@
+# Sweeps (config sweeps:, learnability.sweeps): each grid point is an embedding named by
+# its settings, trained by train_embedding (on a corpus prefix for corpus_fraction < 1),
+# then scored for every list in one job on the sweep's shared vocabulary. No nulls: a
+# sweep compares settings, paired over lists.
+
+
+rule corpus_prefix:
+    input:
+        "results/corpus/{dump}/text.txt.gz",
+    output:
+        text="results/corpus/{dump}/prefix-{percent}/text.txt.gz",
+        stats="results/corpus/{dump}/prefix-{percent}/stats.json",
+    log:
+        "logs/corpus_prefix/{dump}/{percent}.log",
+    wildcard_constraints:
+        percent=r"[0-9]+(\.[0-9]+)?",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        fraction=lambda wildcards: float(wildcards.percent) / 100,
+    script:
+        "../scripts/corpus_prefix.py"
+
+
+rule sweep_vocabulary:
+    input:
+        sweep_vocabularies,
+    output:
+        "results/sweeps/{sweep}/vocabulary.parquet",
+    log:
+        "logs/sweep_vocabulary/{sweep}.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        embeddings=sweep_vocabulary_names,
+    script:
+        "../scripts/shared_vocabulary.py"
+
+
+rule sweep_concepts:
+    input:
+        sources=sorted({spec["path"] for spec in LISTS.values()}),
+        vocab="results/sweeps/{sweep}/vocabulary.parquet",
+    output:
+        "results/sweeps/{sweep}/concepts.parquet",
+    log:
+        "logs/sweep_concepts/{sweep}.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        lists=LISTS,
+        case=CASE,
+    script:
+        "../scripts/sweep_concepts.py"
+
+
+rule sweep_scores:
+    input:
+        vectors=sweep_point_files("vectors.npy"),
+        vocab=sweep_point_files("vocab.parquet"),
+        shared="results/sweeps/{sweep}/vocabulary.parquet",
+        concepts="results/sweeps/{sweep}/concepts.parquet",
+    output:
+        scores="results/sweeps/{sweep}/points/{point}.parquet",
+        iterations="results/sweeps/{sweep}/points/{point}.iterations.parquet",
+    log:
+        "logs/sweep_scores/{sweep}/{point}.log",
+    benchmark:
+        "benchmarks/out/sweep_scores/{sweep}/{point}.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    threads: config["learnability"]["threads"]
+    resources:
+        mem_mb=fitting_mem_mb,
+        runtime=60,
+    params:
+        C=config["learnability"]["C"],
+        seed=config["learnability"]["seed"],
+        n_bins=N_BINS if "frequency_matched" in NEGATIVES else None,
+        solver=config["learnability"]["solver"],
+        chunk_mb=config["learnability"]["chunk_mb"],
+        device=config["learnability"]["device"],
+        iterations=config["learnability"]["iterations"],
+        min_words=config["learnability"]["min_words"],
+        bootstrap=config["learnability"]["bootstrap"],
+        confidence=config["learnability"]["confidence"],
+        negatives=NEGATIVES,
+        lists=list(LISTS),
+        point=sweep_point_param,
+    script:
+        "../scripts/sweep_scores.py"
+
+
+rule sweep_summary:
+    input:
+        scores=sweep_outputs(".parquet"),
+        iterations=sweep_outputs(".iterations.parquet"),
+    output:
+        scores="results/sweeps/{sweep}/learnability.parquet",
+        points="results/sweeps/{sweep}/points.parquet",
+        effects="results/sweeps/{sweep}/effects.parquet",
+        wilcoxon="results/sweeps/{sweep}/wilcoxon.parquet",
+        md="results/tables/sweeps/{sweep}.md",
+        points_csv="results/tables/sweeps/{sweep}_points.csv",
+        wilcoxon_csv="results/tables/sweeps/{sweep}_wilcoxon.csv",
+        wilcoxon_tex="results/tables/sweeps/{sweep}_wilcoxon.tex",
+    log:
+        "logs/sweep_summary/{sweep}.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        methods=lambda wildcards: config["sweeps"][wildcards.sweep]["embeddings"],
+        alternative=config["compare"]["alternative"],
+        bootstrap=config["learnability"]["bootstrap"],
+        confidence=config["learnability"]["confidence"],
+        seed=config["learnability"]["seed"],
+        corpus=DUMP,
+    script:
+        "../scripts/sweep_summary.py"
+
+
+rule plot_sweep:
+    input:
+        "results/sweeps/{sweep}/effects.parquet",
+    output:
+        png=report(
+            "results/plots/sweeps/{sweep}.png",
+            caption="../report/sweep.rst",
+            category="Sweeps",
+            labels={"sweep": "{sweep}"},
+        ),
+        svg="results/plots/sweeps/{sweep}.svg",
+        pdf="results/plots/sweeps/{sweep}.pdf",
+    log:
+        "logs/plots/sweeps/{sweep}.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        title=lambda wildcards: (
+            f"Sweep {wildcards.sweep}: mean ROC AUC against each setting "
+            f"(band: bootstrap {config['learnability']['confidence']:.0%})\n"
+            f"corpus {DUMP}, config {REPORT_NAME}"
+        ),
+    script:
+        "../scripts/plot_sweep.py"

@@ -1,0 +1,11 @@
+from learnability import plots
+from learnability.io import read_tables
+from learnability.logs import logged
+
+with logged(snakemake) as log:
+    out = snakemake.output
+    fig = plots.sweep_figure(
+        read_tables([snakemake.input[0]], "sweep_effects"), snakemake.params.title
+    )
+    plots.save(fig, out.png, out.svg, out.pdf)
+    log.info("wrote %s, %s and %s", out.png, out.svg, out.pdf)

@@ -1,0 +1,30 @@
+import pandas as pd
+
+from learnability.classify import limit_threads
+from learnability.io import write_table
+from learnability.jobs import bins_for, job_protocol
+from learnability.logs import logged
+from learnability.sweeps import Point, restricted_vectors, score_point
+
+with logged(snakemake) as log, limit_threads(snakemake.threads):
+    i, p = snakemake.input, snakemake.params
+    point = Point(**p.point)
+    words = pd.read_parquet(i.shared, columns=["word"])["word"]
+    scores, iterations = score_point(
+        restricted_vectors(i.vectors, i.vocab, words, point.name),
+        words,
+        pd.read_parquet(i.concepts),
+        {scheme: job_protocol(p, scheme) for scheme in p.negatives},
+        point=point,
+        lists=list(p.lists),
+        bins=bins_for(i.shared, p.n_bins),
+        min_words=p.min_words,
+        bootstrap=p.bootstrap,
+        level=p.confidence,
+        seed=p.seed,
+    )
+    write_table(scores, snakemake.output.scores, "sweep_scores")
+    write_table(iterations, snakemake.output.iterations, "sweep_iterations")
+    auc = scores[scores["metric"] == "auc"]
+    log.info("%s (%s):\n%s", point.name, point.setting,
+             auc[["list", "negatives", "size", "mean"]].to_string(index=False))  # fmt: skip

@@ -1,0 +1,26 @@
+from learnability.io import read_tables, write_table
+from learnability.logs import logged
+from learnability.sweeps import sweep_effects, sweep_points, sweep_wilcoxon
+from learnability.tables import write_sweep_tables
+
+with logged(snakemake) as log:
+    i, p, o = snakemake.input, snakemake.params, snakemake.output
+    scores = read_tables(list(i.scores), "sweep_scores")
+    iterations = read_tables(list(i.iterations), "sweep_iterations")
+    band = dict(resamples=p.bootstrap, level=p.confidence, seed=p.seed)
+    points = sweep_points(scores, iterations, **band)
+    effects = sweep_effects(points, iterations, **band)
+    wilcoxon = sweep_wilcoxon(scores, list(p.methods), p.alternative)
+    write_table(scores, o.scores, "sweep_scores")
+    write_table(points, o.points, "sweep_points")
+    write_table(effects, o.effects, "sweep_effects")
+    if wilcoxon.empty:
+        from learnability.schemas import empty
+
+        wilcoxon = empty("sweep_wilcoxon")
+    write_table(wilcoxon, o.wilcoxon, "sweep_wilcoxon")
+    write_sweep_tables(
+        points, wilcoxon, sweep=snakemake.wildcards.sweep, corpus=p.corpus,
+        level=p.confidence, out=dict(o.items()),
+    )  # fmt: skip
+    log.info("\n%s", points[["embedding", "negatives", "n_lists", "auc"]].to_string(index=False))
