@@ -843,3 +843,9 @@ def test_a_sweep_trains_each_point_once_and_scores_it_as_the_learnability_jobs(w
     assert scheduled(dry.stdout) == {
         "train_embedding": 4, "sweep_scores": 4, "sweep_summary": 1, "plot_sweep": 1
     }  # fmt: skip
+
+    bad = {"embeddings": ["word2vec"], "grid": {"x_max": [10]}}
+    sweep.write_text(yaml.safe_dump({"sweeps": {"bad": bad}}))
+    dry = run(workflow_dir, "-n", "--configfile", str(sweep))
+    assert dry.returncode == 1 and "Traceback" not in dry.stderr
+    assert "Error in the config: sweeps.bad.grid.x_max: method word2vec does not read" in dry.stderr
