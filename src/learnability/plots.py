@@ -397,7 +397,8 @@ def sweep_figure(effects: pd.DataFrame, title: str) -> Figure:
     methods = list(dict.fromkeys(effects["method"]))
     palette = colors(methods)
     cols, rows = max(1, len(parameters)), max(1, len(schemes))
-    w, h = SWEEP_PANEL[0] * cols + 0.6, SWEEP_PANEL[1] * rows + 1.3
+    # at least wide enough for the two-line title over one column of panels
+    w, h = max(6.6, SWEEP_PANEL[0] * cols + 0.6), SWEEP_PANEL[1] * rows + 1.3
     fig = plt.figure(figsize=(w, h), dpi=DPI, layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False)
     finite = effects[["ci_low", "ci_high", "auc"]].to_numpy(dtype=float)

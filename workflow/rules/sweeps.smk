@@ -138,7 +138,7 @@ rule plot_sweep:
     params:
         title=lambda wildcards: (
             f"Sweep {wildcards.sweep}: mean ROC AUC against each setting "
-            f"(band: bootstrap {config['learnability']['confidence']:.0%})\n"
+            f"({config['learnability']['confidence']:.0%} bootstrap band)\n"
             f"corpus {DUMP}, config {REPORT_NAME}"
         ),
     script:
