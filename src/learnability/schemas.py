@@ -16,6 +16,36 @@ from learnability.evaluations.registry import KINDS
 
 METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
 
+# a metric's summary over iterations: each list's (summary) and each sweep point's
+_SUMMARY_STATS: dict[str, str] = {
+    "iterations": "int64",
+    "metric": "string",
+    "mean": "float64",
+    "std": "float64",
+    "ci_low": "float64",
+    "ci_high": "float64",
+}
+
+# the Wilcoxon tests' columns: the main comparison's and each sweep setting's
+_WILCOXON: dict[str, str] = {
+    "negatives": "string",
+    "vocabulary": "string",
+    "embedding_a": "string",
+    "embedding_b": "string",
+    "alternative": "string",
+    "n_lists": "int64",
+    "n": "int64",
+    "statistic": "float64",
+    "w_minus": "float64",
+    "p_value": "float64",
+    "method": "string",
+    "rank_biserial": "float64",
+    "median_difference": "float64",
+    "p_holm": "float64",
+    "n_nested_pairs": "int64",
+    "max_overlap": "float64",
+}
+
 # table -> ordered {column: pandas dtype}
 TABLES: dict[str, dict[str, str]] = {
     "token_counts": {
@@ -93,12 +123,7 @@ TABLES: dict[str, dict[str, str]] = {
         "negatives": "string",
         "size": "int64",
         "null_key": "string",
-        "iterations": "int64",
-        "metric": "string",
-        "mean": "float64",
-        "std": "float64",
-        "ci_low": "float64",
-        "ci_high": "float64",
+        **_SUMMARY_STATS,
     },
     "roc": {
         "list": "string",
@@ -198,24 +223,7 @@ TABLES: dict[str, dict[str, str]] = {
         "value": "float64",
         "method": "string",
     },
-    "wilcoxon": {
-        "negatives": "string",
-        "vocabulary": "string",
-        "embedding_a": "string",
-        "embedding_b": "string",
-        "alternative": "string",
-        "n_lists": "int64",
-        "n": "int64",
-        "statistic": "float64",
-        "w_minus": "float64",
-        "p_value": "float64",
-        "method": "string",
-        "rank_biserial": "float64",
-        "median_difference": "float64",
-        "p_holm": "float64",
-        "n_nested_pairs": "int64",
-        "max_overlap": "float64",
-    },
+    "wilcoxon": _WILCOXON,
     # the intrinsic evaluations' per-embedding tables: their registry holds them
     **{
         name: {column: dtype for column, dtype, _ in table.columns}
@@ -232,12 +240,7 @@ TABLES: dict[str, dict[str, str]] = {
         "list": "string",
         "negatives": "string",
         "size": "int64",
-        "iterations": "int64",
-        "metric": "string",
-        "mean": "float64",
-        "std": "float64",
-        "ci_low": "float64",
-        "ci_high": "float64",
+        **_SUMMARY_STATS,
     },
     "sweep_iterations": {
         "sweep": "string",
@@ -271,25 +274,11 @@ TABLES: dict[str, dict[str, str]] = {
         "ci_low": "float64",
         "ci_high": "float64",
     },
+    # at each setting of a sweep, the main comparison's columns
     "sweep_wilcoxon": {
         "sweep": "string",
         "setting": "string",
-        "negatives": "string",
-        "vocabulary": "string",
-        "embedding_a": "string",
-        "embedding_b": "string",
-        "alternative": "string",
-        "n_lists": "int64",
-        "n": "int64",
-        "statistic": "float64",
-        "w_minus": "float64",
-        "p_value": "float64",
-        "method": "string",
-        "rank_biserial": "float64",
-        "median_difference": "float64",
-        "p_holm": "float64",
-        "n_nested_pairs": "int64",
-        "max_overlap": "float64",
+        **_WILCOXON,
         "p_holm_sweep": "float64",
     },
     "scores": {
