@@ -86,6 +86,20 @@ def test_a_method_block_key_is_swept_in_that_block():
     assert sweeps["w2v"][0].spec["params"] == {"epochs": 2}
 
 
+def test_a_contextual_models_layer_is_a_grid_key_and_its_points_share_a_vocabulary():
+    cfg = config_with({"layers": {"embeddings": ["minilm"], "grid": {"layer": [0, 3, "last"]}}})
+    cfg["embeddings"]["minilm"] = {
+        "method": "transformer",
+        "params": {"transformer": {"pooling": "corpus"}},
+    }
+    points = expand_sweeps(cfg, SCHEMA)["layers"]
+    assert [p.name for p in points] == ["minilm_layer~0", "minilm_layer~3", "minilm_layer~last"]
+    hp = [embedding_params(cfg, p.name, p.spec) for p in points]
+    assert [h["layer"] for h in hp] == [0, 3, "last"] and {h["pooling"] for h in hp} == {"corpus"}
+    assert points[-1].source == "minilm"  # layer: last is the configured embedding
+    assert vocabulary_sources(points) == ["minilm"]
+
+
 @pytest.mark.parametrize(
     ("sweep", "message"),
     [

@@ -230,8 +230,8 @@ def _validate_training(config: dict, params: dict, schema: dict, where: str) -> 
     try:
         jsonschema.validate(block, node)
     except jsonschema.ValidationError as exc:
-        path = ".".join(map(str, exc.absolute_path))
-        raise SweepError(f"{where}: training.{path}: {exc.message}") from None
+        path = ".".join(["training", *map(str, exc.absolute_path)])
+        raise SweepError(f"{where}: {path}: {exc.message}") from None
 
 
 def trained_points(sweeps: dict[str, list[Point]]) -> dict[str, Point]:
