@@ -111,7 +111,7 @@ wildcard_constraints:
     embedding="|".join(map(re.escape, EMBEDDINGS + list(SWEEP_TRAINED))),
     sweep="|".join(map(re.escape, SWEEPS)) if SWEEPS else "(?!)",
     point=(
-        "|".join(map(re.escape, {p.name for p in POINTS.values()}))
+        "|".join(map(re.escape, sorted({p.name for p in POINTS.values()})))
         if POINTS
         else "(?!)"
     ),
