@@ -453,10 +453,32 @@ def dry_run_shipped_config(tmp_path: Path, configfile: str) -> str:
     return out
 
 
-def test_paper_config_plans_offline_without_a_traceback(tmp_path):
+SHIPPED_CONFIGS = (
+    "config/paper.yaml",
+    "config/paper-experiment1.yaml",
+    "config/contextual.yaml",
+    "config/fasttext_implementations.yaml",
+    "config/sweeps.yaml",
+)
+
+
+@pytest.fixture(scope="module")
+def shipped_dry_runs(tmp_path_factory) -> dict[str, str]:
+    """Every shipped config's dry run, two at a time (each is one busy process for about
+    13 s): config file -> its output."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(configfile: str) -> tuple[str, str]:
+        return configfile, dry_run_shipped_config(tmp_path_factory.mktemp("shipped"), configfile)
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(pool.map(one, SHIPPED_CONFIGS))
+
+
+def test_paper_config_plans_offline_without_a_traceback(shipped_dry_runs):
     """The paper's 27-part dump cannot be listed offline: the dry run plans the manifest
     checkpoint and everything it can know, and stops cleanly."""
-    out = dry_run_shipped_config(tmp_path, "config/paper.yaml")
+    out = shipped_dry_runs["config/paper.yaml"]
     jobs = scheduled(out)
     assert jobs.get("dump_manifest") == 1, jobs
 
@@ -578,10 +600,10 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     assert set(pd.read_parquet(wd / "results/stats/wilcoxon.parquet")["vocabulary"]) == {"shared"}
 
 
-def test_experiment1_config_plans_offline(tmp_path):
+def test_experiment1_config_plans_offline(shipped_dry_runs):
     """The paper's first experiment: three pretrained sets by URL and a random baseline
     over GloVe's vocabulary; the dry run plans downloads and imports, and no corpus."""
-    out = dry_run_shipped_config(tmp_path, "config/paper-experiment1.yaml")
+    out = shipped_dry_runs["config/paper-experiment1.yaml"]
     jobs = scheduled(out)
     assert jobs.get("fetch_embedding") == 3 and jobs.get("import_embedding") == 3, jobs
     assert jobs.get("random_embedding") == 1, jobs
@@ -589,15 +611,21 @@ def test_experiment1_config_plans_offline(tmp_path):
         assert rule not in jobs, jobs
 
 
-def test_contextual_and_fasttext_configs_plan_offline(tmp_path):
+def test_contextual_and_fasttext_configs_plan_offline(shipped_dry_runs):
     """config/contextual.yaml (five embeddings, two of them the transformer's poolings)
     and config/fasttext_implementations.yaml plan from the shipped files alone."""
-    jobs = scheduled(dry_run_shipped_config(tmp_path, "config/contextual.yaml"))
+    jobs = scheduled(shipped_dry_runs["config/contextual.yaml"])
     assert jobs.get("train_embedding") == 5 and jobs.get("wilcoxon") == 1, jobs
-    jobs = scheduled(
-        dry_run_shipped_config(tmp_path / "ft", "config/fasttext_implementations.yaml")
-    )
+    jobs = scheduled(shipped_dry_runs["config/fasttext_implementations.yaml"])
     assert jobs.get("train_embedding") == 2, jobs
+
+
+def test_the_sweep_config_plans_its_points_beside_the_default(shipped_dry_runs):
+    """config/sweeps.yaml: 48 points, 6 of them the default's own embeddings, so 42
+    trainings beside the default's 3; three corpus prefixes; one scoring job a point."""
+    jobs = scheduled(shipped_dry_runs["config/sweeps.yaml"])
+    assert jobs.get("train_embedding") == 3 + 42 and jobs.get("sweep_scores") == 48, jobs
+    assert jobs.get("corpus_prefix") == 3 and jobs.get("plot_sweep") == 2, jobs
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
