@@ -354,7 +354,7 @@ def param_columns(df: pd.DataFrame) -> list[str]:
     return [c for c in df.columns if c.startswith(PARAM_PREFIX)]
 
 
-def _replicates(
+def bootstrap_replicates(
     iterations: pd.DataFrame, resamples: int, seed: int
 ) -> dict[tuple[str, str], np.ndarray]:
     """(embedding, negatives) -> ``resamples`` bootstrap replicates of the point's mean AUC
@@ -381,11 +381,18 @@ def _band(replicates: np.ndarray, level: float) -> tuple[float, float]:
 
 
 def sweep_points(
-    scores: pd.DataFrame, iterations: pd.DataFrame, *, resamples: int, level: float, seed: int
+    scores: pd.DataFrame,
+    iterations: pd.DataFrame,
+    *,
+    resamples: int,
+    level: float,
+    seed: int,
+    replicates: dict | None = None,
 ) -> pd.DataFrame:
     """One row per (point, negatives): the mean AUC over the lists that have members
-    enough, and its bootstrap band (schema ``sweep_points``)."""
-    reps = _replicates(iterations, resamples, seed)
+    enough, and its bootstrap band (schema ``sweep_points``). ``replicates``: those of
+    :func:`bootstrap_replicates` with the same resamples and seed, if already drawn."""
+    reps = replicates or bootstrap_replicates(iterations, resamples, seed)
     auc = scores[(scores["metric"] == "auc") & (scores["iterations"] > 0)]
     keys = ["sweep", "embedding", "method", "setting", "negatives", *param_columns(scores)]
     rows = []
@@ -399,13 +406,19 @@ def sweep_points(
 
 
 def sweep_effects(
-    points: pd.DataFrame, iterations: pd.DataFrame, *, resamples: int, level: float, seed: int
+    points: pd.DataFrame,
+    iterations: pd.DataFrame,
+    *,
+    resamples: int,
+    level: float,
+    seed: int,
+    replicates: dict | None = None,
 ) -> pd.DataFrame:
     """The main effect of each swept parameter per method (schema ``sweep_effects``): at
     each of its values, the mean AUC over the points with that value (so averaged over
     the other parameters' grid values) and its bootstrap band, from the same replicates
     as :func:`sweep_points`."""
-    reps = _replicates(iterations, resamples, seed)
+    reps = replicates or bootstrap_replicates(iterations, resamples, seed)
     rows = []
     for column in param_columns(points):
         parameter = column[len(PARAM_PREFIX) :]

@@ -1,13 +1,20 @@
 from learnability.io import read_tables, write_table
 from learnability.logs import logged
-from learnability.sweeps import sweep_effects, sweep_points, sweep_wilcoxon
+from learnability.sweeps import (
+    bootstrap_replicates,
+    sweep_effects,
+    sweep_points,
+    sweep_wilcoxon,
+)
 from learnability.tables import write_sweep_tables
 
 with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output
     scores = read_tables(list(i.scores), "sweep_scores")
     iterations = read_tables(list(i.iterations), "sweep_iterations")
-    band = dict(resamples=p.bootstrap, level=p.confidence, seed=p.seed)
+    # drawn once: the points' bands and the main effects' come from the same replicates
+    reps = bootstrap_replicates(iterations, p.bootstrap, p.seed)
+    band = dict(resamples=p.bootstrap, level=p.confidence, seed=p.seed, replicates=reps)
     points = sweep_points(scores, iterations, **band)
     effects = sweep_effects(points, iterations, **band)
     wilcoxon = sweep_wilcoxon(scores, list(p.methods), p.alternative)
