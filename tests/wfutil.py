@@ -1,0 +1,69 @@
+"""Running the real workflow from the tests: Snakemake in a subprocess, in the
+environment `make run` gives users (tests/userenv.py) or the one an optional extra gives,
+and reading what it did."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import userenv
+import yaml
+from conftest import REPO
+
+
+def rule_names() -> set[str]:
+    """Every rule and checkpoint the workflow defines (its .smk files, read as text)."""
+    files = [REPO / "workflow" / "Snakefile", *(REPO / "workflow" / "rules").glob("*.smk")]
+    text = "\n".join(f.read_text() for f in files)
+    return set(re.findall(r"^\s*(?:rule|checkpoint) (\w+)", text, re.M))
+
+
+# What a rerun must not touch when the corpus is reused. Checked against the rules that
+# exist, so that a renamed rule cannot turn "not scheduled" into a check that always holds.
+CORPUS_JOBS = {"fetch_dump", "extract_part", "join_corpus"}
+
+
+def tiny_config(workdir: Path) -> dict:
+    """The smoke-test config, .test/config/config.yaml (the sample with tiny settings), with
+    the shipped multi-answer test and hierarchy graph read from the repository."""
+    cfg = yaml.safe_load((REPO / ".test" / "config" / "config.yaml").read_text())
+    evaluations = cfg["evaluations"]
+    for kind in ("multi_answer", "hierarchy"):
+        evaluations[kind]["files"] = [str(REPO / f) for f in evaluations[kind]["files"]]
+    return cfg
+
+
+def run(workdir: Path, *args: str, extras: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """Snakemake on 2 cores in ``workdir``, in the user environment of ``extras``."""
+    env = dict(userenv.env_vars(userenv.user_env(extras)), PYTHONHASHSEED="0")
+    return subprocess.run(
+        [userenv.python(extras), "-m", "snakemake", "--cores", "2", *args],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def scheduled(dry_run_output: str) -> dict[str, int]:
+    """Rule -> job count from the 'Job stats' table of a dry run."""
+    stats = dry_run_output.split("Job stats:", 1)
+    if len(stats) < 2:
+        return {}
+    counts = {}
+    for line in stats[1].splitlines()[3:]:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            break
+        if parts[0] != "total":
+            counts[parts[0]] = int(parts[1])
+    assert set(counts) <= rule_names(), counts
+    return counts
+
+
+def ran(output: str) -> set[str]:
+    """The rules of the jobs a (real or dry) run started, from its log."""
+    return set(re.findall(r"^(?:local)?(?:rule|checkpoint) (\w+):", output, re.M))
