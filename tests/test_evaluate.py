@@ -58,8 +58,8 @@ def test_deterministic_and_each_iteration_reproducible(planted):
     assert seed == derive_seed(3, "concept", "p", 3)
 
 
-def test_split_is_the_papers_protocol():
-    rng = np.random.default_rng(0)
+def test_split_is_the_papers_protocol(seed):
+    rng = np.random.default_rng(seed + 0)
     mask = np.zeros(1000, bool)
     members = np.arange(0, 1000, 10)  # 100 members
     mask[members] = True
@@ -73,8 +73,8 @@ def test_split_is_the_papers_protocol():
     assert len(set(neg)) == 100  # test negatives are fresh
 
 
-def test_nonmember_sampling_is_uniform_and_distinct():
-    rng = np.random.default_rng(1)
+def test_nonmember_sampling_is_uniform_and_distinct(seed):
+    rng = np.random.default_rng(seed + 1)
     mask = np.zeros(50, bool)
     mask[:10] = True
     counts = np.zeros(50)
@@ -138,13 +138,13 @@ def test_null_distribution_rows_and_determinism(planted):
     assert a["seed"].nunique() == 6
 
 
-def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls():
+def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
     """The acceptance check of the random baseline, at small scale: averaged over lists the
     mean AUC is 0.5 +- 0.02, and no list lies outside the range of random lists of its
     own size (a list is itself a random list on a Gaussian embedding)."""
     from learnability.stats import pvalues
 
-    rng = np.random.default_rng(11)
+    rng = np.random.default_rng(seed + 11)
     vectors = rng.standard_normal((3000, 300))
     sizes = [12, 30, 60, 120]
     its = [
@@ -177,10 +177,10 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls():
     assert spread[12] > 2 * spread[120]
 
 
-def test_bootstrap_interval_matches_normal_theory_for_many_iterations():
+def test_bootstrap_interval_matches_normal_theory_for_many_iterations(seed):
     from learnability.evaluate import bootstrap_ci
 
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(seed + 4)
     values = rng.normal(0.8, 0.05, size=400)
     low, high = bootstrap_ci(values, 4000, 0.95, seed=1)
     half = 1.96 * values.std(ddof=1) / np.sqrt(values.size)
@@ -226,10 +226,10 @@ def test_concept_result_roc_and_auc_agree(planted):
     assert roc["tpr_mean"].is_monotonic_increasing
 
 
-def test_frequency_bins_and_matched_negatives():
+def test_frequency_bins_and_matched_negatives(seed):
     from learnability.sampling import frequency_bins, split_concept
 
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed + 0)
     counts = np.sort(rng.zipf(1.5, 5000))[::-1] + 4
     bins = frequency_bins(counts, 5)
     assert bins.min() == 0 and bins.max() <= 4
@@ -242,7 +242,7 @@ def test_frequency_bins_and_matched_negatives():
     mask[members] = True
     pools = [np.flatnonzero((bins == b) & ~mask) for b in range(5)]
     tr, ytr, te, yte = split_concept(
-        np.random.default_rng(1), members, mask, bins=bins, pools=pools
+        np.random.default_rng(seed + 1), members, mask, bins=bins, pools=pools
     )
     for idx, y in ((tr, ytr), (te, yte)):
         assert (
@@ -251,7 +251,7 @@ def test_frequency_bins_and_matched_negatives():
         assert not mask[idx[~y]].any()
     assert len(set(tr[~ytr]) | set(te[~yte])) == ytr.sum() + yte.sum()  # fresh negatives
     # the same seed splits the members identically under uniform negatives
-    tr_u, ytr_u, _, _ = split_concept(np.random.default_rng(1), members, mask)
+    tr_u, ytr_u, _, _ = split_concept(np.random.default_rng(seed + 1), members, mask)
     np.testing.assert_array_equal(tr_u[ytr_u], tr[ytr])
 
 
@@ -322,13 +322,13 @@ def test_learning_curve_rises_with_training_fraction(planted):
     }
 
 
-def test_member_diagnostics_rank_planted_outsiders_last():
+def test_member_diagnostics_rank_planted_outsiders_last(seed):
     """60 members set apart along one direction, plus 4 outsiders: ordinary words from
     the other side of that direction (a random word can sit far along it by chance, and
     then it is, for this embedding, close to the concept). They must rank last."""
     from learnability.evaluate import Protocol, evaluate_concept_full
 
-    rng = np.random.default_rng(5)
+    rng = np.random.default_rng(seed + 5)
     vectors = rng.standard_normal((3000, 20))
     direction = rng.standard_normal(20)
     direction /= np.linalg.norm(direction)

@@ -29,8 +29,8 @@ def multi(emb: str, correct: list[bool]) -> pd.DataFrame:
     )
 
 
-def test_bootstrap_test_finds_a_real_difference_and_not_a_null_one():
-    rng = np.random.default_rng(0)
+def test_bootstrap_test_finds_a_real_difference_and_not_a_null_one(seed):
+    rng = np.random.default_rng(seed + 0)
     a = rng.random(300) < 0.7
     b = rng.random(300) < 0.4
     table = pd.concat([multi("a", a), multi("b", b), multi("c", a)])

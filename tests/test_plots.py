@@ -94,10 +94,18 @@ def test_figures_render_to_images_of_the_expected_size(tmp_path, n_lists):
         pixels = mpimg.imread(png)
         assert pixels[..., :3].std() > 0.05  # not a blank canvas
         assert svg.read_text().lstrip().startswith("<?xml") and "<svg" in svg.read_text()
+    # the heatmap: one row per list, each row tall enough to read whatever the number of
+    # lists (the figure grows instead), every cell's value written while they fit
     fig = plots.heatmap_figure(t["summary"], lists, EMBEDDINGS, "Heatmap")
     plots.save(fig, tmp_path / "heat.png")
-    w, h = png_size(tmp_path / "heat.png")
-    assert h == round((0.28 * n_lists + 1.8) * plots.DPI)
+    ax = fig.axes[0]
+    assert ax.get_images()[0].get_array().shape == (n_lists, len(EMBEDDINGS))
+    row_inches = ax.get_window_extent().height / fig.dpi / n_lists
+    assert 0.2 < row_inches < 0.4, row_inches
+    assert [t.get_text() for t in ax.get_yticklabels()] == lists
+    written = [t.get_text() for t in ax.texts]
+    assert len(written) == (n_lists * len(EMBEDDINGS) if n_lists <= 60 else 0)
+    assert png_size(tmp_path / "heat.png")[1] == round(fig.get_figheight() * plots.DPI)
     # panels stay at their size: 100 lists make a larger figure, not smaller panels
     assert plots.grid(100) == (9, 12) and plots.grid(10) == (3, 4)
 

@@ -1,7 +1,8 @@
 """method: transformer, on the real model the transformer extra installs (all-MiniLM-L6-v2,
 int8 ONNX): the layers it reads are the graph's, layer 0 against a numpy reimplementation
-of BERT's embedding layer, the two poolings against hand-pooled states, the occurrence
-sample against its definition, and the errors."""
+of BERT's embedding layer and layers 1-6 against onnx's reference evaluator, the two
+poolings against hand-pooled states, the occurrence sample against its definition, and
+the errors."""
 
 import gzip
 
@@ -65,12 +66,26 @@ def test_layer_0_is_berts_embedding_layer_recomputed_in_numpy(graph):
     np.testing.assert_allclose(zero.hidden([ids])[0], want, atol=1e-4)
 
 
-def test_every_layer_is_a_distinct_hidden_state(last):
+def test_every_layer_is_that_bert_layers_output_in_onnxs_reference_evaluator(last, graph):
+    """Layers 1-6 (the workflow reads layer 4) against an independent reference: the
+    graph run by onnx's own pure-Python ReferenceEvaluator (not onnxruntime, not our
+    graph surgery), and layer k found by its parameters' names (the LayerNormalization
+    whose scale is ``inner.encoder.layer.{k-1}.output.LayerNorm.weight``, the last one
+    of BERT layer k), not by counting nodes as load_encoder does."""
+    from onnx.reference import ReferenceEvaluator
+
     ((ids, _),) = last.token_ids([["the", "river", "bank", "flooded"]])
-    states = [tr.load_encoder(MODEL, TOKENIZER, k, 1).hidden([ids])[0] for k in range(7)]
-    for a in range(7):
+    x = np.array([ids])
+    feeds = {"input_ids": x, "attention_mask": np.ones_like(x), "token_type_ids": np.zeros_like(x)}
+    states = ReferenceEvaluator(graph).run(None, feeds, intermediate=True)
+    norms = {n.input[1]: n.output[0] for n in graph.graph.node if n.op_type == "LayerNormalization"}
+    ours = {k: tr.load_encoder(MODEL, TOKENIZER, k, 1).hidden([ids])[0] for k in range(1, 7)}
+    for k, got in ours.items():
+        want = states[norms[f"inner.encoder.layer.{k - 1}.output.LayerNorm.weight"]][0]
+        np.testing.assert_allclose(got, want, atol=1e-4, err_msg=f"layer {k}")
+    for a in range(1, 7):  # and they are six different states
         for b in range(a + 1, 7):
-            assert not np.allclose(states[a], states[b], atol=1e-3), (a, b)
+            assert not np.allclose(ours[a], ours[b], atol=1e-3), (a, b)
 
 
 def test_isolated_pooling_is_the_mean_of_the_words_subword_states(last):

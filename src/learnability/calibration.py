@@ -87,32 +87,61 @@ def null_list_pvalues(
                         else:
                             p = empirical_pvalue(x, np.delete(observed[kl], i))[1]
                         rows.append(
-                            {"size": size, "list": i, "list_iterations": kl,
-                             "method": method, "p_value": p}
+                            {"size": size, "list": i, "null": f"{size}/{draw}",
+                             "list_iterations": kl, "method": method, "p_value": p}
                         )  # fmt: skip
     return pd.DataFrame(rows)
 
 
+# The verdict: each level's type-I error rate within Bradley's (1978) stringent criterion,
+# 10 % of the level, widened by Z Monte Carlo standard errors of the share. An exactly
+# calibrated method fails it with a probability of about 2e-4 (4 SE on each of three
+# levels), so a test that checks the verdict passes at any seed, while a method off by
+# more than a tenth of the level fails once there are enough lists. The KS test of
+# uniformity is reported, not judged: it also sees the middle of the distribution, where
+# no decision is taken, and with 10^4 p-values it rejects approximations whose tails are
+# right (rescaled_skew on skewed nulls: docs/statistics.md).
+BRADLEY = 0.1
+Z = 4.0
+
+
 def calibration_summary(p: pd.DataFrame, levels: tuple[float, ...] = LEVELS) -> pd.DataFrame:
-    """Per method: the share of p-values at or below each level, whether it lies within two
-    binomial standard errors of the level, and the Kolmogorov-Smirnov p-value against
-    U(0, 1). ``calibrated``: "True" when every share is within its band and KS p > 0.01."""
+    """Per method: the share of p-values at or below each level and its Monte Carlo
+    standard error, the Kolmogorov-Smirnov p-value against U(0, 1), and the verdict.
+
+    The standard error is the binomial one of the share under the level, or, where ``p``
+    has a ``null`` column (which null draw each list was tested against: the lists of
+    one draw share its errors), the cluster-robust one over draws when that is larger.
+    ``calibrated``: "True" when every share lies in [(1 - BRADLEY) level - Z se,
+    (1 + BRADLEY) level + Z se]."""
     rows = []
     for method, g in p.groupby("method", sort=False):
         values = g["p_value"].to_numpy()
         n = values.size
         rec: dict = {"method": method, "n_lists": n}
+        if "null" in g:
+            rec["n_nulls"] = int(g["null"].nunique())
         ok = True
         for level in levels:
-            share = float((values <= level + 1e-12).mean())
-            band = 2 * np.sqrt(level * (1 - level) / n)
+            hit = values <= level + 1e-12
+            share = float(hit.mean())
+            se = np.sqrt(level * (1 - level) / n)
+            if "null" in g and g["null"].nunique() > 1:
+                by = pd.Series(hit, index=g.index).groupby(g["null"].to_numpy())
+                sizes, shares = by.size().to_numpy(), by.mean().to_numpy()
+                # the ratio estimator's linearised variance over clusters
+                k = sizes.size
+                resid = sizes * (shares - share)
+                se = max(se, float(np.sqrt(k / (k - 1) * np.sum(resid**2)) / n))
             rec[f"share_{level:g}"] = share
-            ok &= abs(share - level) <= band
+            rec[f"se_{level:g}"] = float(se)
+            low, high = (1 - BRADLEY) * level - Z * se, (1 + BRADLEY) * level + Z * se
+            ok &= low <= share <= high
         rec["ks_p"] = float(kstest(values, "uniform").pvalue)
         # matched is tested leave-one-out: its p-values are ranks, uniform by construction
         # (and no finer than 1 / lists per size), so there is nothing to judge
         rec["calibrated"] = (
-            "by construction" if method == "matched" else str(ok and rec["ks_p"] > 0.01)
+            "by construction" if method == "matched" else str(bool(ok))
         )
         rows.append(rec)
     return pd.DataFrame(rows)

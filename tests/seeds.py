@@ -1,0 +1,50 @@
+"""Run every statistical test (those that take the `seed` fixture) at consecutive seeds
+and print, per test, at how many it passed and which failed.
+
+    .venv/bin/python tests/seeds.py              # seeds 0-19
+    .venv/bin/python tests/seeds.py --first 20 --count 20 -k calibrat
+
+A statistical test's tolerance comes from its own Monte Carlo error, so it must pass at
+every seed; CI runs seed 0 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("-k", default=None, help="only the tests pytest -k selects")
+    args = parser.parse_args()
+    passed: dict[str, list[int]] = defaultdict(list)
+    failed: dict[str, list[int]] = defaultdict(list)
+    start = time.perf_counter()
+    for seed in range(args.first, args.first + args.count):
+        cmd = [sys.executable, "-m", "pytest", str(TESTS), "-m", "statistical", "-q", "-rA",
+               "-p", "no:cacheprovider", "--durations", "0", "--seed", str(seed)]  # fmt: skip
+        if args.k:
+            cmd += ["-k", args.k]
+        out = subprocess.run(cmd, capture_output=True, text=True, cwd=TESTS.parent).stdout
+        for status, test in re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", out, re.M):
+            (passed if status == "PASSED" else failed)[test].append(seed)
+        print(f"seed {seed}: {sum(seed in v for v in failed.values())} failed", flush=True)
+    print(f"\n{args.count} seeds from {args.first}, {time.perf_counter() - start:.0f} s\n")
+    print("| test | passed | failed at seeds |\n|---|---:|---|")
+    for test in sorted(set(passed) | set(failed)):
+        print(f"| `{test}` | {len(passed[test])} | {', '.join(map(str, failed[test]))} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
