@@ -1,7 +1,7 @@
 """How much does the L2 penalty move learnability? Mean AUC per list at several C.
 
 Usage: python benchmarks/c_sensitivity.py [--embedding results/shared/word2vec]
-           [--lists resources/wordlists] [--iterations 50] [--C 0.01 0.1 1 10 1000]
+           [--lists resources/wordlists] [--iterations 50] [--C 0.01 0.1 1 10 1000] [--smoke]
 
 The paper's classifier (its eq. 5) is plain cross-entropy. Here every training set has
 n <= d + 1 examples (a 138-word list trains on 138 vectors of 300 dimensions), so the
@@ -22,9 +22,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from toysize import add_smoke
 
+from learnability.api import load_lists
 from learnability.classify import fit_many
-from learnability.cli import load_lists
 from learnability.concepts import member_indices, resolve
 from learnability.embeddings import load_embedding
 from learnability.evaluate import Protocol, _draw_splits, evaluate_concept_full
@@ -39,7 +40,15 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--C", type=float, nargs="+", default=[0.01, 0.1, 1.0, 10.0, 1000.0])
     parser.add_argument("--seed", type=int, default=2020)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.iterations, args.C = 4, [1.0, 10.0]
+    if not (args.embedding / "vectors.npy").exists():
+        raise SystemExit(
+            f"{args.embedding}: no embedding folder here; run `make run` first, or give "
+            "--embedding results/shared/NAME (any workflow embedding folder)"
+        )
     emb = load_embedding(args.embedding)
     vocab = pd.Series(emb.words)
     d = emb.vectors.shape[1]

@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/calibration.py [--embedding results/embeddings/word2vec]
            [--configs config/config.yaml config/paper.yaml] [--lists 500] [--sizes ...]
+           [--smoke]
 
 Truly null lists (random words; uniform non-members) are scored with each config's
 ``learnability.iterations`` splits and tested against nulls of ``random_lists.lists``
@@ -9,8 +10,10 @@ random lists of their size scored with ``random_lists.iterations`` splits, under
 ``random_lists.method`` (learnability.calibration). Sizes run from 10 to 400 words, each
 with its own null, so that no one null draw decides a share. Each embedding is scored as
 given and as Gaussian vectors of the same shape (the chance baseline). For each method it
-prints the share of p <= 0.01, 0.05, 0.10 with the two-binomial-SE band around each level,
-and the Kolmogorov-Smirnov p-value against U(0, 1). Configs whose nulls have the same
+prints the share of p <= 0.01, 0.05, 0.10 with its Monte Carlo standard error and the band
+the verdict allows (Bradley's 10 % of the level plus 4 standard errors:
+learnability.calibration.calibration_summary), and the Kolmogorov-Smirnov p-value against
+U(0, 1). Configs whose nulls have the same
 settings (K_N, R, C; config.yaml and paper.yaml do) share one run: the lists are scored
 with the largest K_L, and a smaller K_L's mean is that of the first K_L splits, the same
 splits a run with that K_L would draw.
@@ -32,8 +35,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
+from toysize import add_smoke
 
-from learnability.calibration import LEVELS, calibration_summary, null_list_pvalues
+from learnability.calibration import (
+    BRADLEY,
+    LEVELS,
+    Z,
+    calibration_summary,
+    null_list_pvalues,
+)
 from learnability.classify import limit_threads
 
 SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
@@ -58,7 +68,15 @@ def main() -> None:
         action="store_true",
         help="score only the given embedding, not also Gaussian vectors of its shape",
     )
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.lists, args.sizes = 20, [10, 20]
+    if not (args.embedding / "vectors.npy").exists():
+        raise SystemExit(
+            f"{args.embedding}: no embedding folder here; run `make run` first, or give "
+            "--embedding results/embeddings/NAME (any workflow embedding folder)"
+        )
     vectors = np.load(args.embedding / "vectors.npy", mmap_mode="r")
     gauss = np.random.default_rng(args.seed).standard_normal(vectors.shape).astype(np.float32)
     per_size = -(-args.lists // len(args.sizes))
@@ -71,9 +89,10 @@ def main() -> None:
     for config in args.configs:
         cfg = yaml.safe_load(Path(config).read_text())
         kn = int(cfg["random_lists"]["iterations"])
-        r = int(cfg["random_lists"]["lists"])
+        r = 50 if args.smoke else int(cfg["random_lists"]["lists"])
         C = float(cfg["learnability"]["C"])
-        groups.setdefault((kn, r, C), []).append((config, int(cfg["learnability"]["iterations"])))
+        kl = int(cfg["learnability"]["iterations"])
+        groups.setdefault((kn, r, C), []).append((config, min(kl, 40) if args.smoke else kl))
     pairs = [(str(args.embedding), vectors), ("gaussian", gauss)]
     for (kn, r, C), members in groups.items():
         for name, vec in pairs[:1] if args.no_gaussian else pairs:
@@ -94,9 +113,10 @@ def main() -> None:
             for config, kl in members:
                 summary = calibration_summary(p[p["list_iterations"] == kl])
                 n = int(summary["n_lists"].iloc[0])
+                first = summary.iloc[0]  # the bands of the first method's standard errors
                 bands = ", ".join(
-                    f"{lv:g}: [{max(0.0, lv - 2 * np.sqrt(lv * (1 - lv) / n)):.3f}, "
-                    f"{lv + 2 * np.sqrt(lv * (1 - lv) / n):.3f}]"
+                    f"{lv:g}: [{max(0.0, (1 - BRADLEY) * lv - Z * first[f'se_{lv:g}']):.3f}, "
+                    f"{(1 + BRADLEY) * lv + Z * first[f'se_{lv:g}']:.3f}]"
                     for lv in LEVELS
                 )
                 print(
@@ -106,7 +126,7 @@ def main() -> None:
                     f"per size; {seconds:.0f} s on {cores} cores for "
                     f"{', '.join(c for c, _ in members)}"
                 )
-                print(f"two-SE bands: {bands}")
+                print(f"the verdict's bands (Bradley's 10 % + 4 SE): {bands}")
                 print(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
                 frames.append(p[p["list_iterations"] == kl].assign(config=config, embedding=name))
     if args.out:

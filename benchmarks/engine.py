@@ -1,6 +1,6 @@
 """The learnability engine against the loops a user would write, on the same splits.
 
-Usage: python benchmarks/engine.py [--iterations 1000] [--null-lists 1000]
+Usage: python benchmarks/engine.py [--iterations 1000] [--null-lists 1000] [--smoke]
 
 Builds a 50,000 x 300 Gaussian embedding with a planted 400-word concept (members shifted
 by 2 standard deviations along one random direction), draws 1000 splits with the
@@ -37,6 +37,7 @@ from joblib import Parallel, delayed
 from sklearn import metrics as skm
 from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
+from toysize import add_smoke
 
 from learnability.classify import fit_many, fit_reference, limit_threads
 from learnability.evaluate import (
@@ -49,6 +50,14 @@ from learnability.metrics import binary_metrics
 
 V, D, SIZE, C = 50_000, 300, 400, 1.0
 CORES = os.cpu_count() or 1
+# the size of the peak-RSS child's list; --smoke shrinks everything
+BIG = 900
+
+
+def smoke() -> None:
+    """Toy sizes for --smoke (also engine_levers.py's): seconds, not measurements."""
+    global V, D, SIZE, BIG
+    V, D, SIZE, BIG = 3000, 40, 40, 60
 
 
 def embedding(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -139,23 +148,26 @@ def timed(fn, *args):
 
 
 def matmul_gflops(threads: int) -> float:
-    a = np.random.default_rng(0).random((2000, 2000))
+    n = 2000 if BIG == 900 else 200
+    a = np.random.default_rng(0).random((n, n))
     with threadpool_limits(threads):
         a @ a
         start = time.perf_counter()
         for _ in range(3):
             a @ a
-        return 3 * 2 * 2000**3 / (time.perf_counter() - start) / 1e9
+        return 3 * 2 * n**3 / (time.perf_counter() - start) / 1e9
 
 
 def rss_child() -> None:
-    """Run in a subprocess: 1000 iterations of a 900-word list, then exit."""
+    """Run in a subprocess: 1000 iterations of a BIG-word list, then exit."""
+    if "--smoke" in sys.argv:
+        smoke()
     rng = np.random.default_rng(3)
     vectors = rng.standard_normal((V, D)).astype(np.float32)
-    proto = Protocol(iterations=1000, C=C, seed=0)
+    proto = Protocol(iterations=1000 if BIG == 900 else 20, C=C, seed=0)
     from learnability.evaluate import evaluate_concept_full
 
-    evaluate_concept_full(vectors, np.arange(900), proto, list_name="big", embedding="e")
+    evaluate_concept_full(vectors, np.arange(BIG), proto, list_name="big", embedding="e")
     peak_kb = None
     try:
         with open("/proc/self/status") as fh:  # Linux: this process image's peak
@@ -178,7 +190,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--null-lists", type=int, default=1000)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        smoke()
+        args.iterations, args.null_lists = 20, 10
     vectors, members = embedding()
     proto = Protocol(iterations=args.iterations, C=C, seed=0)
     seeds = list(range(args.iterations))
@@ -244,12 +260,12 @@ def main() -> None:
     # The child reports its own peak (VmHWM): the parent's RUSAGE_CHILDREN would count
     # joblib workers, and a forked child's ru_maxrss includes the parent's pages held
     # before exec.
-    out = subprocess.run(
-        [sys.executable, __file__, "--rss-child"], check=True, capture_output=True, text=True
-    ).stdout
+    child = [sys.executable, __file__, "--rss-child", *(["--smoke"] if args.smoke else [])]
+    out = subprocess.run(child, check=True, capture_output=True, text=True).stdout
     peak_kb = int(out.split()[-1])
+    iterations = 1000 if BIG == 900 else 20
     print(
-        f"peak RSS, 1000 iterations of a 900-word list (float32 embedding "
+        f"peak RSS, {iterations} iterations of a {BIG}-word list (float32 embedding "
         f"{V * D * 4 / 2**20:.0f} MiB): {peak_kb / 1024:.0f} MiB"
     )
 

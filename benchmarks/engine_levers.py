@@ -1,7 +1,7 @@
 """What limits the engine at the benchmark's shape (n = 400, d = 300): the cost of one
 objective evaluation against BLAS, and the L-BFGS settings that set how many there are.
 
-Usage: python benchmarks/engine_levers.py
+Usage: python benchmarks/engine_levers.py [--smoke]
 
 1. One objective evaluation (the loss and its gradient, two passes over the rows) of the
    compiled kernel, float64 arithmetic on float32 rows as the workflow runs it, against
@@ -24,13 +24,15 @@ from numba import njit
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).parent))
-from engine import embedding  # noqa: E402
+import engine  # noqa: E402
+from toysize import add_smoke  # noqa: E402
 
 from learnability.classify import centre_of  # noqa: E402
 from learnability.evaluate import Protocol, _draw_splits  # noqa: E402
 from learnability.lbfgs import _FAST, _link, objective, solve_rows  # noqa: E402
 
 FLUSH = 8  # quads of rows per float32 gradient block
+SMOKE = False  # --smoke: toy sizes (engine.smoke) and few repetitions
 
 
 @njit(fastmath=_FAST)
@@ -112,7 +114,7 @@ def evaluations(E: np.ndarray) -> None:
     for n in (50, 100, 200, 400, 800):
         rows = rng.choice(E.shape[0], n, replace=False).astype(np.int64)
         y = (np.arange(n) < n // 2).astype(float)
-        times = 400_000 // n
+        times = (4_000 if SMOKE else 400_000) // n
         t64 = per_row(lambda k, rows=rows, y=y: _repeat64(E, rows, y, w, g, mu, k), n, times)
         t32 = per_row(
             lambda k, rows=rows, y=y: _repeat32(E, rows, y, w, g, mu, w32, acc, k), n, times
@@ -132,15 +134,16 @@ def evaluations(E: np.ndarray) -> None:
 
 
 def settings(E: np.ndarray, members: np.ndarray) -> None:
-    proto = Protocol(iterations=400, C=1.0, seed=0)
-    splits = _draw_splits(E.shape[0], members, proto, list(range(400)), None)
+    fits = 40 if SMOKE else 400
+    proto = Protocol(iterations=fits, C=1.0, seed=0)
+    splits = _draw_splits(E.shape[0], members, proto, list(range(fits)), None)
     planted = (np.stack([s[0] for s in splits]), np.stack([s[1] for s in splits]).astype(float))
     rng = np.random.default_rng(1)
     random = (
-        np.stack([rng.choice(E.shape[0], 400, replace=False) for _ in range(400)]),
-        np.tile(np.r_[np.ones(200), np.zeros(200)], (400, 1)),
+        np.stack([rng.choice(E.shape[0], 400, replace=False) for _ in range(fits)]),
+        np.tile(np.r_[np.ones(200), np.zeros(200)], (fits, 1)),
     )
-    print("\n2. L-BFGS settings, 400 fits, 2 threads: iterations per fit, seconds")
+    print(f"\n2. L-BFGS settings, {fits} fits, 2 threads: iterations per fit, seconds")
     print(f"{'problems':>9s} {'memory':>6s} {'tol':>6s} {'iters':>6s} {'seconds':>8s}")
     for name, (idx, y) in (("planted", planted), ("random", random)):
         mu = centre_of(E, idx)
@@ -157,7 +160,15 @@ def settings(E: np.ndarray, members: np.ndarray) -> None:
 
 
 def main() -> None:
-    vectors, members = embedding()
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_smoke(parser)
+    if parser.parse_args().smoke:
+        engine.smoke()
+        global SMOKE
+        SMOKE = True
+    vectors, members = engine.embedding()
     E = vectors.astype(np.float32)
     evaluations(E)
     settings(E, members)

@@ -1,6 +1,6 @@
 """Extraction throughput: our extractor against gensim's WikiCorpus and the bz2 floor.
 
-Usage: python benchmarks/extract.py [--repeat 8] [--rounds 3]
+Usage: python benchmarks/extract.py [--repeat 8] [--rounds 3] [--smoke]
 
 Inputs: gensim's Wikipedia sample (the embedded default) and a larger synthetic dump
 built by repeating the sample's pages ``--repeat`` times, written as one file and as one
@@ -34,6 +34,8 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from toysize import add_smoke
 
 # This file shares no name with the package, but keep the import path clean anyway.
 sys.path[:] = [
@@ -179,7 +181,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:  # the sample alone, once
+        args.repeat, args.rounds = 1, 1
     # The compiled tokeniser loads (or compiles, the first time) once per process; load it
     # here so that the forked workers time the steady state, and say what it costs.
     t0 = time.perf_counter()
@@ -190,7 +195,8 @@ def main() -> None:
     head, pages, tail = split_pages(xml)
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        for label, rep in (("gensim sample", 1), (f"sample x {args.repeat}", args.repeat)):
+        runs = [("gensim sample", 1), (f"sample x {args.repeat}", args.repeat)]
+        for label, rep in runs[: 1 if args.smoke else 2]:
             sub = d / str(rep)
             sub.mkdir()
             all_pages = pages * rep

@@ -1,6 +1,7 @@
 """Our GloVe against the GloVe authors' reference figures, and against glove-python.
 
 Usage: python benchmarks/glove_vs_reference.py [--threads 2] [--corpus PATH] [--no-baseline]
+           [--smoke]
 
 The corpus is the gensim Wikipedia sample as gensim's WikiCorpus tokenises it (507
 lines, 452,944 tokens), rebuilt from gensim's package data unless --corpus names a copy
@@ -11,18 +12,22 @@ trained at about 267k entries/s. This prints our three figures beside those.
 
 The reference's figures were measured elsewhere, not in this run. The baseline measured
 in this run is glove-python (bicleaner-ai-glove, method glove_python) fitting its own
-counts of the same corpus with the same settings: entries/s and the ratio to ours.
+counts of the same corpus with the same settings: entries/s and the ratio to ours. It is
+the optional glove_python extra (pip install -e '.[glove_python]'); without it, give
+--no-baseline.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import resource
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from toysize import add_smoke
 
 from learnability.corpus import write_wikicorpus_text
 from learnability.download import resolve_package_path
@@ -51,7 +56,7 @@ def time_glove_python(corpus: str, threads: int) -> tuple[int, float]:
     index = {w: i for i, w in enumerate(words)}
     rows, cols, vals, _ = count_cooccurrences(LineCorpus(corpus), index, 5, mode="glove_python")
     matrix = sp.coo_matrix((vals, (rows, cols)), shape=(len(words), len(words)))
-    model = Glove(no_components=300, learning_rate=0.05, alpha=0.75, max_count=100.0,
+    model = Glove(no_components=PARAMS["dim"], learning_rate=0.05, alpha=0.75, max_count=100.0,
                   random_state=1)  # fmt: skip
     start = time.perf_counter()
     model.fit(matrix, epochs=PARAMS["epochs"], no_threads=threads)
@@ -63,7 +68,15 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--corpus", help="a WikiCorpus-tokenised corpus (default: rebuild)")
     parser.add_argument("--no-baseline", action="store_true", help="skip glove-python")
+    add_smoke(parser)
     args = parser.parse_args()
+    if not args.no_baseline and importlib.util.find_spec("glove") is None:
+        raise SystemExit(
+            "glove_vs_reference.py: its baseline, glove-python, is the optional glove_python "
+            "extra: pip install -e '.[glove_python]', or run with --no-baseline"
+        )
+    if args.smoke:  # two iterations of 20 dimensions
+        PARAMS.update(dim=20, epochs=2)
     with tempfile.TemporaryDirectory() as tmp:
         corpus = args.corpus
         if corpus is None:
@@ -84,7 +97,7 @@ def main() -> None:
             _, history, skipped = fit_glove(buckets, len(words), PARAMS, args.threads)
             seconds = time.perf_counter() - start
         baseline = None if args.no_baseline else time_glove_python(corpus, args.threads)
-    for it, (ours, ref) in enumerate(zip(history, REFERENCE_COST, strict=True), 1):
+    for it, (ours, ref) in enumerate(zip(history, REFERENCE_COST, strict=not args.smoke), 1):
         print(f"{'cost, iteration ' + str(it):24}{ours:>12.5f}{ref:>12.5f}")
     rate = info["entries"] * PARAMS["epochs"] / seconds
     print(f"{'entries/s':24}{rate:>12,.0f}{REFERENCE_RATE:>12,}")

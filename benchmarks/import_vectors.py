@@ -1,6 +1,7 @@
 """Importing a pretrained embedding: time and peak memory, against gensim's loader.
 
 Usage: python benchmarks/import_vectors.py [--words 2000000] [--dim 300] [--text-words 200000]
+           [--smoke]
 
 Writes a synthetic word2vec binary file of --words x --dim (2 M x 300: 2.4 GB, the size
 of the paper's largest vocabularies) and a word2vec text file of --text-words words, then
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from toysize import add_smoke
 
 CHILD = """
 import json, resource, sys, time
@@ -84,7 +86,10 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=2_000_000)
     parser.add_argument("--dim", type=int, default=300)
     parser.add_argument("--text-words", type=int, default=200_000)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.words, args.dim, args.text_words = 2000, 10, 1000
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for kind, n, writer, name in (

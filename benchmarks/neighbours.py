@@ -1,6 +1,6 @@
 """Nearest-neighbour search: 1000 queries over a 100,000 x 300 embedding.
 
-Usage: python benchmarks/neighbours.py [--words 100000] [--queries 1000] [--k 15]
+Usage: python benchmarks/neighbours.py [--words 100000] [--queries 1000] [--k 15] [--smoke]
 
 Times, on the same float32 vectors and queries:
   (naive) the loop a user would write: gensim ``KeyedVectors.most_similar(word, topn=k)``
@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 from gensim.models import KeyedVectors
+from toysize import add_smoke
 
 from learnability.evaluations.neighbours import top_k
 
@@ -28,7 +29,10 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--k", type=int, default=15)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.words, args.queries = 2000, 20
     rng = np.random.default_rng(0)
     vectors = rng.standard_normal((args.words, 300)).astype(np.float32)
     words = [f"w{i}" for i in range(args.words)]

@@ -1,6 +1,6 @@
 """Trainer throughput on the embedded Wikipedia sample, against gensim's word2vec.
 
-Usage: python benchmarks/trainers.py [--threads N] [--epochs E] [--dim D]
+Usage: python benchmarks/trainers.py [--threads N] [--epochs E] [--dim D] [--smoke]
 
 Extracts the gensim sample into a temporary directory, then trains every method of the
 registry (learnability.embeddings.registry) with the default hyperparameters and prints
@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import yaml
+from toysize import add_smoke
 
 from learnability.corpus import extract_corpus
 from learnability.download import resolve_package_path
@@ -39,7 +40,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--epochs", type=int, default=None)
     parser.add_argument("--dim", type=int, default=None)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.epochs, args.dim = 1, 8
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     for key in ("epochs", "dim"):
         if getattr(args, key):
@@ -49,6 +53,12 @@ def main() -> None:
         stats = extract_corpus(
             [resolve_package_path(config["dump"]["source"])], corpus, Path(tmp) / "stats.json"
         )
+        if args.smoke:  # the first 10 % of the tokens
+            from learnability.corpus import corpus_prefix
+
+            short = Path(tmp) / "short.txt.gz"
+            stats = corpus_prefix(corpus, short, Path(tmp) / "short.json", 0.1)
+            corpus = short
         print(f"corpus: {stats['tokens']:,} tokens, {args.threads} threads")
         results: dict[str, float] = {}
         missing = []

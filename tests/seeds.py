@@ -38,7 +38,8 @@ def main() -> int:
         out = subprocess.run(cmd, capture_output=True, text=True, cwd=TESTS.parent).stdout
         for status, test in re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", out, re.M):
             (passed if status == "PASSED" else failed)[test].append(seed)
-        print(f"seed {seed}: {sum(seed in v for v in failed.values())} failed", flush=True)
+        now = sorted(t for t, v in failed.items() if seed in v)
+        print(f"seed {seed}: {len(now)} failed {' '.join(now)}", flush=True)
     print(f"\n{args.count} seeds from {args.first}, {time.perf_counter() - start:.0f} s\n")
     print("| test | passed | failed at seeds |\n|---|---:|---|")
     for test in sorted(set(passed) | set(failed)):

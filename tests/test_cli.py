@@ -50,16 +50,17 @@ def test_compare_bad_input(tmp_path, capsys, content, match):
     assert re.search(match, err)
 
 
-def _planted_files(tmp_path):
+def _planted_files(tmp_path, seed=0):
     """A GloVe-style text embedding where 30 'kin' words stand apart along one direction,
     and a list of them plus two ordinary words from the other side."""
     import numpy as np
 
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(seed + 1)
     words = [f"kin{i}" for i in range(30)] + [f"w{i}" for i in range(1200)]
     vectors = rng.normal(size=(len(words), 10))
     vectors[:30, 0] += 3.0
-    outsiders = [w for w, v in zip(words[30:], vectors[30:], strict=True) if v[0] < -0.5][:2]
+    # far on the other side (2 SD below 0, 5 below the kin): the two weakest members
+    outsiders = [w for w, v in zip(words[30:], vectors[30:], strict=True) if v[0] < -2.0][:2]
     emb = tmp_path / "vectors.txt"
     rows = zip(words, vectors, strict=True)
     emb.write_text("".join(w + " " + " ".join(f"{x:.4f}" for x in v) + "\n" for w, v in rows))
@@ -69,8 +70,8 @@ def _planted_files(tmp_path):
     return emb, lists, outsiders
 
 
-def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, capsys):
-    emb, lists, outsiders = _planted_files(tmp_path)
+def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, capsys, seed):
+    emb, lists, outsiders = _planted_files(tmp_path, seed)
     out = tmp_path / "table.csv"
     code = main(
         ["evaluate", "--embedding", str(emb), "--lists", str(lists), "--iterations", "40",
@@ -81,7 +82,9 @@ def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, c
     table = pd.read_csv(out)
     row = table.set_index("list").loc["kin"]
     assert row["entries"] == 33 and row["in_vocab"] == 32  # "notaword" is not in vocabulary
-    assert row["auc"] > 0.9 and row["p_value"] == pytest.approx(1 / 21)
+    # the two outsiders, held out about half the time, cost some AUC; beyond every random
+    # list all the same
+    assert row["auc"] > 0.8 and row["p_value"] == pytest.approx(1 / 21)
     weakest = printed.split("## Weakest", 1)[1]
     line = next(li for li in weakest.splitlines() if li.startswith("| kin |"))
     first_two = line.split("|")[3].strip().split(", ")[:2]

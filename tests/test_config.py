@@ -452,3 +452,40 @@ def test_a_method_whose_training_keys_are_missing_is_a_config_error():
         "embeddings.t: method transformer reads training.transformer, which the config "
         "does not set; copy them from config/config.yaml's training block"
     )
+
+
+OVERLAYS = sorted(p.name for p in (REPO / "config").glob("*.yaml") if p.name != "config.yaml")
+
+
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_every_shipped_overlay_passes_the_workflows_config_checks(name):
+    """Each shipped config merged into config/config.yaml as `--configfile` merges it,
+    then everything the workflow does to a config before any rule (prepare_config:
+    keys, schema, defaults, paths, cross-checks, lists, sweeps), in-process: a broken
+    overlay fails here in a second, without a dry run."""
+    from snakemake.utils import update_config
+
+    from learnability.workflow_config import prepare_config
+
+    cfg = load()
+    update_config(cfg, load(name))
+    schema_path = REPO / "workflow/schemas/config.schema.yaml"
+    _, lists, sweeps = prepare_config(cfg, schema_path, REPO)
+    overlay = load(name)
+    for key, value in overlay.get("embeddings", {}).items():
+        if value is not None:
+            assert cfg["embeddings"][key]["method"] == value.get("method", "word2vec"), key
+    assert set(cfg["compare"]["embeddings"]) <= set(cfg["embeddings"])
+    assert lists, name  # every overlay scores some lists
+    assert set(sweeps) == set(overlay.get("sweeps", {}))
+
+
+def test_a_broken_overlay_is_one_line_naming_the_key():
+    from snakemake.utils import update_config
+
+    from learnability.workflow_config import prepare_config
+
+    cfg = load()
+    update_config(cfg, {"learnability": {"iterations": "many"}})
+    with pytest.raises(ConfigError, match=r"^learnability.iterations: 'many' is not of type"):
+        prepare_config(cfg, REPO / "workflow/schemas/config.schema.yaml", REPO)

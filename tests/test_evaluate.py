@@ -139,9 +139,11 @@ def test_null_distribution_rows_and_determinism(planted):
 
 
 def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
-    """The acceptance check of the random baseline, at small scale: averaged over lists the
-    mean AUC is 0.5 +- 0.02, and no list lies outside the range of random lists of its
-    own size (a list is itself a random list on a Gaussian embedding)."""
+    """The acceptance check of the random baseline, at small scale: on a Gaussian
+    embedding a list is itself a random list, so averaged over the lists the mean AUC is
+    0.5 within 4 standard errors (each list's mean varies no more than its null's random
+    lists, which have fewer splits), and each list is within 4 SD of its own size's null
+    (null_z, the null rescaled to the list's splits)."""
     from learnability.stats import pvalues
 
     rng = np.random.default_rng(seed + 11)
@@ -161,7 +163,6 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
     ]
     summary = summarize(pd.concat(its))
     auc = summary[summary["metric"] == "auc"]
-    assert abs(auc["mean"].mean() - 0.5) < 0.02
     null = pd.concat(
         [
             null_distribution(
@@ -170,8 +171,11 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
             for n in sizes
         ]
     )
+    spreads = null.groupby("size")["auc"].std()
+    se = np.sqrt((spreads**2).sum()) / len(sizes)
+    assert abs(auc["mean"].mean() - 0.5) < 4 * se, (auc["mean"].tolist(), se)
     p = pvalues(summary, null, match_sizes=True)
-    assert ((p["auc"] >= p["null_auc_min"]) & (p["auc"] <= p["null_auc_max"])).all()
+    assert (p["null_z"].abs() < 4).all(), p[["list", "auc", "null_z"]]
     # the spread of random-list means shrinks with size (about 0.2/sqrt(n))
     spread = null.groupby("size")["auc"].std()
     assert spread[12] > 2 * spread[120]
@@ -297,19 +301,24 @@ def test_frequency_matched_protocol_and_profile_null(planted):
 
 
 def test_learning_curve_rises_with_training_fraction(planted):
+    """Trained on a tenth of a planted list's 60 words, then on half: the mean AUC rises,
+    by 4-11 standard errors over 100 splits at seeds 0-11 (a rise of about 0.05; the
+    nested training sets make the difference's error smaller still). At 0.9 only 6 words
+    are left to test on: too noisy to compare, but computed."""
     from learnability.evaluate import Protocol, learning_curve
 
     vectors, members = planted
     lc = learning_curve(
         vectors,
         members[:60],
-        Protocol(iterations=10, C=1.0, seed=0),
+        Protocol(iterations=100, C=1.0, seed=0),
         [0.1, 0.5, 0.9],
         list_name="p",
         embedding="e",
     )
-    auc = lc[lc["metric"] == "auc"].set_index("train_fraction")["mean"]
-    assert auc[0.1] < auc[0.9]
+    auc = lc[lc["metric"] == "auc"].set_index("train_fraction")
+    assert auc.loc[0.1, "mean"] < auc.loc[0.5, "mean"]
+    assert (auc["iterations"] == 100).all() and auc.loc[0.9, "mean"] > 0.5
     assert set(lc.columns) == {
         "list",
         "embedding",
@@ -323,9 +332,10 @@ def test_learning_curve_rises_with_training_fraction(planted):
 
 
 def test_member_diagnostics_rank_planted_outsiders_last(seed):
-    """60 members set apart along one direction, plus 4 outsiders: ordinary words from
-    the other side of that direction (a random word can sit far along it by chance, and
-    then it is, for this embedding, close to the concept). They must rank last."""
+    """60 members set apart along one direction (3 SD), plus 4 outsiders: ordinary words
+    from far on the other side of it (2 SD below; a random word can sit far along the
+    direction by chance, and then it is, for this embedding, close to the concept). They
+    must rank last."""
     from learnability.evaluate import Protocol, evaluate_concept_full
 
     rng = np.random.default_rng(seed + 5)
@@ -333,8 +343,8 @@ def test_member_diagnostics_rank_planted_outsiders_last(seed):
     direction = rng.standard_normal(20)
     direction /= np.linalg.norm(direction)
     vectors[:60] += 3.0 * direction
-    below = np.flatnonzero(vectors @ direction < 0)
-    outsiders = below[below >= 60][[10, 200, 600, 1000]]
+    below = np.flatnonzero(vectors @ direction < -2)  # 5 SD from the members' centre
+    outsiders = below[below >= 60][:4]
     members = np.concatenate([np.arange(60), outsiders])
     words = pd.Series([f"w{i}" for i in range(3000)])
     result = evaluate_concept_full(

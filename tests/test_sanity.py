@@ -87,6 +87,46 @@ def test_pvalues_are_calibrated_at_the_default_configs_ratios(seed):
     assert abs(spread[method] - 1 / 12) < 4 * se, spread
 
 
+def test_pvalues_are_calibrated_with_frequency_matched_negatives(seed):
+    """The frequency_matched scheme at the default config's ratios (K_L = 200, K_N = 10,
+    R = 1000): truly null lists with a frequency profile (more frequent words than a
+    uniform draw, as real lists have), non-members drawn bin by bin, tested against the
+    null of that profile key. Zipf-like counts give the bins. Under the default method
+    every share lies in calibration_summary's band (with 120 lists and 3 nulls, gross
+    errors only) and the p-values' variance is a uniform's 1/12 within 4 standard
+    errors."""
+    import yaml
+
+    from learnability.calibration import calibration_summary, null_list_pvalues
+    from learnability.sampling import frequency_bins
+
+    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    rng = np.random.default_rng(seed)
+    vectors = rng.standard_normal((4000, 100))
+    counts = np.floor(1e5 / np.arange(1, 4001) ** 1.1) + 5  # Zipf, min_count 5
+    bins = frequency_bins(rng.permutation(counts), cfg["learnability"]["frequency_bins"])
+    keys = ["profile-0-0-1-1-2-2-3-3-4-4"]  # 20 words, more of them frequent
+    p = null_list_pvalues(
+        vectors,
+        keys=keys,
+        bins=bins,
+        negatives="frequency_matched",
+        lists_per_size=120,
+        nulls_per_size=3,
+        list_iterations=cfg["learnability"]["iterations"],
+        null_iterations=cfg["random_lists"]["iterations"],
+        null_lists=cfg["random_lists"]["lists"],
+        methods=("rescaled_skew",),
+        seed=seed,
+    )
+    assert set(p["null"].str.split("/").str[0]) == set(keys)
+    summary = calibration_summary(p).set_index("method").loc["rescaled_skew"]
+    assert summary["n_lists"] == 120 and summary["n_nulls"] == 3
+    assert summary["calibrated"] == "True", summary
+    se = np.sqrt((1 / 80 - 1 / 144) / 120)
+    assert abs(p["p_value"].var() - 1 / 12) < 4 * se
+
+
 def test_planted_gaussian_concept_approaches_the_bayes_auc_from_below(seed):
     """Members ~ N(delta * u, I), non-members ~ N(0, I): the Bayes classifier's AUC is
     Phi(delta / sqrt(2)); a fitted linear classifier approaches it from below as the

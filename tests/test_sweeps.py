@@ -220,6 +220,16 @@ def test_a_points_scores_are_the_learnability_jobs_own(planted):
     np.testing.assert_array_equal(got["mean"], direct["mean"])
     np.testing.assert_array_equal(got["ci_low"], direct["ci_low"])
     assert got.loc[got["metric"] == "auc", "mean"].item() > 0.9
+    # ... and an independent reference: scikit-learn's fits and AUCs on the protocol's
+    # splits (each from the seed the protocol derives for the list and the iteration)
+    from conftest import assert_aucs_match_the_reference, sklearn_aucs
+
+    from learnability.sampling import derive_seed
+
+    seeds = [derive_seed(3, "concept", "planted", i) for i in range(6)]
+    reference = sklearn_aucs(vectors.astype(np.float32), members, seeds, C=1.0)
+    planted_its = iterations[iterations["list"] == "planted"].sort_values("iteration")
+    assert_aucs_match_the_reference(planted_its["auc"], reference, 100, 100)
     tiny = summary[summary["list"] == "tiny"]
     assert (
         (tiny["iterations"] == 0).all() and tiny["mean"].isna().all() and (tiny["size"] == 2).all()

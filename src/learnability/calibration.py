@@ -21,8 +21,11 @@ LEVELS = (0.01, 0.05, 0.10)
 
 def null_list_pvalues(
     vectors: np.ndarray,
-    sizes: list[int],
+    sizes: list[int] | None = None,
     *,
+    keys: list[str] | None = None,
+    bins: np.ndarray | None = None,
+    negatives: str = "uniform",
     lists_per_size: int,
     list_iterations: int | Sequence[int],
     null_iterations: int,
@@ -48,16 +51,23 @@ def null_list_pvalues(
     between-list variance, its ECDF), so the lists of a size are split among
     ``nulls_per_size`` independent nulls: the shares then estimate calibration over null
     draws, as a user meets it, and not one draw's luck."""
+    from learnability.sampling import parse_key
+
     kls = sorted({list_iterations} if isinstance(list_iterations, int) else set(list_iterations))
     auc = list(METRICS).index("auc")
+    keys = keys if keys is not None else [f"size-{size}" for size in sizes or []]
+    n_bins = int(bins.max()) + 1 if bins is not None else 10
     rows = []
-    for size in sizes:
-        key, name = f"size-{size}", "calibration"
+    for key in keys:
+        size, name = int(parse_key(key)[1].sum()), "calibration"
         # the truly null lists and the nulls come from different seeds: different words
-        lists_protocol = Protocol(iterations=max(kls), C=C, seed=seed + 1)
+        lists_protocol = Protocol(
+            iterations=max(kls), C=C, seed=seed + 1, negatives=negatives, n_bins=n_bins
+        )
         splits = null_splits(
-            vectors, key=key, lists=lists_per_size, protocol=lists_protocol, embedding=name
-        )[1][:, :, auc]
+            vectors, key=key, lists=lists_per_size, protocol=lists_protocol, embedding=name,
+            bins=bins,
+        )[1][:, :, auc]  # fmt: skip
         observed = {kl: splits[:, :kl].mean(axis=1) for kl in kls}
         first = splits[:, :null_iterations].mean(axis=1)
         for draw in range(nulls_per_size):
@@ -65,8 +75,15 @@ def null_list_pvalues(
                 vectors,
                 key=key,
                 lists=null_lists,
-                protocol=Protocol(iterations=null_iterations, C=C, seed=seed + 2 + 1009 * draw),
+                protocol=Protocol(
+                    iterations=null_iterations,
+                    C=C,
+                    seed=seed + 2 + 1009 * draw,
+                    negatives=negatives,
+                    n_bins=n_bins,
+                ),
                 embedding=name,
+                bins=bins,
             )
             raw = null["auc"].to_numpy()
             for kl in kls:
@@ -87,7 +104,7 @@ def null_list_pvalues(
                         else:
                             p = empirical_pvalue(x, np.delete(observed[kl], i))[1]
                         rows.append(
-                            {"size": size, "list": i, "null": f"{size}/{draw}",
+                            {"size": size, "list": i, "null": f"{key}/{draw}",
                              "list_iterations": kl, "method": method, "p_value": p}
                         )  # fmt: skip
     return pd.DataFrame(rows)

@@ -472,6 +472,44 @@ def check_config(config: dict) -> None:
         )
 
 
+def schema_validate(config: dict, schema_path) -> None:
+    """The config against its JSON schema (Draft 2020-12, as Snakemake's validate reads
+    it), raising :class:`ConfigError` with the first violation in one line."""
+    import jsonschema
+
+    schema = load_schema(schema_path)
+    try:
+        jsonschema.Draft202012Validator(schema).validate(config)
+    except jsonschema.ValidationError as exc:
+        where = ".".join(str(p) for p in exc.absolute_path) or "(top level)"
+        raise ConfigError(f"{where}: {exc.message}") from None
+
+
+def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = False,
+                   validate=schema_validate):  # fmt: skip
+    """Everything the workflow does to its config before any rule, in place: removed keys
+    dropped, misspelt keys named, the schema checked (``validate(config, schema_path)``:
+    Snakemake's validate in the workflow, :func:`schema_validate` elsewhere), its
+    defaults filled, paths anchored at ``root`` (absolute in a module), the cross-key
+    checks, the list registry and the sweeps' points. Returns (schema, lists, sweeps);
+    a bad config raises :class:`ConfigError` in one line (the schema's own validate may
+    raise its own error)."""
+    from learnability.sweeps import expand_sweeps
+
+    drop_removed(config)
+    schema = load_schema(schema_path)
+    # a misspelt key gets "did you mean" in one line, before validate's dump of the schema
+    check_keys(config, schema)
+    validate(config, str(schema_path))
+    # the schema's defaults, in every process (remote jobs included): the rules index the
+    # config and repeat no default
+    fill_defaults(config, schema)
+    anchor_paths(config, root, absolute=absolute)
+    check_config(config)
+    lists = list_registry(config)
+    return schema, lists, expand_sweeps(config, schema)
+
+
 def null_iterations(config: dict) -> int:
     """Splits per random list: the lists' own number under ``method: matched``."""
     rl = config["random_lists"]

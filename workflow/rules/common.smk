@@ -26,50 +26,38 @@ from learnability.embeddings import registry
 from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
 from learnability.schemas import fingerprint
 from learnability.sweeps import (
-    expand_sweeps,
     prefix_percent,
     trained_points,
     vocabulary_sources,
 )
 from learnability.workflow_config import (
-    anchor_paths,
-    check_config,
-    check_keys,
     config_errors_in_one_line,
-    drop_removed,
-    fill_defaults,
     evaluation_file_name,
     embedding_params,
     ignored_list_files,
-    list_registry,
-    load_schema,
     local_file,
     matched_null_key,
     null_iterations,
+    prepare_config,
 )
 
 min_version("9.0")
 
 
-drop_removed(config)
-SCHEMA = load_schema(workflow.source_path("../schemas/config.schema.yaml"))
-with config_errors_in_one_line():
-    # a misspelt key gets "did you mean" in one line, before validate's dump of the schema
-    check_keys(config, SCHEMA)
-validate(config, workflow.source_path("../schemas/config.schema.yaml"))
-# the schema's defaults, in this process too (remote jobs included): the rules index the
-# config and repeat no default
-fill_defaults(config, SCHEMA)
 # As a module of another workflow (README, "Use as a Snakemake module"), its prefix: is
 # prepended to every relative input path, so the config's own files are made absolute.
 IN_MODULE = not workflow.modifier.is_main_snakefile()
-anchor_paths(config, ROOT, absolute=IN_MODULE)
 with config_errors_in_one_line():
-    check_config(config)
-    LISTS = list_registry(config)
-    # sweeps: name -> its points (learnability.sweeps), each an embedding named by its
+    # validated, defaults filled, paths anchored, cross-checked; LISTS: the list registry;
+    # SWEEPS: name -> its points (learnability.sweeps), each an embedding named by its
     # settings; only those that train themselves get a train_embedding job
-    SWEEPS = expand_sweeps(config, SCHEMA)
+    SCHEMA, LISTS, SWEEPS = prepare_config(
+        config,
+        workflow.source_path("../schemas/config.schema.yaml"),
+        ROOT,
+        absolute=IN_MODULE,
+        validate=validate,
+    )
 SWEEP_TRAINED = trained_points(SWEEPS)
 POINTS = {(p.sweep, p.name): p for points in SWEEPS.values() for p in points}
 for _warning in ignored_list_files(config):
