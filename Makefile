@@ -35,6 +35,7 @@ test: $(DEV_STAMP)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests workflow/scripts benchmarks
+	$(BIN)/ruff format --check src tests workflow/scripts benchmarks
 	$(BIN)/snakefmt --check workflow/Snakefile workflow/rules
 	$(BIN)/snakemake --lint
 

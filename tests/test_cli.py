@@ -188,3 +188,78 @@ def test_folder_mode_reads_every_list_and_dictionary_format(tmp_path, capsys):
     lists = load_lists(folder)
     assert sorted(lists) == ["empath_joy", "mfd_care", "short", "table_grief"]
     assert "notes.md" in capsys.readouterr().err
+
+
+def _user_cli(*args: str, extras: tuple[str, ...] = ()):
+    """`learnability ...`, the console script `make run` installs, in that environment
+    (or in the one an optional extra adds), from the repository root."""
+    import subprocess
+
+    import userenv
+    from conftest import REPO
+
+    venv = userenv.user_env(extras)
+    return subprocess.run(
+        [str(venv / "bin" / "learnability"), *args], cwd=REPO, env=userenv.env_vars(venv),
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_the_readme_commands_run_in_the_users_environment(tmp_path):
+    """The commands the README gives, as a user types them after `make run`: evaluate on
+    a real file (gensim's Lee vectors) and a shipped list, compare on the paper's Table 6
+    (it prints the paper's p-value), and the WordNet lists' regeneration (equal to the
+    committed ones)."""
+    from conftest import REPO
+    from gensim.test.utils import datapath
+
+    done = _user_cli("--version")
+    assert done.returncode == 0 and done.stdout.startswith("learnability "), done.stderr
+    done = _user_cli("--quiet", "evaluate", "--embedding", datapath("lee_fasttext.vec"),
+                     "--lists", "resources/wordlists/family.txt", "--iterations", "20",
+                     "--null-lists", "20")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "| family |" in done.stdout and "## Weakest" in done.stdout
+    done = _user_cli("compare", "--aucs", "tests/data/paper_table6.csv",
+                     "--embeddings", "fasttext", "glove", "word2vec")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    row = next(li for li in done.stdout.splitlines() if "| fasttext | glove |" in li)
+    assert "| 0.008789 |" in row  # 9/1024, the paper's 0.0088
+    out = tmp_path / "wordnet"
+    done = _user_cli("wordnet-lists", str(out), "--hypernyms", str(tmp_path / "graph.tsv"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    shipped = REPO / "resources" / "wordlists-wordnet"
+    assert sorted(p.name for p in out.glob("*.txt")) == sorted(
+        p.name for p in shipped.glob("*.txt")
+    )
+    for path in out.glob("*.txt"):
+        assert path.read_bytes() == (shipped / path.name).read_bytes(), path.name
+
+
+def test_empath_lists_regenerates_the_shipped_lists_with_its_extra(tmp_path):
+    """`learnability empath-lists DIR`: without the empath extra, one line naming it and
+    nothing written; with it, exactly the committed resources/wordlists files, whose
+    words are those of Empath's own lexicon (empath.Empath().cats) for each category."""
+    from conftest import REPO
+
+    done = _user_cli("empath-lists", str(tmp_path / "none"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "pip install -e '.[empath]'" in done.stderr
+    assert not (tmp_path / "none").exists()
+    out = tmp_path / "lists"
+    done = _user_cli("empath-lists", str(out), extras=("empath",))
+    assert done.returncode == 0, done.stderr[-3000:]
+    shipped = REPO / "resources" / "wordlists"
+    written = sorted(out.glob("*.txt"))
+    assert [p.name for p in written] == sorted(p.name for p in shipped.glob("*.txt"))
+    for path in written:
+        assert path.read_bytes() == (shipped / path.name).read_bytes(), path.name
+    from empath import Empath
+
+    from learnability.empath import LISTS
+
+    cats = Empath().cats
+    for name, categories in LISTS.items():
+        lines = (out / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+        words = {w for w in lines if w and not w.startswith("#")}
+        assert words == {w.replace("_", " ") for c in categories for w in cats[c]}, name

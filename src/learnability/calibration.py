@@ -157,8 +157,6 @@ def calibration_summary(p: pd.DataFrame, levels: tuple[float, ...] = LEVELS) -> 
         rec["ks_p"] = float(kstest(values, "uniform").pvalue)
         # matched is tested leave-one-out: its p-values are ranks, uniform by construction
         # (and no finer than 1 / lists per size), so there is nothing to judge
-        rec["calibrated"] = (
-            "by construction" if method == "matched" else str(bool(ok))
-        )
+        rec["calibrated"] = "by construction" if method == "matched" else str(bool(ok))
         rows.append(rec)
     return pd.DataFrame(rows)
