@@ -1,0 +1,53 @@
+"""The documentation names only what exists: every test docs/reliability.md (and the
+other pages) cite is a test of the suite."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+from conftest import REPO
+
+PAGES = ["docs/reliability.md", "docs/statistics.md", "docs/evaluations.md",
+         "docs/architecture.md", "README.md"]  # fmt: skip
+
+
+def defined_tests() -> dict[str, set[str]]:
+    """test module -> the test functions it defines."""
+    found = {}
+    for path in (REPO / "tests").glob("test_*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found[path.name] = {
+            node.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+        }
+    return found
+
+
+def cited(text: str) -> list[tuple[str, str]]:
+    """(module, test) for every `test_x.py::name` and every `::name` after it in the same
+    table cell or sentence."""
+    out = []
+    for cell in re.split(r"\|\n|\n\n", text):
+        module = None
+        for m in re.finditer(r"(?:(test_\w+\.py)|(?<![\w.]))::(test_\w+)|(test_\w+\.py)", cell):
+            if m.group(3):
+                module = m.group(3)
+                continue
+            module = m.group(1) or module
+            out.append((module, m.group(2)))
+    return out
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_test_a_page_cites_exists(page):
+    tests = defined_tests()
+    text = (REPO / page).read_text(encoding="utf-8")
+    missing = [
+        f"{module}::{name}"
+        for module, name in cited(text)
+        if module is None or name not in tests.get(module, set())
+    ]
+    assert not missing, f"{page} cites tests that do not exist: {missing}"
