@@ -80,7 +80,9 @@ def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_sk
     from scipy.optimize import brentq
 
     words, vectors = planted(seed=seed)
-    result = learnability.score((words, vectors), LISTS, iterations=20, null_lists=50)
+    result = learnability.score(
+        (words, vectors), LISTS, iterations=20, null_lists=50, codelength_orders=0
+    )
     row = result.pvalues.set_index("list").loc["chance"]
     assert row["method"] == "rescaled_skew"
     null = result.null[result.null["null_key"] == row["null_key"]]
@@ -113,7 +115,12 @@ def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_sk
 def test_pvalues_are_the_hand_computed_rank_against_the_rescaled_null(seed):
     words, vectors = planted(seed=seed)
     result = learnability.score(
-        (words, vectors), LISTS, iterations=20, null_lists=50, pvalue_method="rescaled"
+        (words, vectors),
+        LISTS,
+        iterations=20,
+        null_lists=50,
+        pvalue_method="rescaled",
+        codelength_orders=0,
     )
     row = result.pvalues.set_index("list").loc["chance"]
     null = result.null[result.null["null_key"] == row["null_key"]]
@@ -155,7 +162,9 @@ def test_every_embedding_form_gives_the_same_numbers(tmp_path, seed):
     }
     lists = {"planted": LISTS["planted"], "chance": LISTS["chance"]}
     got = {
-        k: learnability.score(v, lists, iterations=8, null_lists=20, name="e").lists
+        k: learnability.score(
+            v, lists, iterations=8, null_lists=20, name="e", codelength_orders=0
+        ).lists
         for k, v in forms.items()
     }
     for k, table in got.items():
@@ -168,13 +177,21 @@ def test_lists_from_files_dictionaries_and_one_sequence(tmp_path, seed):
     dic = "%\n1\tstand\n2\tother\n%\n" + "".join(f"member{i}\t1\n" for i in range(40))
     dic += "".join(f"w{i}\t2\n" for i in range(40))
     (tmp_path / "mini.dic").write_text(dic)
-    by_folder = learnability.score((words, vectors), tmp_path, iterations=8, null_lists=20)
+    by_folder = learnability.score(
+        (words, vectors), tmp_path, iterations=8, null_lists=20, codelength_orders=0
+    )
     assert set(by_folder.lists["list"]) == {"planted", "mini_stand", "mini_other"}
     assert set(by_folder.concept_words["source"]) == {str(tmp_path)}
-    one = learnability.score((words, vectors), LISTS["planted"], iterations=8, null_lists=20)
+    one = learnability.score(
+        (words, vectors), LISTS["planted"], iterations=8, null_lists=20, codelength_orders=0
+    )
     assert one.lists["list"].tolist() == ["concept"]
     by_file = learnability.score(
-        (words, vectors), {"concept": tmp_path / "planted.txt"}, iterations=8, null_lists=20
+        (words, vectors),
+        {"concept": tmp_path / "planted.txt"},
+        iterations=8,
+        null_lists=20,
+        codelength_orders=0,
     )
     assert by_file.lists["auc"].iloc[0] == one.lists["auc"].iloc[0]
 
@@ -184,11 +201,15 @@ def test_frequency_matched_negatives_use_keyed_vectors_counts(seed):
     counts = np.arange(len(words), 0, -1)
     kv = keyed_vectors(words, vectors, counts)
     one = {"planted": LISTS["planted"]}
-    result = learnability.score(kv, one, iterations=8, null_lists=20, negatives="frequency_matched")
+    result = learnability.score(
+        kv, one, iterations=8, null_lists=20, negatives="frequency_matched", codelength_orders=0
+    )
     assert result.pvalues["null_key"].iloc[0].startswith("profile-")
     assert set(result.iterations["negatives"]) == {"frequency_matched"}
     with pytest.raises(InputError, match="no word counts"):
-        learnability.score((words, vectors), LISTS, negatives="frequency_matched")
+        learnability.score(
+            (words, vectors), LISTS, negatives="frequency_matched", codelength_orders=0
+        )
 
 
 @pytest.mark.parametrize(
@@ -206,7 +227,7 @@ def test_frequency_matched_negatives_use_keyed_vectors_counts(seed):
 )
 def test_bad_input_is_one_clear_line(embedding, lists, match):
     with pytest.raises(InputError, match=match) as err:
-        learnability.score(embedding, lists)
+        learnability.score(embedding, lists, codelength_orders=0)
     assert "\n" not in str(err.value)
 
 

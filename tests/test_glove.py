@@ -189,11 +189,20 @@ def test_fit_over_buckets_on_disk(monkeypatch, tmp_path):
 @pytest.mark.slow
 def test_reference_figures_on_the_reference_corpus(tmp_path):
     """The GloVe authors' glove.c, on the gensim sample as WikiCorpus tokenises it (300 d,
-    window 5, min_count 5, x_max 100, alpha 0.75, eta 0.05, 15 iterations, 2 threads),
-    read 1,453,098 entries and ended at a cost of 0.00859 (see benchmarks/glove_vs_reference.py)."""
+    window 5, min_count 5, x_max 100, alpha 0.75, eta 0.05, 2 threads), read 1,453,098
+    entries and printed a cost per iteration (benchmarks/glove_vs_reference.py holds
+    them): our first five iterations follow its five within 3 %. (Its fifteen take a
+    minute; the benchmark runs them.)"""
+    import sys
+
+    from conftest import REPO
+
     from learnability.corpus import write_wikicorpus_text
     from learnability.download import resolve_package_path
     from learnability.embeddings.glove import count_for_glove
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from glove_vs_reference import REFERENCE_COST, REFERENCE_ENTRIES
 
     dump = resolve_package_path(
         "package://gensim/test/test_data/"
@@ -202,10 +211,9 @@ def test_reference_figures_on_the_reference_corpus(tmp_path):
     corpus = tmp_path / "wikicorpus.txt.gz"
     assert write_wikicorpus_text(dump, corpus) == {"lines": 507, "tokens": 452_944}
     words, _, buckets, info = count_for_glove(str(corpus), 5, 5, tmpdir=str(tmp_path))
-    assert len(words) == 9002 and info["entries"] == 1_453_098
-    params = dict(dim=300, seed=1, x_max=100, alpha=0.75, learning_rate=0.05, epochs=15)
+    assert len(words) == 9002 and info["entries"] == REFERENCE_ENTRIES == 1_453_098
+    params = dict(dim=300, seed=1, x_max=100, alpha=0.75, learning_rate=0.05, epochs=5)
     with buckets:
         _, history, skipped = fit_glove(buckets, len(words), params, threads=2)
     assert skipped == 0
-    assert history[0] == pytest.approx(0.01801, rel=0.01)
-    assert history[-1] == pytest.approx(0.00859, rel=0.03)
+    np.testing.assert_allclose(history, REFERENCE_COST[:5], rtol=0.03)

@@ -10,15 +10,16 @@ import importlib.util
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import userenv
 import yaml
 from conftest import REPO
 
-pytestmark = pytest.mark.slow
+# the cluster run mostly waits on the plugin's status checks (about 6 minutes)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 CLUSTER = REPO / "tests" / "slurm" / "cluster.sh"
 
@@ -78,11 +79,13 @@ def workdir(path: Path) -> Path:
 
 
 def snakemake(path: Path, *args: str, timeout: int) -> subprocess.CompletedProcess:
+    """Snakemake in the environment the README's cluster command has: `make run`'s plus
+    the slurm extra (`pip install -e '.[slurm]'`)."""
     # `timeout` turns a hang (a status query that never returns) into a failure
     return subprocess.run(
-        ["timeout", str(timeout), sys.executable, "-m", "snakemake", *args],
+        ["timeout", str(timeout), userenv.python(("slurm",)), "-m", "snakemake", *args],
         cwd=path,
-        env=dict(os.environ, PYTHONHASHSEED="0"),
+        env=dict(userenv.env_vars(userenv.user_env(("slurm",))), PYTHONHASHSEED="0"),
         capture_output=True,
         text=True,
     )
@@ -94,9 +97,9 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     # job), so the two together take little more than the cluster run alone.
     local = workdir(tmp_path / "local")
     local_run = subprocess.Popen(
-        ["timeout", "900", sys.executable, "-m", "snakemake", "--cores", "1"],
+        ["timeout", "900", userenv.python(), "-m", "snakemake", "--cores", "1"],
         cwd=local,
-        env=dict(os.environ, PYTHONHASHSEED="0"),
+        env=dict(userenv.env_vars(userenv.user_env()), PYTHONHASHSEED="0"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

@@ -64,9 +64,7 @@ def compare_command(args: argparse.Namespace) -> int:
     result = compare_embeddings(summary, embeddings, args.alternative, vocabulary="n/a")
     # p-values to 4 significant digits: the table's 3 decimals would show the paper's
     # 0.0088 as 0.009 and 1/1024 as 0.001
-    shown = result.assign(
-        **{c: result[c].map(lambda p: f"{p:.4g}") for c in ("p_value", "p_holm")}
-    )
+    shown = result.assign(**{c: result[c].map(lambda p: f"{p:.4g}") for c in ("p_value", "p_holm")})
     print(to_markdown(shown), end="")
     if args.out:
         write_by_suffix(result, args.out, "wilcoxon")
