@@ -35,8 +35,10 @@ def seed(request) -> int:
 
 
 # pytest-xdist sends each module to one worker (--dist loadscope), so a module fixture is
-# built once; the longest modules are sent first, so that none of them starts last.
+# built once; the longest modules are sent first, so that none of them starts last, and
+# the ones that use the smoke run test_workflow.py builds last, so that it is there.
 FIRST = ("test_workflow.py", "test_slurm.py", "test_workflow_runs.py")
+LAST = ("test_workflow_determinism.py",)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -46,7 +48,9 @@ def pytest_collection_modifyitems(config, items):
 
     def rank(item) -> int:
         name = item.path.name
-        return FIRST.index(name) if name in FIRST else len(FIRST)
+        if name in FIRST:
+            return FIRST.index(name)
+        return len(FIRST) + 1 if name in LAST else len(FIRST)
 
     items.sort(key=rank)  # stable: within a rank, the collection order
 

@@ -1,7 +1,7 @@
-"""The real workflow on the smoke config (the embedded sample, tiny settings), run once by
-the module's fixture in the environment `make run` gives users; each test reads that run
-or works on its own copy of it. tests/test_workflow_runs.py has the runs of other
-configs."""
+"""The real workflow on the smoke config (the embedded sample, tiny settings), run once per
+session (wfutil.smoke_run) in the environment `make run` gives users; each test reads
+that run or works on its own copy of it. test_workflow_determinism.py uses the same run;
+test_workflow_runs.py has the runs of other configs."""
 
 from __future__ import annotations
 
@@ -17,42 +17,17 @@ import pytest
 import userenv
 import yaml
 from conftest import REPO
-from wfutil import CORPUS_JOBS, ran, run, scheduled, tiny_config
+from wfutil import CORPUS_JOBS, FIXTURE_LISTS, own_copy, ran, run, scheduled, smoke_run
 
 from learnability import schemas
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
-# The fixture: the smoke config on one shipped list and the dictionary's category, both
-# negatives schemes, no learning curve (the multi-part test runs that rule): about 120
-# jobs, each test reading it or working on its own copy of it.
-FIXTURE_LISTS = ["family", "mini_kin"]
-
-
 @pytest.fixture(scope="module")
-def workflow_dir(tmp_path_factory):
-    wd = tmp_path_factory.mktemp("wf")
-    shutil.copytree(REPO / "workflow", wd / "workflow")
-    (wd / "config").mkdir()
-    cfg = tiny_config(wd)
-    cfg["learnability"]["learning_curve"] = []
-    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    (wd / "lists").mkdir()
-    shutil.copy(REPO / ".test" / "lists" / "family.txt", wd / "lists")  # a link's file
-    shutil.copy(REPO / ".test" / "mini.dic", wd)
-    result = run(wd)
-    assert result.returncode == 0, result.stderr[-5000:]
-    return wd
-
-
-def own_copy(workflow_dir: Path, tmp_path: Path) -> Path:
-    """A copy of the fixture's folder, outputs, logs and Snakemake's records with their
-    times, for a test that changes it: the fixture stays as the run left it, whatever the
-    order the tests run in."""
-    copy = tmp_path / "wf"
-    shutil.copytree(workflow_dir, copy, symlinks=True)
-    return copy
+def workflow_dir() -> Path:
+    """The smoke run (wfutil.smoke_run): read it, or copy it (own_copy) to change it."""
+    return smoke_run()
 
 
 EMBEDDINGS = ["word2vec", "fasttext", "glove", "random"]
@@ -213,8 +188,8 @@ def test_the_sample_corpus_has_the_token_count_the_readme_gives(workflow_dir):
     assert (stats["tokens"], stats["types"]) == (tokens, types)
 
 
-def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_dir):
-    wd = workflow_dir
+def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_dir, tmp_path):
+    wd = own_copy(workflow_dir, tmp_path)  # a dry run writes Snakemake's records
     again = run(wd, "-n")
     assert again.returncode == 0
     assert "Nothing to be done" in again.stdout + again.stderr
@@ -280,8 +255,8 @@ def _set(key_path: list[str], value):
     return edit
 
 
-def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
-    wd = workflow_dir
+def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir, tmp_path):
+    wd = own_copy(workflow_dir, tmp_path)
     # a comment changes no parameter: nothing reruns
     jobs, out = _dry_run_after(wd, lambda t: "# a note to self\n" + t + "\n# another\n")
     assert "Nothing to be done" in out, jobs
@@ -316,120 +291,6 @@ def test_rerun_semantics_follow_the_parameters_that_changed(workflow_dir):
     jobs, _ = _dry_run_after(wd, _set(["evaluations", "pseudo", "ks"], [1, 3]))
     assert jobs == {"evaluate_pseudo": 4, "evaluations_summary": 1, "plot_pseudo": 1,
                     "all": 1}, jobs  # fmt: skip
-
-
-def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
-    """Given the embeddings, the numbers are the same whatever the cores and the order the
-    jobs ran in (the fixture ran on 2 cores): one trained embedding's learnability,
-    codelength, null and evaluation tables are recomputed on one core, then the
-    p-values, Wilcoxon tests and evaluation summaries (seeded bootstraps) over all four
-    embeddings, and every file equals the first run's."""
-    wd = own_copy(workflow_dir, tmp_path)
-    parts = [f"{stage}/word2vec" for stage in ("learnability", "codelength", "null")]
-    parts += ["stats", "evaluations"]
-    saved = tmp_path / "first"
-    for part in parts:
-        shutil.copytree(wd / "results" / part, saved / part)
-        shutil.rmtree(wd / "results" / part)
-    # the other embeddings' evaluation tables stay: only their summaries are recomputed
-    for e in ("fasttext", "glove", "random"):
-        shutil.copytree(saved / "evaluations" / e, wd / "results" / "evaluations" / e)
-    files = [
-        rel for rel in sorted(p.relative_to(saved) for p in saved.rglob("*.parquet"))
-        if not (rel.parts[0] == "evaluations" and rel.parts[1] in ("fasttext", "glove", "random"))
-    ]  # fmt: skip
-    assert len(files) > 25
-    assert {"evaluations/word2vec/pseudo.parquet", "evaluations/tests.parquet",
-            "stats/wilcoxon.parquet"} <= {str(f) for f in files}  # fmt: skip
-    # the compared files are the targets: the figures and tables after them are not what
-    # is compared (and re-rendering them on one core doubled this test's time)
-    result = run(wd, "--cores", "1", *[f"results/{rel}" for rel in files])
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "train_embedding" not in ran(result.stderr) and "learnability" in ran(result.stderr)
-    for rel in files:
-        a, b = pd.read_parquet(saved / rel), pd.read_parquet(wd / "results" / rel)
-        pd.testing.assert_frame_equal(a, b, check_exact=True, obj=str(rel))
-
-
-def _run_until(wd: Path, ready, unfinished, *args: str, timeout: float = 600) -> None:
-    """Start the workflow, wait until ``ready()`` holds, freeze Snakemake and every job it
-    started (SIGSTOP to the process group), check that ``unfinished()`` still holds (the
-    kill lands where it is meant to, with no race), then SIGKILL them all, as a crash or
-    a killed cluster job would."""
-    import signal
-    import time
-
-    env = dict(userenv.env_vars(userenv.user_env()), PYTHONHASHSEED="0")
-    proc = subprocess.Popen(
-        [userenv.python(), "-m", "snakemake", "--cores", "2", "--rerun-incomplete", *args],
-        cwd=wd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )  # fmt: skip
-    deadline = time.monotonic() + timeout
-    try:
-        while not ready():
-            assert proc.poll() is None, "the workflow ended before the kill point"
-            assert time.monotonic() < deadline, "the kill point never came"
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGSTOP)
-        assert unfinished(), "the kill point had passed when the workflow was frozen"
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    # a killed Snakemake leaves its lock behind: the documented first step of a rerun
-    unlock = run(wd, "--unlock")
-    assert unlock.returncode == 0, unlock.stderr[-2000:]
-
-
-def test_killed_runs_rerun_to_the_same_tables(workflow_dir, tmp_path):
-    """SIGKILL while GloVe fits, then in the middle of the learnability stage: each rerun
-    with --rerun-incomplete goes on, and the final tables equal those of the
-    uninterrupted run."""
-    wd = own_copy(workflow_dir, tmp_path)
-    tables = wd / "results" / "tables"
-    before = {p.relative_to(tables): p.read_bytes() for p in tables.rglob("*.csv")}
-    # Retrain GloVe (forced: Snakemake does not rebuild a missing intermediate whose
-    # consumers are complete). Its shared-vocabulary copy goes too, so the null keys are
-    # read again only after the vocabulary is rebuilt (an input function once crashed on
-    # the missing file).
-    shutil.rmtree(wd / "results" / "shared" / "glove")
-    shutil.rmtree(tables)
-    glove_log = wd / "logs" / "train_embedding" / "glove.log"
-    glove_log.unlink()
-    vectors = wd / "results" / "embeddings" / "glove" / "vectors.npy"
-    # killed once the co-occurrences are counted and the fit has begun, before the
-    # vectors are written: seconds, however fast the machine
-    _run_until(
-        wd,
-        lambda: glove_log.exists() and "co-occurrence entries" in glove_log.read_text(),
-        lambda: not vectors.exists() and "wrote vectors" not in glove_log.read_text(),
-        "--forcerun",
-        "results/embeddings/glove/vectors.npy",
-    )
-    assert not vectors.exists()
-    # then killed once a learnability job of the new GloVe has started (the first run's
-    # logs are removed, or they would stand for it). The learnability jobs are forced:
-    # their outputs are complete, and GloVe's new vectors are bit for bit the old ones,
-    # so Snakemake would make the tables from them and never reach the kill point
-    learn = wd / "logs" / "learnability" / "glove"
-    shutil.rmtree(learn)
-    _run_until(
-        wd,
-        lambda: learn.exists() and any(learn.rglob("*.log")),
-        lambda: not tables.exists(),
-        "--forcerun",
-        "learnability",
-    )
-    assert vectors.exists()  # the second run finished GloVe's training
-    result = run(wd, "--rerun-incomplete")
-    assert result.returncode == 0, result.stderr[-3000:]
-    # it goes on from there: the learnability stage and the tables, no training again
-    assert {"learnability", "tables"} <= ran(result.stderr)
-    assert "train_embedding" not in ran(result.stderr)
-    after = {p.relative_to(tables): p.read_bytes() for p in tables.rglob("*.csv")}
-    assert after.keys() == before.keys() and len(after) >= 8
-    for rel, content in before.items():
-        assert after[rel] == content, rel
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

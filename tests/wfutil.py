@@ -67,3 +67,48 @@ def scheduled(dry_run_output: str) -> dict[str, int]:
 def ran(output: str) -> set[str]:
     """The rules of the jobs a (real or dry) run started, from its log."""
     return set(re.findall(r"^(?:local)?(?:rule|checkpoint) (\w+):", output, re.M))
+
+
+# The smoke run that most workflow tests share: the smoke config on one shipped list and
+# the dictionary's category, both negatives schemes, no learning curve (the multi-part
+# test runs that rule): about 120 jobs. Built once per session, whichever xdist worker
+# asks first (the others wait on its lock); tests read it, or change a copy of it.
+FIXTURE_LISTS = ["family", "mini_kin"]
+
+
+def smoke_run() -> Path:
+    """The shared smoke run's folder (built on first use)."""
+    import fcntl
+    import shutil
+
+    root = userenv.ROOT
+    wd, done = root / "smoke-run", root / "smoke-run.done"
+    with open(root / "smoke-run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            if wd.exists():  # a failed build of another worker
+                shutil.rmtree(wd)
+            wd.mkdir()
+            shutil.copytree(REPO / "workflow", wd / "workflow")
+            (wd / "config").mkdir()
+            cfg = tiny_config(wd)
+            cfg["learnability"]["learning_curve"] = []
+            (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+            (wd / "lists").mkdir()
+            shutil.copy(REPO / ".test" / "lists" / "family.txt", wd / "lists")  # a link's file
+            shutil.copy(REPO / ".test" / "mini.dic", wd)
+            result = run(wd)
+            assert result.returncode == 0, result.stderr[-5000:]
+            done.touch()
+    return wd
+
+
+def own_copy(workflow_dir: Path, tmp_path: Path) -> Path:
+    """A copy of the smoke run's folder, outputs, logs and Snakemake's records with their
+    times, for a test that changes it or runs Snakemake in it (even a dry run writes
+    records): the shared run stays as it was, whatever the order the tests run in."""
+    import shutil
+
+    copy = tmp_path / "wf"
+    shutil.copytree(workflow_dir, copy, symlinks=True)
+    return copy

@@ -1,0 +1,137 @@
+"""The same numbers whatever happens to a run: another core count and job order, and
+SIGKILL in the middle of training and of the learnability stage. On copies of the
+session's smoke run (wfutil.smoke_run), which test_workflow.py reads; this module is
+scheduled last, so that the run is built by then."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import userenv
+from wfutil import own_copy, ran, run, smoke_run
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="module")
+def workflow_dir() -> Path:
+    return smoke_run()
+
+
+def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
+    """Given the embeddings, the numbers are the same whatever the cores and the order the
+    jobs ran in (the fixture ran on 2 cores): one trained embedding's learnability,
+    codelength, null and evaluation tables are recomputed on one core, then the
+    p-values, Wilcoxon tests and evaluation summaries (seeded bootstraps) over all four
+    embeddings, and every file equals the first run's."""
+    wd = own_copy(workflow_dir, tmp_path)
+    parts = [f"{stage}/word2vec" for stage in ("learnability", "codelength", "null")]
+    parts += ["stats", "evaluations"]
+    saved = tmp_path / "first"
+    for part in parts:
+        shutil.copytree(wd / "results" / part, saved / part)
+        shutil.rmtree(wd / "results" / part)
+    # the other embeddings' evaluation tables stay: only their summaries are recomputed
+    for e in ("fasttext", "glove", "random"):
+        shutil.copytree(saved / "evaluations" / e, wd / "results" / "evaluations" / e)
+    files = [
+        rel for rel in sorted(p.relative_to(saved) for p in saved.rglob("*.parquet"))
+        if not (rel.parts[0] == "evaluations" and rel.parts[1] in ("fasttext", "glove", "random"))
+    ]  # fmt: skip
+    assert len(files) > 25
+    assert {"evaluations/word2vec/pseudo.parquet", "evaluations/tests.parquet",
+            "stats/wilcoxon.parquet"} <= {str(f) for f in files}  # fmt: skip
+    # the compared files are the targets: the figures and tables after them are not what
+    # is compared (and re-rendering them on one core doubled this test's time)
+    result = run(wd, "--cores", "1", *[f"results/{rel}" for rel in files])
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "train_embedding" not in ran(result.stderr) and "learnability" in ran(result.stderr)
+    for rel in files:
+        a, b = pd.read_parquet(saved / rel), pd.read_parquet(wd / "results" / rel)
+        pd.testing.assert_frame_equal(a, b, check_exact=True, obj=str(rel))
+
+
+def _run_until(wd: Path, ready, unfinished, *args: str, timeout: float = 600) -> None:
+    """Start the workflow, wait until ``ready()`` holds, freeze Snakemake and every job it
+    started (SIGSTOP to the process group), check that ``unfinished()`` still holds (the
+    kill lands where it is meant to, with no race), then SIGKILL them all, as a crash or
+    a killed cluster job would."""
+    import signal
+    import time
+
+    env = dict(userenv.env_vars(userenv.user_env()), PYTHONHASHSEED="0")
+    proc = subprocess.Popen(
+        [userenv.python(), "-m", "snakemake", "--cores", "2", "--rerun-incomplete", *args],
+        cwd=wd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + timeout
+    try:
+        while not ready():
+            assert proc.poll() is None, "the workflow ended before the kill point"
+            assert time.monotonic() < deadline, "the kill point never came"
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGSTOP)
+        assert unfinished(), "the kill point had passed when the workflow was frozen"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    # a killed Snakemake leaves its lock behind: the documented first step of a rerun
+    unlock = run(wd, "--unlock")
+    assert unlock.returncode == 0, unlock.stderr[-2000:]
+
+
+def test_killed_runs_rerun_to_the_same_tables(workflow_dir, tmp_path):
+    """SIGKILL while GloVe fits, then in the middle of the learnability stage: each rerun
+    with --rerun-incomplete goes on, and the final tables equal those of the
+    uninterrupted run."""
+    wd = own_copy(workflow_dir, tmp_path)
+    tables = wd / "results" / "tables"
+    before = {p.relative_to(tables): p.read_bytes() for p in tables.rglob("*.csv")}
+    # Retrain GloVe (forced: Snakemake does not rebuild a missing intermediate whose
+    # consumers are complete). Its shared-vocabulary copy goes too, so the null keys are
+    # read again only after the vocabulary is rebuilt (an input function once crashed on
+    # the missing file).
+    shutil.rmtree(wd / "results" / "shared" / "glove")
+    shutil.rmtree(tables)
+    glove_log = wd / "logs" / "train_embedding" / "glove.log"
+    glove_log.unlink()
+    vectors = wd / "results" / "embeddings" / "glove" / "vectors.npy"
+    # killed once the co-occurrences are counted and the fit has begun, before the
+    # vectors are written: seconds, however fast the machine
+    _run_until(
+        wd,
+        lambda: glove_log.exists() and "co-occurrence entries" in glove_log.read_text(),
+        lambda: not vectors.exists() and "wrote vectors" not in glove_log.read_text(),
+        "--forcerun",
+        "results/embeddings/glove/vectors.npy",
+    )
+    assert not vectors.exists()
+    # then killed once a learnability job of the new GloVe has started (the first run's
+    # logs are removed, or they would stand for it). The learnability jobs are forced:
+    # their outputs are complete, and GloVe's new vectors are bit for bit the old ones,
+    # so Snakemake would make the tables from them and never reach the kill point
+    learn = wd / "logs" / "learnability" / "glove"
+    shutil.rmtree(learn)
+    _run_until(
+        wd,
+        lambda: learn.exists() and any(learn.rglob("*.log")),
+        lambda: not tables.exists(),
+        "--forcerun",
+        "learnability",
+    )
+    assert vectors.exists()  # the second run finished GloVe's training
+    result = run(wd, "--rerun-incomplete")
+    assert result.returncode == 0, result.stderr[-3000:]
+    # it goes on from there: the learnability stage and the tables, no training again
+    assert {"learnability", "tables"} <= ran(result.stderr)
+    assert "train_embedding" not in ran(result.stderr)
+    after = {p.relative_to(tables): p.read_bytes() for p in tables.rglob("*.csv")}
+    assert after.keys() == before.keys() and len(after) >= 8
+    for rel, content in before.items():
+        assert after[rel] == content, rel
