@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from toysize import add_smoke
+from toysize import add_smoke, require_embedding
 
 from learnability.api import load_lists
 from learnability.classify import fit_many
@@ -44,11 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.iterations, args.C = 4, [1.0, 10.0]
-    if not (args.embedding / "vectors.npy").exists():
-        raise SystemExit(
-            f"{args.embedding}: no embedding folder here; run `make run` first, or give "
-            "--embedding results/shared/NAME (any workflow embedding folder)"
-        )
+    require_embedding(args.embedding)
     emb = load_embedding(args.embedding)
     vocab = pd.Series(emb.words)
     d = emb.vectors.shape[1]

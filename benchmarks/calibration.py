@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
-from toysize import add_smoke
+from toysize import add_smoke, require_embedding
 
 from learnability.calibration import (
     BRADLEY,
@@ -72,11 +72,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.lists, args.sizes = 20, [10, 20]
-    if not (args.embedding / "vectors.npy").exists():
-        raise SystemExit(
-            f"{args.embedding}: no embedding folder here; run `make run` first, or give "
-            "--embedding results/embeddings/NAME (any workflow embedding folder)"
-        )
+    require_embedding(args.embedding)
     vectors = np.load(args.embedding / "vectors.npy", mmap_mode="r")
     gauss = np.random.default_rng(args.seed).standard_normal(vectors.shape).astype(np.float32)
     per_size = -(-args.lists // len(args.sizes))
