@@ -190,9 +190,8 @@ def test_fit_over_buckets_on_disk(monkeypatch, tmp_path):
 def test_reference_figures_on_the_reference_corpus(tmp_path):
     """The GloVe authors' glove.c, on the gensim sample as WikiCorpus tokenises it (300 d,
     window 5, min_count 5, x_max 100, alpha 0.75, eta 0.05, 2 threads), read 1,453,098
-    entries and printed a cost per iteration (benchmarks/glove_vs_reference.py holds
-    them): our first five iterations follow its five within 3 %. (Its fifteen take a
-    minute; the benchmark runs them.)"""
+    entries and printed a cost per iteration for its 15 (benchmarks/glove_vs_reference.py
+    holds them): ours follow every one of them within 2 % (0.5 % was measured)."""
     import sys
 
     from conftest import REPO
@@ -212,8 +211,8 @@ def test_reference_figures_on_the_reference_corpus(tmp_path):
     assert write_wikicorpus_text(dump, corpus) == {"lines": 507, "tokens": 452_944}
     words, _, buckets, info = count_for_glove(str(corpus), 5, 5, tmpdir=str(tmp_path))
     assert len(words) == 9002 and info["entries"] == REFERENCE_ENTRIES == 1_453_098
-    params = dict(dim=300, seed=1, x_max=100, alpha=0.75, learning_rate=0.05, epochs=5)
+    params = dict(dim=300, seed=1, x_max=100, alpha=0.75, learning_rate=0.05, epochs=15)
     with buckets:
         _, history, skipped = fit_glove(buckets, len(words), params, threads=2)
     assert skipped == 0
-    np.testing.assert_allclose(history, REFERENCE_COST[:5], rtol=0.03)
+    np.testing.assert_allclose(history, REFERENCE_COST, rtol=0.02)
