@@ -129,19 +129,20 @@ def test_pvalues_are_calibrated_with_frequency_matched_negatives(seed):
 
 def test_planted_gaussian_concept_approaches_the_bayes_auc_from_below(seed):
     """Members ~ N(delta * u, I), non-members ~ N(0, I): the Bayes classifier's AUC is
-    Phi(delta / sqrt(2)); a fitted linear classifier approaches it from below as the
-    list grows."""
+    Phi(delta / sqrt(2)) = 0.856; a fitted linear classifier approaches it from below as
+    the list grows. Averaged over many member draws (one list's AUC carries its own
+    luck): about 0.70, 0.76 and 0.84 at 20, 80 and 640 words, each step 5 or more
+    standard errors (over lists) apart, the last within 0.05 of the bound."""
     rng = np.random.default_rng(seed + 1)
     d, delta = 30, 1.5
     vectors = rng.standard_normal((30000, d))
     u = np.zeros(d)
     u[0] = 1.0
     bayes = norm.cdf(delta / np.sqrt(2))
-    aucs = []
-    for n in (20, 80, 640):
-        # average over several member draws: one list's AUC carries its own sampling luck
+    aucs, ses = [], []
+    for n, lists in ((20, 64), (80, 16), (640, 4)):
         per_list = []
-        for k in range(4):
+        for k in range(lists):
             members = rng.choice(30000, n, replace=False)
             v = vectors.copy()
             v[members] += delta * u
@@ -150,5 +151,7 @@ def test_planted_gaussian_concept_approaches_the_bayes_auc_from_below(seed):
             )
             per_list.append(its["auc"].mean())
         aucs.append(np.mean(per_list))
-    assert aucs[0] < aucs[1] < aucs[2] < bayes + 0.01
-    assert aucs[2] > bayes - 0.03
+        ses.append(np.std(per_list, ddof=1) / np.sqrt(lists))
+    assert aucs[0] < aucs[1] < aucs[2], (aucs, ses)
+    assert all(a < bayes + 4 * se for a, se in zip(aucs, ses, strict=True)), (aucs, ses)
+    assert aucs[2] > bayes - 0.05
