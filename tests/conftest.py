@@ -35,8 +35,9 @@ def seed(request) -> int:
 
 
 # pytest-xdist sends each module to one worker (--dist loadscope), so a module fixture is
-# built once; the longest modules are sent first, so that none of them starts last, and
-# the ones that use the smoke run test_workflow.py builds last, so that it is there.
+# built once; the longest modules are sent first (pyproject's --no-loadscope-reorder keeps
+# this order), so that none of them starts last, and the ones that use the smoke run
+# test_workflow.py builds last, so that it is there.
 FIRST = ("test_workflow.py", "test_slurm.py", "test_workflow_runs.py")
 LAST = ("test_workflow_determinism.py",)
 
