@@ -39,7 +39,7 @@ def seed(request) -> int:
 # this order), so that none of them starts last, and the ones that use the smoke run
 # test_workflow.py builds last, so that it is there.
 FIRST = ("test_workflow.py", "test_slurm.py", "test_workflow_runs.py")
-LAST = ("test_workflow_determinism.py",)
+LAST = ("test_workflow_variants.py", "test_workflow_determinism.py")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -51,9 +51,18 @@ def pytest_collection_modifyitems(config, items):
         name = item.path.name
         if name in FIRST:
             return FIRST.index(name)
-        return len(FIRST) + 1 if name in LAST else len(FIRST)
+        return len(FIRST) + 1 + LAST.index(name) if name in LAST else len(FIRST)
 
     items.sort(key=rank)  # stable: within a rank, the collection order
+
+
+@pytest.fixture(scope="session")
+def workflow_dir(_user_env_root) -> Path:
+    """The session's smoke run (wfutil.smoke_run, built by whichever worker asks first):
+    read it, or copy it (wfutil.own_copy) to change it."""
+    from wfutil import smoke_run
+
+    return smoke_run()
 
 
 @pytest.fixture(scope="session", autouse=True)

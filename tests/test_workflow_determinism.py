@@ -13,14 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import userenv
-from wfutil import own_copy, ran, run, smoke_run
+from wfutil import own_copy, ran, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="module")
-def workflow_dir() -> Path:
-    return smoke_run()
 
 
 def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
