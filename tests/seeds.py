@@ -35,11 +35,17 @@ def main() -> int:
                "-p", "no:cacheprovider", "--durations", "0", "--seed", str(seed)]  # fmt: skip
         if args.k:
             cmd += ["-k", args.k]
-        out = subprocess.run(cmd, capture_output=True, text=True, cwd=TESTS.parent).stdout
-        for status, test in re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", out, re.M):
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=TESTS.parent)
+        results = re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", done.stdout, re.M)
+        if done.returncode not in (0, 1) or not results:  # nothing ran: not a pass
+            print(f"seed {seed}: pytest exited {done.returncode} without results:\n"
+                  f"{(done.stdout + done.stderr)[-3000:]}", flush=True)  # fmt: skip
+            return 2
+        for status, test in results:
             (passed if status == "PASSED" else failed)[test].append(seed)
         now = sorted(t for t, v in failed.items() if seed in v)
-        print(f"seed {seed}: {len(now)} failed {' '.join(now)}", flush=True)
+        print(f"seed {seed}: {len(results) - len(now)} passed, {len(now)} failed "
+              f"{' '.join(now)}", flush=True)  # fmt: skip
     print(f"\n{args.count} seeds from {args.first}, {time.perf_counter() - start:.0f} s\n")
     print("| test | passed | failed at seeds |\n|---|---:|---|")
     for test in sorted(set(passed) | set(failed)):
