@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -78,17 +79,57 @@ def workdir(path: Path) -> Path:
     return path
 
 
-def snakemake(path: Path, *args: str, timeout: int) -> subprocess.CompletedProcess:
+def snakemake(
+    path: Path, *args: str, timeout: int, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """Snakemake in the environment the README's cluster command has: `make run`'s plus
-    the slurm extra (`pip install -e '.[slurm]'`)."""
+    the slurm extra (`pip install -e '.[slurm]'`), and the variables in ``env``."""
     # `timeout` turns a hang (a status query that never returns) into a failure
     return subprocess.run(
         ["timeout", str(timeout), userenv.python(("slurm",)), "-m", "snakemake", *args],
         cwd=path,
-        env=dict(userenv.env_vars(userenv.user_env(("slurm",))), PYTHONHASHSEED="0"),
+        env=dict(userenv.env_vars(userenv.user_env(("slurm",))), PYTHONHASHSEED="0", **(env or {})),
         capture_output=True,
         text=True,
     )
+
+
+def readme_cluster_command() -> list[str]:
+    """The README's cluster command, `SBATCH_PARTITION=YOURS snakemake --profile ...`,
+    without its variable and its --configfile (the tests give their own config)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (line,) = re.findall(r"^SBATCH_PARTITION=YOURS (snakemake --profile .*)$", readme, re.M)
+    words = line.split()
+    i = words.index("--configfile")
+    return words[:i] + words[i + 2 :]
+
+
+def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
+    """No SLURM needed: a dry run of the README's command gives every job the profile's
+    memory and runtime (or the rule's own) and the partition from SBATCH_PARTITION, and
+    the profile keeps going past a failed job (profiles/default, read beside it, does not
+    turn that off). Passing --default-resources instead would drop the whole block."""
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        pytest.skip("pip install snakemake-executor-plugin-slurm (it is in the dev extra)")
+    wd = workdir(tmp_path / "wf")
+    env = {"SBATCH_PARTITION": "YOURS", "LEARNABILITY_TMPDIR": str(tmp_path / "scratch")}
+    dry = snakemake(wd, *readme_cluster_command()[1:], "-n", "--slurm-no-account",
+                    env=env, timeout=300)  # fmt: skip
+    assert dry.returncode == 0, (dry.stdout + dry.stderr)[-3000:]
+    resources = re.findall(r"^\s+resources: (.*)$", dry.stdout, re.M)
+    assert len(resources) > 10
+    for r in resources:
+        assert "slurm_partition=YOURS" in r and f"tmpdir={tmp_path / 'scratch'}," in r, r
+        assert "cpus_per_task=" in r and "runtime=" in r, r  # the profile's or the rule's
+    assert sum("mem_mb=4000" in r and "runtime=120" in r for r in resources) > 5
+    check = (
+        "from snakemake.cli import parse_args\n"
+        "_, a = parse_args(['--profile', 'profiles/slurm', '-n'])\n"
+        "print(a.keep_going, a.retries, a.rerun_incomplete)"
+    )
+    got = subprocess.run([userenv.python(("slurm",)), "-c", check], cwd=REPO,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert got.stdout.split() == ["True", "1", "True"], got.stdout + got.stderr[-2000:]
 
 
 def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_path):
@@ -108,20 +149,17 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     cluster = workdir(tmp_path / "cluster")
     done = snakemake(
         cluster,
-        "--profile",
-        "profiles/slurm",
+        *readme_cluster_command()[1:],
         "--slurm-no-account",
+        # the test's own: quicker status checks and file waits, and one training thread
+        # (word2vec is bit-reproducible only on one)
         "--slurm-init-seconds-before-status-checks",
         "2",
-        "--default-resources",
-        "slurm_partition=debug",
-        "runtime=30",
-        "mem_mb=1000",
-        # one training thread: word2vec is bit-reproducible only on one
         "--set-threads",
         "train_embedding=1",
         "--latency-wait",
         "5",
+        env={"SBATCH_PARTITION": "debug"},
         timeout=1500,
     )
     out = done.stdout + done.stderr
@@ -130,6 +168,10 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     assert done.returncode == 0, out[-5000:]
     submitted = out.count("has been submitted with SLURM jobid")
     assert submitted >= 8, out[-3000:]  # the heavy rules went through sbatch
+    # the jobs got the profile's defaults and the partition from SBATCH_PARTITION
+    resources = re.findall(r"^\s+resources: (.*)$", out, re.M)
+    assert resources and all("slurm_partition=debug" in r for r in resources), resources[:3]
+    assert any("mem_mb=4000" in r and "runtime=120" in r for r in resources), resources[:3]
 
     for rel in [
         "results/learnability/word2vec/family/uniform/iterations.parquet",
