@@ -168,6 +168,7 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     assert done.returncode == 0, out[-5000:]
     submitted = out.count("has been submitted with SLURM jobid")
     assert submitted >= 8, out[-3000:]  # the heavy rules went through sbatch
+    assert re.search(r"^localrule fetch_dump:", out, re.M)  # downloads stay on this node
     # the jobs got the profile's defaults and the partition from SBATCH_PARTITION
     resources = re.findall(r"^\s+resources: (.*)$", out, re.M)
     assert resources and all("slurm_partition=debug" in r for r in resources), resources[:3]

@@ -78,6 +78,9 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     result = run(wd)
     assert result.returncode == 0, result.stderr[-5000:]
+    # the downloads are local rules: on a cluster they run where the internet is
+    for rule in ("localcheckpoint dump_manifest:", "localrule fetch_dump_part:"):
+        assert re.search(rf"^{rule}", result.stderr, re.M), rule
 
     def jobs(rule: str) -> int:
         return len(list((wd / "logs" / rule).rglob("*.log")))
@@ -259,6 +262,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     ]
     result = run(wd, *targets)
     assert result.returncode == 0, result.stderr[-5000:]
+    assert re.search(r"^localrule fetch_embedding:", result.stderr, re.M)  # where the internet is
     assert not (wd / "results" / "corpus").exists() and not (wd / "resources" / "dumps").exists()
     assert len(list((wd / "logs" / "import_embedding").glob("*.log"))) == 3
     # verified against its checksum, so no "copy this sha256" hint

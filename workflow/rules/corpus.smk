@@ -1,4 +1,9 @@
+# Downloads run on the submitting node: many clusters' compute nodes have no internet.
 if MULTIPART:
+
+    localrules:
+        dump_manifest,
+        fetch_dump_part,
 
     checkpoint dump_manifest:
         output:
@@ -35,6 +40,9 @@ if MULTIPART:
             "../scripts/fetch_dump_part.py"
 
 else:
+
+    localrules:
+        fetch_dump,
 
     rule fetch_dump:
         output:

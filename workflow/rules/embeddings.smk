@@ -44,6 +44,11 @@ rule random_embedding:
         "../scripts/random_embedding.py"
 
 
+# a download: on the submitting node, which has the internet many compute nodes lack
+localrules:
+    fetch_embedding,
+
+
 rule fetch_embedding:
     output:
         "resources/embeddings/{embedding}/{filename}",
