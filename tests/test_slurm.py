@@ -108,7 +108,8 @@ def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
     """No SLURM needed: a dry run of the README's command gives every job the profile's
     memory and runtime (or the rule's own) and the partition from SBATCH_PARTITION, and
     the profile keeps going past a failed job (profiles/default, read beside it, does not
-    turn that off). Passing --default-resources instead would drop the whole block."""
+    turn that off) and runs at most two downloads at once. Passing --default-resources
+    instead would drop the whole block."""
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
         pytest.skip("pip install snakemake-executor-plugin-slurm (it is in the dev extra)")
     wd = workdir(tmp_path / "wf")
@@ -125,11 +126,14 @@ def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
     check = (
         "from snakemake.cli import parse_args\n"
         "_, a = parse_args(['--profile', 'profiles/slurm', '-n'])\n"
-        "print(a.keep_going, a.retries, a.rerun_incomplete)"
+        "print(a.keep_going, a.retries, a.rerun_incomplete, a.resources['download'].value)"
     )
     got = subprocess.run([userenv.python(("slurm",)), "-c", check], cwd=REPO,
                          capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert got.stdout.split() == ["True", "1", "True"], got.stdout + got.stderr[-2000:]
+    assert got.stdout.split() == ["True", "1", "True", "2"], got.stdout + got.stderr[-2000:]
+    # the download holds one of the two download slots (a local rule: see the cluster run)
+    fetch = re.search(r"^rule fetch_dump:\n(?:\s+.*\n)*?\s+resources: (.*)$", dry.stdout, re.M)
+    assert fetch and "download=1" in fetch.group(1), dry.stdout[-3000:]
 
 
 def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_path):

@@ -1,4 +1,6 @@
 # Downloads run on the submitting node: many clusters' compute nodes have no internet.
+# Each holds one `download` (the profiles allow 2 at once: Wikimedia's dump servers ask
+# for no more than 2 connections per client).
 if MULTIPART:
 
     localrules:
@@ -12,6 +14,8 @@ if MULTIPART:
             "logs/dump_manifest/{dump}.log",
         conda:
             "../envs/learnability.yaml"
+        resources:
+            download=1,
         params:
             base_url=config["dump"]["base_url"],
             status=config["dump"]["status"],
@@ -34,6 +38,7 @@ if MULTIPART:
             "../envs/learnability.yaml"
         resources:
             runtime=240,
+            download=1,
         params:
             allow_unverified=config["dump"]["allow_unverified"],
         script:
@@ -51,6 +56,8 @@ else:
             "logs/fetch_dump/{dump}.log",
         conda:
             "../envs/learnability.yaml"
+        resources:
+            download=1,
         params:
             source=config["dump"]["source"],
             checksums={

@@ -63,6 +63,7 @@ rule fetch_embedding:
         "../envs/learnability.yaml"
     resources:
         runtime=240,
+        download=1,
     params:
         source=lambda wildcards: config["embeddings"][wildcards.embedding]["url"],
         checksums=embedding_checksums,
