@@ -104,6 +104,11 @@ def readme_cluster_command() -> list[str]:
     return words[:i] + words[i + 2 :]
 
 
+def job_resources(log: str) -> list[str]:
+    """The `resources:` line of every job a (dry) run printed."""
+    return re.findall(r"^\s+resources: (.*)$", log, re.M)
+
+
 def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
     """No SLURM needed: a dry run of the README's command gives every job the profile's
     memory and runtime (or the rule's own) and the partition from SBATCH_PARTITION, and
@@ -117,7 +122,7 @@ def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
     dry = snakemake(wd, *readme_cluster_command()[1:], "-n", "--slurm-no-account",
                     env=env, timeout=300)  # fmt: skip
     assert dry.returncode == 0, (dry.stdout + dry.stderr)[-3000:]
-    resources = re.findall(r"^\s+resources: (.*)$", dry.stdout, re.M)
+    resources = job_resources(dry.stdout)
     assert len(resources) > 10
     for r in resources:
         assert "slurm_partition=YOURS" in r and f"tmpdir={tmp_path / 'scratch'}," in r, r
@@ -174,7 +179,7 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     assert submitted >= 8, out[-3000:]  # the heavy rules went through sbatch
     assert re.search(r"^localrule fetch_dump:", out, re.M)  # downloads stay on this node
     # the jobs got the profile's defaults and the partition from SBATCH_PARTITION
-    resources = re.findall(r"^\s+resources: (.*)$", out, re.M)
+    resources = job_resources(out)
     assert resources and all("slurm_partition=debug" in r for r in resources), resources[:3]
     assert any("mem_mb=4000" in r and "runtime=120" in r for r in resources), resources[:3]
 
