@@ -5,7 +5,7 @@ import pytest
 
 from learnability.corpus import count_vocabulary
 from learnability.embeddings import load_embedding, save_embedding, train
-from learnability.embeddings.gaussian import random_embedding
+from learnability.embeddings.gaussian import random_embedding, write_random_embedding
 
 PARAMS = dict(
     dim=16,
@@ -169,3 +169,23 @@ def test_store_roundtrip_and_gaussian(corpus, tmp_path, seed):
     np.testing.assert_array_equal(
         random_embedding(back, 8, 3).vectors, random_embedding(back, 8, 3).vectors
     )
+
+
+def test_blocked_random_embedding_writes_the_one_shot_draw(corpus, tmp_path, seed):
+    """The workflow's writer draws 7 rows at a time (at scale, 64 MB); its files must be
+    byte-equal to the in-memory draw saved whole, which is the reference here."""
+    emb = train("word2vec", corpus, PARAMS, threads=1)
+    emb.name = "w2v"
+    save_embedding(emb, tmp_path / "w2v")
+    whole = random_embedding(load_embedding(tmp_path / "w2v"), dim=9, seed=seed)
+    whole.name = "gaussian"
+    save_embedding(whole, tmp_path / "whole")
+    n = write_random_embedding(
+        tmp_path / "w2v", tmp_path / "blocked", dim=9, seed=seed, name="gaussian", block_rows=7
+    )
+    assert n == len(emb) == 40 and 40 % 7
+    for name in ("vectors.npy", "vocab.parquet", "meta.json"):
+        assert (tmp_path / "blocked" / name).read_bytes() == (
+            tmp_path / "whole" / name
+        ).read_bytes(), name
+    assert not list((tmp_path / "blocked").glob(".*"))  # no temporary left

@@ -466,10 +466,20 @@ def coverage(
     return pd.DataFrame(rows)
 
 
-def member_indices(resolved: pd.DataFrame, vocabulary: pd.Series | list[str]) -> np.ndarray:
-    """Row indices in the embedding of the concept's words (see :func:`concept_words`)."""
-    position = pd.Series(np.arange(len(vocabulary)), index=pd.Index(list(vocabulary)))
-    return position.loc[concept_words(resolved)].to_numpy(dtype=np.int64)
+def member_indices(
+    resolved: pd.DataFrame, vocabulary: pd.Index | pd.Series | list[str]
+) -> np.ndarray:
+    """Row indices in the embedding of the concept's words (see :func:`concept_words`).
+    ``vocabulary`` may be a ``pd.Index`` of the words, whose hash table is built once and
+    kept by pandas: a caller that looks up many lists in one large vocabulary passes one
+    (:func:`learnability.jobs.vocab_index`)."""
+    index = vocabulary if isinstance(vocabulary, pd.Index) else pd.Index(list(vocabulary))
+    words = concept_words(resolved)
+    rows = index.get_indexer(words)
+    if (rows < 0).any():
+        missing = [w for w, r in zip(words, rows, strict=True) if r < 0]
+        raise KeyError(f"{len(missing)} concept words not in the vocabulary: {missing[:5]}")
+    return rows.astype(np.int64)
 
 
 # A pair of lists sharing more than this share of the smaller one's members is reported

@@ -536,7 +536,9 @@ def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins:
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
     if negatives != "frequency_matched":
         return f"size-{int(resolved['status'].isin(['in_vocab', 'expanded']).sum())}"
-    from learnability.jobs import vocab_bins
+    from learnability.jobs import vocab_bins, vocab_index
 
-    words, bins = vocab_bins(vocab_path, n_bins)
-    return profile_key(bins, member_indices(resolved, words), n_bins)
+    # both cached per vocabulary file: Snakemake asks for every list's key on each DAG
+    # evaluation, and again after every resolve_concept checkpoint
+    bins = vocab_bins(vocab_path, n_bins)[1]
+    return profile_key(bins, member_indices(resolved, vocab_index(vocab_path)), n_bins)

@@ -56,21 +56,37 @@ class Embedding:
 
 def save_embedding(emb: Embedding, directory: str | os.PathLike[str]) -> None:
     directory = Path(directory)
-    vocab = pd.DataFrame(
-        {
-            "embedding": emb.name,
-            "index": np.arange(len(emb), dtype=np.int64),
-            "word": emb.words,
-            "count": np.asarray(emb.counts, dtype=np.int64),
-        }
-    )
     with atomic_path(directory / "vectors.npy") as tmp:
         with open(tmp, "wb") as fh:
             np.save(fh, np.ascontiguousarray(emb.vectors, dtype=np.float32))
+    save_vocabulary(
+        directory, name=emb.name, words=emb.words, counts=emb.counts, dim=emb.dim, meta=emb.meta
+    )
+
+
+def save_vocabulary(
+    directory: str | os.PathLike[str],
+    *,
+    name: str,
+    words: list[str] | pd.Series,
+    counts: np.ndarray,
+    dim: int,
+    meta: dict,
+) -> None:
+    """``vocab.parquet`` and ``meta.json`` of an embedding whose ``vectors.npy`` is written
+    by its own writer (:func:`save_embedding`, or a blocked one)."""
+    directory = Path(directory)
+    vocab = pd.DataFrame(
+        {
+            "embedding": name,
+            "index": np.arange(len(words), dtype=np.int64),
+            "word": words,
+            "count": np.asarray(counts, dtype=np.int64),
+        }
+    )
     write_table(vocab, directory / "vocab.parquet", "vocab")
     write_json(
-        {"embedding": emb.name, "dim": emb.dim, "words": len(emb), **emb.meta},
-        directory / "meta.json",
+        {"embedding": name, "dim": dim, "words": len(words), **meta}, directory / "meta.json"
     )
 
 
