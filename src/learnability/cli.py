@@ -174,6 +174,25 @@ def empath_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def synthetic_dump_command(args: argparse.Namespace) -> int:
+    from learnability.synthdump import write_dump
+
+    if args.xml_mb <= 0 or args.parts < 1 or args.processes < 1:
+        raise InputError("synthetic-dump: --xml-mb must be > 0, --parts and --processes >= 1")
+    summary = write_dump(
+        args.out_dir, xml_mb=args.xml_mb, parts=args.parts, seed=args.seed,
+        processes=args.processes,
+    )  # fmt: skip
+    print(
+        f"{summary['parts']} parts, {summary['xml_bytes'] / 1e6:.1f} MB of XML "
+        f"({summary['bz2_bytes'] / 1e6:.1f} MB bz2), {summary['articles']} articles, "
+        f"{summary['tokens']} tokens; expected types at min_count 5: "
+        f"{summary['expected_types_at_least_5']}; dump.base_url: {args.out_dir.resolve()}/, "
+        "dump.status: dumpstatus.json"
+    )
+    return 0
+
+
 # exit statuses: 1 for bad input (a file, a value), 2 for bad usage (argparse's own)
 EXIT_INPUT, EXIT_USAGE = 1, 2
 
@@ -295,6 +314,20 @@ def main(argv: list[str] | None = None) -> int:
     wn.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
     wn.add_argument("--hypernyms", type=Path, help="also write the noun hypernym graph (TSV)")
     wn.set_defaults(func=wordnet_command)
+    syn = sub.add_parser(
+        "synthetic-dump",
+        help="write a synthetic multi-part Wikipedia dump that grows like the real one",
+        description="bz2 parts, dumpstatus.json and sha1sums.txt of made-up articles whose "
+        "vocabulary grows like English Wikipedia's (2.5 M words at min_count 5 at 2.6 B "
+        "tokens), with the embedded sample's markup; for rehearsing the workflow at scale "
+        "(learnability.synthdump says how)",
+    )
+    syn.add_argument("out_dir", type=Path)
+    syn.add_argument("--xml-mb", type=float, default=100.0, help="MB of XML in all (100)")
+    syn.add_argument("--parts", type=int, default=4, help="part files (4)")
+    syn.add_argument("--seed", type=int, default=0)
+    syn.add_argument("--processes", type=int, default=1, help="parts written at once (1)")
+    syn.set_defaults(func=synthetic_dump_command)
     args = parser.parse_args(argv)
     out = getattr(args, "out", None)
     if out is not None and out.suffix.lower() not in OUT_SUFFIXES:
