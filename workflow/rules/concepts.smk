@@ -6,6 +6,8 @@ checkpoint resolve_concept:
         "results/concepts/{embedding}/{list}.parquet",
     log:
         "logs/resolve_concept/{embedding}/{list}.log",
+    benchmark:
+        "benchmarks/out/resolve_concept/{embedding}/{list}.tsv"
     conda:
         "../envs/learnability.yaml"
     params:

@@ -106,6 +106,8 @@ rule join_corpus:
         ),
     log:
         "logs/join_corpus/{dump}.log",
+    benchmark:
+        "benchmarks/out/join_corpus/{dump}.tsv"
     conda:
         "../envs/learnability.yaml"
     script:

@@ -34,6 +34,8 @@ rule random_embedding:
         meta="results/embeddings/{embedding}/meta.json",
     log:
         "logs/random_embedding/{embedding}.log",
+    benchmark:
+        "benchmarks/out/random_embedding/{embedding}.tsv"
     wildcard_constraints:
         embedding="|".join(map(re.escape, RANDOM)) if RANDOM else "(?!)",
     conda:
@@ -109,6 +111,8 @@ rule shared_vocabulary:
         "results/shared/vocabulary.parquet",
     log:
         "logs/shared_vocabulary.log",
+    benchmark:
+        "benchmarks/out/shared_vocabulary.tsv"
     conda:
         "../envs/learnability.yaml"
     params:
