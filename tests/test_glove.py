@@ -153,6 +153,9 @@ def test_buckets_partition_the_counts_whatever_the_budget(monkeypatch, tmp_path)
     big_counter, big = _buckets(lines, index, 1 << 28, tmp_path)
     tiny_counter, tiny = _buckets(lines, index, 20_000, tmp_path)
     assert not big_counter.shards and len(tiny_counter.shards) >= 5
+    # the shards are gone once merged: only the buckets take tmpdir while GloVe trains
+    on_disk = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
+    assert on_disk and all(n.startswith("bucket") for n in on_disk), on_disk
     assert len(big) == len(tiny) == 8 and big.entries == tiny.entries == info["entries"]
     seen = []
     for b in range(8):

@@ -265,6 +265,9 @@ class CooccurrenceCounter:
         finally:
             if fh is not None:
                 fh.close()
+        # merged: the shards' bytes are in merged.bin (or memory) now; at enwiki scale
+        # they are tens of GB of tmpdir that would otherwise stay until training ends
+        self._drop_shards()
         if fh is None:  # one bucket, never written to disk
             self._tmp.cleanup()
             records = np.concatenate(held) if held else np.empty(0, ENTRY)
@@ -290,6 +293,12 @@ class CooccurrenceCounter:
         del data
         merged.unlink()
         return Buckets(files, self._tmp)
+
+    def _drop_shards(self) -> None:
+        """Delete the shard files (``self.shards`` keeps their names, for the record)."""
+        for path in self.shards:
+            for suffix in (".keys.npy", ".vals.npy"):
+                Path(str(path) + suffix).unlink(missing_ok=True)
 
     def _decode(self, k: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, ...]:
         rows = (k // self.V).astype(np.int32)
