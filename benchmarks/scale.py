@@ -23,8 +23,10 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -73,7 +75,7 @@ SCALE_BACK = {
 }
 
 
-def overlay(base_url: str, dump: str, cores: int, smoke: bool) -> dict:
+def overlay(base_url: str, dump: str, cores: int) -> dict:
     """config/paper.yaml's changes for a rehearsal on this machine."""
     cfg = {
         "dump": {"name": dump, "base_url": base_url, "status": "dumpstatus.json"},
@@ -87,18 +89,6 @@ def overlay(base_url: str, dump: str, cores: int, smoke: bool) -> dict:
         "learnability": {"iterations": REHEARSAL["iterations"], "threads": cores},
         "random_lists": {"lists": REHEARSAL["null_lists"]},
     }
-    if smoke:
-        cfg["training"].update(dim=20, min_count=2)
-        cfg["embeddings"] = {
-            "word2vec": {"method": "word2vec"},
-            "random": {"method": "random", "reference": "word2vec", "seed": 7},
-        }
-        cfg["compare"] = {"embeddings": ["word2vec", "random"]}
-        cfg["learnability"].update(iterations=10, bootstrap=20)
-        cfg["random_lists"].update(lists=4, sizes=[20], match_sizes=False)
-        cfg["codelength"] = {"enabled": False}
-        cfg["evaluations"] = {"pseudo": {"enabled": False}}
-        cfg["report"] = {"table_size": 20}
     return cfg
 
 
@@ -210,6 +200,9 @@ def sizes_of(run: Path, dump: str, synthetic: dict) -> dict:
             sizes["vocabulary"] = meta["words"]
             if "cooccurrence_entries" in meta:
                 sizes["entries"] = meta["cooccurrence_entries"]
+                # counting runs once, iterations 15 times in the paper: timed apart
+                sizes["glove_counting_s"] = meta["counting_seconds"]
+                sizes["glove_iteration_s"] = meta["training_seconds"] / meta["params"]["epochs"]
     return sizes
 
 
@@ -234,7 +227,7 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
     server, url = serve(dump_dir)
     try:
         (run / "scale.yaml").write_text(
-            yaml.safe_dump(overlay(url, dump, args.cores, args.smoke), sort_keys=False)
+            yaml.safe_dump(overlay(url, dump, args.cores), sort_keys=False)
         )
         env = dict(os.environ, TMPDIR=str(run / "tmp"), PYTHONHASHSEED="0")
         watcher = PeakWatcher(run / "tmp")
@@ -243,7 +236,9 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
         result = subprocess.run(
             [sys.executable, "-m", "snakemake", "--cores", str(args.cores),
              "--snakefile", str(REPO / "workflow" / "Snakefile"), "--directory", str(run),
-             "--configfile", str(REPO / "config" / "paper.yaml"), str(run / "scale.yaml")],
+             "--configfile", str(REPO / "config" / "paper.yaml"), str(run / "scale.yaml"),
+             # --smoke: the corpus stages only (download, manifest, extraction, join)
+             *(["--until", "join_corpus"] if args.smoke else [])],
             env=env, capture_output=True, text=True,
         )  # fmt: skip
         wall = time.perf_counter() - started
@@ -300,7 +295,182 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
             factor = SCALE_BACK.get(stage, 1.0) if metric in ("wall_s", "cpu_s") else 1.0
             row[f"{metric}_enwiki"] = max(np.exp(a) * t**b for t in targets) * factor
         rows.append(row)
+    # GloVe's two phases, from its meta: counting (once) grows with the tokens, an
+    # iteration with the co-occurrence entries
+    for key, driver, factor in (
+        ("glove_counting_s", "tokens", 1.0),
+        ("glove_iteration_s", "entries", PAPER["glove_epochs"]),
+    ):
+        points = [(r["sizes"].get(driver), r["sizes"].get(key)) for r in results]
+        x, y = (np.array(v, dtype=float) for v in zip(*points, strict=True))
+        b, a = slope(x, y)
+        targets = ENWIKI[driver] if isinstance(ENWIKI[driver], tuple) else (ENWIKI[driver],)
+        enwiki = max(np.exp(a) * t**b for t in targets) * factor
+        rows.append({"stage": f"glove: {key[6:-2]}", "driver": driver, "wall_s_slope": b,
+                     "wall_s_enwiki": enwiki})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+# English Wikipedia as the probe fakes it: 27 parts, 16 GB of bz2, 6.5 GB of gzipped
+# corpus (TOKENS_PER_GZ_MB in common.smk), and the vocabulary size asked for
+ENWIKI_PARTS, ENWIKI_BZ2, ENWIKI_GZ = 27, 16e9, 6.5e9
+RESOURCE_RULES = ("join_corpus", "train_embedding", "random_embedding", "evaluate_pseudo")
+
+
+def sparse(path: Path, size: int, header: bytes = b"") -> None:
+    """A file of ``size`` bytes that takes no disk (a hole after ``header``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.write(header)
+        fh.truncate(size)
+
+
+def fake_enwiki(folder: Path, vocabulary: int, dim: int = 300) -> list[str]:
+    """A results folder as the paper's run leaves it before fitting: every part, the
+    corpus, the embeddings, the shared space and the resolved lists, with enwiki's file
+    sizes (as holes) and real vocabularies of ``vocabulary`` words. Returns the lists."""
+    from learnability.concepts import load_entries, resolve
+    from learnability.dumps import DumpFile, write_manifest
+    from learnability.io import write_table
+    from learnability.matching import Matcher
+    from learnability.synthdump import spell
+
+    dump = "enwiki-20190701"
+    files = [
+        DumpFile(name=f"{dump}-pages-articles{k}.xml-p{k}p{k}.bz2", url=f"http://127.0.0.1:9/{k}",
+                 size=int(ENWIKI_BZ2 / ENWIKI_PARTS), sha1="0" * 40)
+        for k in range(1, ENWIKI_PARTS + 1)
+    ]  # fmt: skip
+    write_manifest(files, folder / f"resources/dumps/{dump}/manifest.tsv")
+    corpus = folder / f"results/corpus/{dump}"
+    stats = {"tokens": int(ENWIKI["tokens"]), "parts": ENWIKI_PARTS}
+    for f in files:
+        sparse(folder / f"resources/dumps/{dump}/parts/{f.name}", f.size)
+        sparse(corpus / f"parts/{f.name}.txt.gz", int(ENWIKI_GZ / ENWIKI_PARTS))
+        sparse(corpus / f"parts/{f.name}.counts.parquet", 50_000_000)
+        (corpus / f"parts/{f.name}.stats.json").write_text(json.dumps(stats))
+    sparse(corpus / "text.txt.gz", int(ENWIKI_GZ))
+    (corpus / "stats.json").write_text(json.dumps(stats))
+    lists = sorted(p.stem for p in (REPO / "resources" / "wordlists").glob("*.txt"))
+    entries = {
+        n: load_entries(str(REPO / f"resources/wordlists/{n}.txt"), None, "auto") for n in lists
+    }
+    # the lists' plain words first (so that they resolve), then made-up words
+    known = sorted({e.text for es in entries.values() for e in es if e.text.isalpha()})
+    words = known + [spell(i) for i in range(vocabulary - len(known))]
+    counts = np.arange(vocabulary, 0, -1, dtype=np.int64) + 4
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        buf, {"descr": "<f4", "fortran_order": False, "shape": (vocabulary, dim)}
+    )
+    header = buf.getvalue()
+    vocab = pd.DataFrame({"embedding": "", "index": np.arange(vocabulary), "word": words,
+                          "count": counts})  # fmt: skip
+    embeddings = ["word2vec", "fasttext", "glove", "random"]
+    for root in ("results/embeddings", "results/shared"):
+        for name in embeddings:
+            d = folder / root / name
+            sparse(d / "vectors.npy", len(header) + 4 * vocabulary * dim, header)
+            write_table(vocab.assign(embedding=name), d / "vocab.parquet", "vocab")
+            (d / "meta.json").write_text(json.dumps({"embedding": name, "words": vocabulary}))
+    write_table(
+        vocab.assign(embedding="shared"), folder / "results/shared/vocabulary.parquet", "vocab"
+    )
+    matcher = Matcher(words, "auto", counts)
+    for name in lists:
+        resolved = resolve(entries[name], words, list_name=name, embedding="", source=name,
+                           counts=counts, matcher=matcher)  # fmt: skip
+        for emb in embeddings:
+            write_table(resolved.assign(embedding=emb),
+                        folder / f"results/concepts/{emb}/{name}.parquet",
+                        "concept_words")  # fmt: skip
+    return lists
+
+
+def probe_dry_runs(work: Path, vocabulary: int) -> dict:
+    """`snakemake -n` on a fake enwiki results folder: the head node's time to build the
+    DAG (every list's null key looked up in 2.5 M-word vocabularies), and the resources
+    the README's cluster command gives the heavy jobs at enwiki's file sizes."""
+    folder = work / "enwiki-probe"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    started = time.perf_counter()
+    fake_enwiki(folder, vocabulary)
+    seconds = time.perf_counter() - started
+    print(f"  fake enwiki folder ({vocabulary:,} words) in {seconds:.0f} s")
+    (folder / "probe.yaml").write_text(yaml.safe_dump({"training": {"threads": 16}}))
+    base = [sys.executable, "-m", "snakemake", "-n", "--snakefile",
+            str(REPO / "workflow" / "Snakefile"), "--directory", str(folder),
+            "--configfile", str(REPO / "config" / "paper.yaml"),
+            str(folder / "probe.yaml")]  # fmt: skip
+    env = dict(os.environ, SBATCH_PARTITION="probe", PYTHONHASHSEED="0")
+    started = time.perf_counter()
+    plain = subprocess.run(base, env=env, capture_output=True, text=True)
+    dag_s = time.perf_counter() - started
+    if plain.returncode != 0:
+        raise SystemExit(f"the dry run failed:\n{plain.stderr[-3000:]}")
+    profile = ["--profile", str(REPO / "profiles" / "slurm")]
+    forced = subprocess.run([*base, *profile, "--forcerun", "join_corpus"], env=env,
+                            capture_output=True, text=True)  # fmt: skip
+    if forced.returncode != 0:
+        raise SystemExit(f"the forced dry run failed:\n{forced.stderr[-3000:]}")
+    declared = {}
+    log = forced.stdout + forced.stderr
+    job = re.compile(r"^(?:local)?rule (\w+):\n((?:\s+.*\n)*?)\s+resources: (.*)$", re.M)
+    for m in job.finditer(log):
+        rule, body, res = m.group(1), m.group(2), m.group(3)
+        if rule not in RESOURCE_RULES:
+            continue
+        wc = re.search(r"wildcards: (.*)", body)
+        key = rule + (f"/{wc.group(1).split('=')[-1]}" if wc and rule != "join_corpus" else "")
+        wanted = ("mem_mb", "runtime", "disk_mb", "cpus_per_task", "tmpdir")
+        declared[key] = {k: v for k, v in re.findall(r"(\w+)=([^,]+)", res) if k in wanted}
+    print(f"  snakemake -n on it: {dag_s:.1f} s (goal: under 60)")
+    return {"dag_seconds": dag_s, "declared": declared}
+
+
+def probe_jobs(work: Path, cores: int) -> dict:
+    """Real jobs on the fake enwiki folder's full vocabulary (probe_dry_runs made it):
+    the Gaussian baseline over it (real vectors, written in blocks), then one list's
+    learnability job and one null job on those vectors, at the paper's splits and with
+    100 random lists (time scaled back to 1000). Their benchmark files are the figures."""
+    folder = work / "enwiki-probe"
+    lists = 100
+    (folder / "jobs.yaml").write_text(
+        yaml.safe_dump({"learnability": {"threads": cores}, "random_lists": {"lists": lists}})
+    )
+    targets = [
+        "results/embeddings/random/vectors.npy",
+        "results/learnability/random/affect/uniform/summary.parquet",
+        "results/null/random/uniform/size-400.parquet",
+    ]
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", str(cores), "--snakefile",
+         str(REPO / "workflow" / "Snakefile"), "--directory", str(folder),
+         "--configfile", str(REPO / "config" / "paper.yaml"), str(folder / "jobs.yaml"),
+         "--forcerun", "random_embedding", "--allowed-rules", "random_embedding",
+         "learnability", "null_distribution", "--", *targets],
+        env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True,
+    )  # fmt: skip
+    if result.returncode != 0:
+        raise SystemExit(f"the probe jobs failed:\n{result.stderr[-3000:]}")
+    out = {}
+    for rule, bench, factor in (
+        ("random_embedding", "random_embedding/random.tsv", 1.0),
+        ("learnability", "learnability/random/affect/uniform.tsv", 1.0),
+        ("null_distribution", "null_distribution/random/uniform/size-400.tsv",
+         PAPER["null_lists"] / lists),
+    ):  # fmt: skip
+        t = pd.read_csv(folder / "benchmarks/out" / bench, sep="\t")
+        out[rule] = {"wall_s": float(t["s"].iloc[0]) * factor,
+                     "cpu_s": float(t["cpu_time"].iloc[0]) * factor,
+                     "rss_mb": float(t["max_rss"].iloc[0])}  # fmt: skip
+        print(f"  {rule} at full vocabulary: {out[rule]['wall_s']:.0f} s, "
+              f"{out[rule]['rss_mb']:.0f} MB")  # fmt: skip
+    print(f"  probe jobs in {time.perf_counter() - started:.0f} s")
+    return out
 
 
 def main() -> int:
@@ -311,6 +481,9 @@ def main() -> int:
     parser.add_argument("--parts", type=int, default=4, help="dump parts (4)")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--work", type=Path, default=OUT, help=f"working folder ({OUT})")
+    parser.add_argument("--vocabulary", type=int, default=2_500_000,
+                        help="words of the full-vocabulary probes (2500000)")  # fmt: skip
+    parser.add_argument("--no-probes", action="store_true", help="skip the probes")
     add_smoke(parser)
     args = parser.parse_args()
     sizes = sorted(args.sizes)
@@ -324,7 +497,15 @@ def main() -> int:
     for size in sizes:
         print(f"{size:g} MB of XML:", flush=True)
         results.append(rehearse(size, args, args.work))
-    (args.work / "measurements.json").write_text(json.dumps(results, indent=1) + "\n")
+    probes = None
+    if not (args.no_probes or args.quick):
+        vocabulary = 20_000 if args.smoke else args.vocabulary
+        print(f"probes at {vocabulary:,} words:", flush=True)
+        probes = probe_dry_runs(args.work, vocabulary)
+        probes["jobs"] = probe_jobs(args.work, args.cores)
+    (args.work / "measurements.json").write_text(
+        json.dumps({"sizes": results, "probes": probes}, indent=1) + "\n"
+    )
     report(results, args.work)
     return 0
 

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -141,6 +142,47 @@ def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
     assert fetch and "download=1" in fetch.group(1), dry.stdout[-3000:]
 
 
+# the jobs killed partway: SLURM comment (the plugin's rule_{rule}_wildcards_{...}) -> the
+# log their script writes once it runs
+VICTIMS = {
+    "rule_train_embedding_wildcards_word2vec": "logs/train_embedding/word2vec.log",
+    "rule_null_distribution_wildcards_word2vec_uniform_size-60": (
+        "logs/null_distribution/word2vec/uniform/size-60.log"
+    ),
+}
+
+
+class JobKiller(threading.Thread):
+    """Watches squeue; SIGKILLs (scancel --signal=KILL --full: the batch script and every
+    step) the first running job of each victim once its log has content, once."""
+
+    def __init__(self, workdir: Path, victims: dict[str, str]):
+        super().__init__(daemon=True)
+        self.workdir, self.victims = workdir, dict(victims)
+        self.killed: dict[str, str] = {}
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.1) and len(self.killed) < len(self.victims):
+            queue = subprocess.run(
+                ["squeue", "-h", "-t", "RUNNING", "-o", "%i|%k"], capture_output=True, text=True
+            ).stdout
+            for line in queue.splitlines():
+                jobid, _, comment = (part.strip() for part in line.partition("|"))
+                log = self.victims.get(comment)
+                if log is None or comment in self.killed:
+                    continue
+                path = self.workdir / log
+                if path.exists() and path.stat().st_size > 0:
+                    subprocess.run(["scancel", "--signal=KILL", "--full", jobid], check=True)
+                    self.killed[comment] = jobid
+
+    def stop(self) -> dict[str, str]:
+        self.done.set()
+        self.join()
+        return self.killed
+
+
 def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_path):
     # The local reference run goes on beside the cluster run: that one mostly waits on
     # the plugin's status checks (which back off by 10 s per round without a finished
@@ -156,6 +198,11 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     )
 
     cluster = workdir(tmp_path / "cluster")
+    # two jobs are killed partway, as an out-of-memory kill or a lost node would: a
+    # training job and a null job, SIGKILL to the whole job once its script has begun
+    # writing its log; the profile's retry must then give the clean run's tables
+    killer = JobKiller(cluster, VICTIMS)
+    killer.start()
     done = snakemake(
         cluster,
         *readme_cluster_command()[1:],
@@ -171,8 +218,17 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
         env={"SBATCH_PARTITION": "debug"},
         timeout=1500,
     )
+    killed = killer.stop()
     out = done.stdout + done.stderr
     _, local_err = local_run.communicate()
+    assert sorted(killed) == sorted(VICTIMS), (killed, out[-3000:])
+    for rule, jobid in killed.items():
+        state = subprocess.run(
+            ["squeue", "-h", "-j", jobid, "-t", "all", "-o", "%T"], capture_output=True, text=True
+        ).stdout.strip()
+        assert state in ("FAILED", "CANCELLED"), (rule, jobid, state)
+    # each killed job failed and was submitted again (the profile's retries: 1)
+    assert out.count("Trying to restart job") >= 2, out[-5000:]
     assert local_run.returncode == 0, local_err[-3000:]
     assert done.returncode == 0, out[-5000:]
     submitted = out.count("has been submitted with SLURM jobid")
