@@ -331,7 +331,7 @@ def fake_enwiki(folder: Path, vocabulary: int, dim: int = 300) -> list[str]:
     sizes (as holes) and real vocabularies of ``vocabulary`` words. Returns the lists."""
     from learnability.concepts import load_entries, resolve
     from learnability.dumps import DumpFile, write_manifest
-    from learnability.io import write_table
+    from learnability.io import write_float32_npy_header, write_table
     from learnability.matching import Matcher
     from learnability.synthdump import spell
 
@@ -360,9 +360,7 @@ def fake_enwiki(folder: Path, vocabulary: int, dim: int = 300) -> list[str]:
     words = known + [spell(i) for i in range(vocabulary - len(known))]
     counts = np.arange(vocabulary, 0, -1, dtype=np.int64) + 4
     buf = io.BytesIO()
-    np.lib.format.write_array_header_1_0(
-        buf, {"descr": "<f4", "fortran_order": False, "shape": (vocabulary, dim)}
-    )
+    write_float32_npy_header(buf, (vocabulary, dim))
     header = buf.getvalue()
     vocab = pd.DataFrame({"embedding": "", "index": np.arange(vocabulary), "word": words,
                           "count": counts})  # fmt: skip

@@ -4,6 +4,7 @@ import json
 import random
 from collections import Counter
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import page, write_dump
@@ -163,3 +164,23 @@ def test_plain_gzip_and_bz2_exports_give_the_same_pages(tmp_path):
 def test_a_missing_dump_is_a_clear_error(tmp_path):
     with pytest.raises(InputError, match=r"gone\.xml\.bz2: no such dump file"):
         list(corpus.iter_pages(tmp_path / "gone.xml.bz2"))
+
+
+@pytest.mark.parametrize("partitions", [1, 3, 16])
+def test_join_sums_type_counts_by_partition_as_a_counter_does(tmp_path, seed, partitions):
+    """The join's hash-partitioned sum against a Counter over every part's rows: the same
+    multiset of totals, whatever the number of partitions; no temporary file left."""
+    from learnability.corpus import merged_type_counts, write_counts
+
+    rng = np.random.default_rng(seed)
+    reference: Counter[str] = Counter()
+    paths = []
+    for k in range(5):
+        words = [f"w{i}" for i in rng.zipf(1.3, size=3000) if i < 10**6]
+        part = Counter(words)
+        reference.update(part)
+        paths.append(tmp_path / f"{k}.parquet")
+        write_counts(part, paths[-1])
+    got = merged_type_counts(paths, tmp_path, partitions=partitions)
+    assert sorted(got.tolist()) == sorted(reference.values())
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths)

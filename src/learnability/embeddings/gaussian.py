@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.embeddings.store import Embedding, save_vocabulary
-from learnability.io import atomic_path
+from learnability.io import atomic_path, write_float32_npy_header
 
 # rows drawn and written at a time by write_random_embedding: 64 MB of float32 at dim 300
 BLOCK_BYTES = 64 * 2**20
@@ -48,8 +48,7 @@ def write_random_embedding(
     rng = np.random.default_rng(seed)
     directory = Path(directory)
     with atomic_path(directory / "vectors.npy") as tmp, open(tmp, "wb") as fh:
-        header = {"descr": "<f4", "fortran_order": False, "shape": (n, dim)}
-        np.lib.format.write_array_header_1_0(fh, header)
+        write_float32_npy_header(fh, (n, dim))
         for start in range(0, n, rows):
             fh.write(rng.standard_normal((min(rows, n - start), dim), dtype=np.float32).data)
     reference_name = str(vocab["embedding"].iloc[0]) if n else Path(reference).name
