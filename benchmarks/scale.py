@@ -2,8 +2,11 @@
 dumps of doubling size, each stage's time, memory and disk, their growth, and the
 extrapolation to English Wikipedia beside what the rules declare.
 
-    .venv/bin/python benchmarks/scale.py            # 256, 512 and 1024 MB of XML
-    .venv/bin/python benchmarks/scale.py --quick    # the smallest size only
+    .venv/bin/python benchmarks/scale.py            # 256, 512 and 1024 MB of XML, probes
+    .venv/bin/python benchmarks/scale.py --quick    # one 64 MB rehearsal, no probes
+    .venv/bin/python benchmarks/scale.py --sizes 64 128 256
+
+A size measured before in --work is read back (--rerun measures it again).
 
 Each size: `learnability synthetic-dump` writes the parts (cached between runs), a
 127.0.0.1 server serves them as a dump mirror, and Snakemake runs config/paper.yaml's
@@ -44,6 +47,7 @@ from toysize import add_smoke  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "scale"
 ENWIKI = {"tokens": 2.6e9, "vocabulary": (2.5e6, 3.0e6), "entries": (1.0e9, 3.5e9)}
+QUICK_MB = 64.0
 # what the rehearsal cuts, and the paper's counts it is scaled back to
 PAPER = {"epochs": 5, "glove_epochs": 15, "iterations": 1000, "null_lists": 1000}
 REHEARSAL = {"epochs": 1, "glove_epochs": 1, "iterations": 100, "null_lists": 20}
@@ -221,6 +225,10 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
         print(f"  generated in {time.perf_counter() - started:.0f} s", flush=True)
     synthetic = json.loads(summary_path.read_text())
     run = work / f"run-{size_mb:g}mb"
+    done = run / "measurement.json"
+    if done.exists() and not args.rerun:
+        print(f"  measured before: {done} (--rerun to measure again)", flush=True)
+        return json.loads(done.read_text())
     if run.exists():
         shutil.rmtree(run)
     (run / "tmp").mkdir(parents=True)
@@ -234,11 +242,12 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
         watcher.start()
         started = time.perf_counter()
         result = subprocess.run(
-            [sys.executable, "-m", "snakemake", "--cores", str(args.cores),
-             "--snakefile", str(REPO / "workflow" / "Snakefile"), "--directory", str(run),
-             "--configfile", str(REPO / "config" / "paper.yaml"), str(run / "scale.yaml"),
+            [sys.executable, "-m", "snakemake",
              # --smoke: the corpus stages only (download, manifest, extraction, join)
-             *(["--until", "join_corpus"] if args.smoke else [])],
+             *([f"results/corpus/{dump}/stats.json"] if args.smoke else []),
+             "--cores", str(args.cores),
+             "--snakefile", str(REPO / "workflow" / "Snakefile"), "--directory", str(run),
+             "--configfile", str(REPO / "config" / "paper.yaml"), str(run / "scale.yaml")],
             env=env, capture_output=True, text=True,
         )  # fmt: skip
         wall = time.perf_counter() - started
@@ -259,8 +268,10 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
         f"tmpdir peak {tmp_peak / 1e6:.0f} MB",
         flush=True,
     )
-    return {"size_mb": size_mb, "sizes": sizes, "wall_s": wall, "tmp_peak_mb": tmp_peak / 1e6,
-            "stages": stages.to_dict("records")}  # fmt: skip
+    measurement = {"size_mb": size_mb, "sizes": sizes, "wall_s": wall,
+                   "tmp_peak_mb": tmp_peak / 1e6, "stages": stages.to_dict("records")}  # fmt: skip
+    done.write_text(json.dumps(measurement, indent=1) + "\n")
+    return measurement
 
 
 def slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -270,6 +281,20 @@ def slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
         return float("nan"), float("nan")
     b, a = np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)
     return float(b), float(a)
+
+
+def project(x: np.ndarray, y: np.ndarray, targets: tuple[float, ...]) -> float:
+    """The larger of two fits at the largest target: the log-log power law, and a line
+    (a fixed cost plus one proportional to the driver, as fastText's 2 M hash buckets
+    plus its words, which a power law fitted where the fixed part dominates would bend
+    below)."""
+    keep = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+    if keep.sum() < 2:
+        return float("nan")
+    x, y = x[keep], y[keep]
+    b, a = slope(x, y)
+    m, c = np.polyfit(x, y, 1)
+    return float(max(max(np.exp(a) * t**b, c + m * t) for t in targets))
 
 
 def extrapolate(results: list[dict]) -> pd.DataFrame:
@@ -290,10 +315,9 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
         row = {"stage": stage, "driver": driver}
         for metric in ("wall_s", "cpu_s", "rss_mb", "output_mb"):
             y = g[metric].to_numpy(dtype=float)
-            b, a = slope(x, y)
-            row[f"{metric}_slope"] = b
+            row[f"{metric}_slope"] = slope(x, y)[0]
             factor = SCALE_BACK.get(stage, 1.0) if metric in ("wall_s", "cpu_s") else 1.0
-            row[f"{metric}_enwiki"] = max(np.exp(a) * t**b for t in targets) * factor
+            row[f"{metric}_enwiki"] = project(x, y, targets) * factor
         rows.append(row)
     # GloVe's two phases, from its meta: counting (once) grows with the tokens, an
     # iteration with the co-occurrence entries
@@ -303,11 +327,10 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
     ):
         points = [(r["sizes"].get(driver), r["sizes"].get(key)) for r in results]
         x, y = (np.array(v, dtype=float) for v in zip(*points, strict=True))
-        b, a = slope(x, y)
         targets = ENWIKI[driver] if isinstance(ENWIKI[driver], tuple) else (ENWIKI[driver],)
-        enwiki = max(np.exp(a) * t**b for t in targets) * factor
-        rows.append({"stage": f"glove: {key[6:-2]}", "driver": driver, "wall_s_slope": b,
-                     "wall_s_enwiki": enwiki})  # fmt: skip
+        rows.append({"stage": f"glove: {key[6:-2]}", "driver": driver,
+                     "wall_s_slope": slope(x, y)[0],
+                     "wall_s_enwiki": project(x, y, targets) * factor})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -475,7 +498,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[256, 512, 1024],
                         help="MB of XML per rehearsal (256 512 1024)")  # fmt: skip
-    parser.add_argument("--quick", action="store_true", help="the smallest size only")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"one {QUICK_MB:g} MB rehearsal, no probes (about 5 minutes)",
+    )
+    parser.add_argument("--rerun", action="store_true",
+                        help="measure again a size measured before in --work")  # fmt: skip
     parser.add_argument("--parts", type=int, default=4, help="dump parts (4)")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--work", type=Path, default=OUT, help=f"working folder ({OUT})")
@@ -488,7 +517,7 @@ def main() -> int:
     if args.smoke:
         sizes, args.parts = [1.0, 2.0], 2
     elif args.quick:
-        sizes = sizes[:1]
+        sizes = [QUICK_MB]
     args.work.mkdir(parents=True, exist_ok=True)
     print(f"rehearsal: {REHEARSAL} (the paper: {PAPER}); {args.cores} cores", flush=True)
     results = []
@@ -504,17 +533,40 @@ def main() -> int:
     (args.work / "measurements.json").write_text(
         json.dumps({"sizes": results, "probes": probes}, indent=1) + "\n"
     )
-    report(results, args.work)
+    report(results, args.work, probes)
     return 0
 
 
-def report(results: list[dict], work: Path) -> None:
+# the declared job (probe_dry_runs) that each measured stage is compared with
+DECLARED_AS = {
+    "join_corpus": "join_corpus",
+    "train_embedding/word2vec": "train_embedding/word2vec",
+    "train_embedding/fasttext": "train_embedding/fasttext",
+    "train_embedding/glove": "train_embedding/glove",
+    "random_embedding": "random_embedding/random",
+    "evaluations/pseudo": "evaluate_pseudo/glove",
+}
+# the thread scaling assumed from the 2 measured threads to a job's cpus_per_task
+THREAD_EFFICIENCY = 0.75
+
+
+def need_minutes(row: pd.Series, cpus: int) -> float:
+    """A stage's enwiki wall minutes on ``cpus`` cores, from its scaled CPU seconds."""
+    return row["cpu_s_enwiki"] / max(1.0, THREAD_EFFICIENCY * cpus) / 60
+
+
+def report(results: list[dict], work: Path, probes: dict | None = None) -> None:
     lines = ["| stage | " + " | ".join(f"{r['size_mb']:g} MB" for r in results) + " |"]
     lines.append("|---|" + "---:|" * len(results))
     for key in ("tokens", "vocabulary", "entries"):
         lines.append(
             f"| {key} | " + " | ".join(f"{r['sizes'].get(key, 0):,}" for r in results) + " |"
         )
+    lines.append(
+        "| workflow, tmpdir peak | "
+        + " | ".join(f"{r['wall_s']:.0f} s, {r['tmp_peak_mb']:.0f} MB" for r in results)
+        + " |"
+    )
     stages = sorted({s["stage"] for r in results for s in r["stages"]})
     by = [{s["stage"]: s for s in r["stages"]} for r in results]
     for stage in stages:
@@ -523,21 +575,43 @@ def report(results: list[dict], work: Path) -> None:
             s = b.get(stage)
             cells.append(f"{s['wall_s']:.0f} s, {s['rss_mb']:.0f} MB" if s else "")
         lines.append(f"| {stage} | " + " | ".join(cells) + " |")
-    table = "\n".join(lines)
-    print("\nwall seconds (summed over a stage's jobs) and peak RSS per stage\n" + table)
+    out = ["wall seconds (summed over a stage's jobs) and peak RSS per stage", "", *lines]
     if len(results) > 1:
         ex = extrapolate(results)
         ex.to_csv(work / "extrapolation.csv", index=False)
-        print("\nlog-log slopes and enwiki extrapolations (time scaled to the paper's counts)")
-        print("| stage | driver | time slope | enwiki CPU h | memory slope | enwiki GB |")
-        print("|---|---|---:|---:|---:|---:|")
+        declared = (probes or {}).get("declared", {})
+        out += [
+            "",
+            "log-log slopes, and enwiki (2.6 B tokens, 2.5-3 M words) extrapolated: the "
+            "larger of the power law and a line, time scaled to the paper's epochs, "
+            "splits and lists; beside it what the cluster profile declares (probes)",
+            "",
+            "| stage | driver | time slope | memory slope | enwiki CPU h | enwiki GB "
+            "| declared GB | enwiki h at declared cores | declared h |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for _, r in ex.iterrows():
-            print(
-                f"| {r['stage']} | {r['driver']} | {r['cpu_s_slope']:.2f} | "
-                f"{r['cpu_s_enwiki'] / 3600:.1f} | {r['rss_mb_slope']:.2f} | "
-                f"{r['rss_mb_enwiki'] / 1000:.1f} |"
+            d = declared.get(DECLARED_AS.get(r["stage"], ""), {})
+            cpus = int(d.get("cpus_per_task", 1))
+            cells = [
+                r["stage"], r["driver"], f"{r['wall_s_slope']:.2f}",
+                f"{r.get('rss_mb_slope', np.nan):.2f}",
+                f"{r.get('cpu_s_enwiki', np.nan) / 3600:.1f}",
+                f"{r.get('rss_mb_enwiki', np.nan) / 1000:.1f}",
+                f"{int(d['mem_mb']) / 1000:.1f}" if d else "",
+                f"{need_minutes(r, cpus) / 60:.1f}" if d else "",
+                f"{int(d['runtime']) / 60:.1f}" if d else "",
+            ]  # fmt: skip
+            out.append("| " + " | ".join(cells) + " |")
+    if probes:
+        out += ["", f"`snakemake -n` on the enwiki-sized folder: {probes['dag_seconds']:.1f} s"]
+        for rule, p in probes.get("jobs", {}).items():
+            out.append(
+                f"- {rule} at the full vocabulary: {p['wall_s']:.0f} s, {p['rss_mb']:.0f} MB"
             )
-    (work / "table.md").write_text(table + "\n")
+    text = "\n".join(out) + "\n"
+    print("\n" + text)
+    (work / "report.md").write_text(text)
 
 
 if __name__ == "__main__":
