@@ -161,11 +161,14 @@ def training_corpus(wildcards):
     return f"results/corpus/{DUMP}/text.txt.gz"
 
 
-def training_runtime(wildcards, input, threads):
+def training_runtime(wildcards, input):
     """Minutes: tokens x epochs at the measured rate, 3x margin, 75% thread scaling."""
     # a method without epochs (transformer) reads the corpus once
     epochs = point_params(wildcards.embedding).get("epochs", 1)
     work = input.size_mb * TOKENS_PER_GZ_MB * epochs
+    # the configured threads, not the job's `threads`: a dry run caps those at its
+    # --cores (1), which printed a runtime for one thread (12x too long at 16)
+    threads = training_threads(wildcards)
     seconds = work / (_method(wildcards).rate * max(1.0, 0.75 * threads))
     return 10 + int(3 * seconds / 60)
 
@@ -176,6 +179,39 @@ def training_mem_mb(wildcards, input):
         config["training"]["count_memory_mb"] if method.counts_cooccurrence else 0
     )
     return 4000 + counting + int(input.size_mb * method.mem_per_mb)
+
+
+# bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49 measured (2085 MB for
+# 42.5 M entries) when the shards stayed beside merged.bin and the buckets; they are
+# deleted once merged now, so this bounds the peak (16 bytes an entry, at most 3 copies);
+# co-occurrence entries per corpus token (window 5, min_count 5) fall as the corpus
+# grows: 2.80 at 4.5 M tokens and 2.36 at 18 M on the synthetic dump (benchmarks/scale.py;
+# the real sample has 2.9 at 0.45 M), a power law of slope -0.12 that gives 1.3 at enwiki's
+# 2.6 B tokens, the top of the 1-3.5 B entries estimated for it
+GLOVE_TMP_BYTES_PER_ENTRY = 49
+ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
+
+
+def cooccurrence_entries(tokens: float) -> float:
+    return tokens * min(3.0, ENTRIES_PER_TOKEN * (tokens / ENTRIES_AT_TOKENS) ** ENTRIES_SLOPE)
+
+
+def training_disk_mb(wildcards, input):
+    """MB: the job's output (Snakemake's default guess, twice the input) plus, for the
+    methods that count co-occurrences, their tmpdir at its peak; a 1.3x margin. GloVe's
+    tmpdir must be scratch that holds it (LEARNABILITY_TMPDIR on a cluster): about 220 GB
+    at enwiki's 2.6 B tokens."""
+    need = 2 * input.size_mb
+    if _method(wildcards).counts_cooccurrence:
+        entries = cooccurrence_entries(input.size_mb * TOKENS_PER_GZ_MB)
+        need += entries * GLOVE_TMP_BYTES_PER_ENTRY / 1e6
+    return 1000 + int(1.3 * need)
+
+
+def random_mem_mb(wildcards, input):
+    # the reference's vocabulary as Python strings (about 10x its Parquet bytes, measured
+    # 209 MB in all at 104k words by benchmarks/scale.py) and one 64 MB block of rows
+    return 1000 + int(20 * input.size_mb)
 
 
 def fitting_mem_mb(wildcards, input):

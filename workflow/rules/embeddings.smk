@@ -19,6 +19,7 @@ rule train_embedding:
         runtime=training_runtime,
         # a resource, not a param: the counts, and so the vectors, do not depend on it
         count_mb=config["training"]["count_memory_mb"],
+        disk_mb=training_disk_mb,
     params:
         hp=training_params,
     script:
@@ -40,6 +41,8 @@ rule random_embedding:
         embedding="|".join(map(re.escape, RANDOM)) if RANDOM else "(?!)",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        mem_mb=random_mem_mb,
     params:
         hp=training_params,
     script:
