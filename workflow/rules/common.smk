@@ -193,7 +193,9 @@ ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
 
 
 def cooccurrence_entries(tokens: float) -> float:
-    return tokens * min(3.0, ENTRIES_PER_TOKEN * (tokens / ENTRIES_AT_TOKENS) ** ENTRIES_SLOPE)
+    return tokens * min(
+        3.0, ENTRIES_PER_TOKEN * (tokens / ENTRIES_AT_TOKENS) ** ENTRIES_SLOPE
+    )
 
 
 def training_disk_mb(wildcards, input):
