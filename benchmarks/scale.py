@@ -46,7 +46,13 @@ from toysize import add_smoke  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "scale"
-ENWIKI = {"tokens": 2.6e9, "vocabulary": (2.5e6, 3.0e6), "entries": (1.0e9, 3.5e9)}
+ENWIKI = {
+    "tokens": 2.6e9,
+    "vocabulary": (2.5e6, 3.0e6),
+    "entries": (1.0e9, 3.5e9),
+    # one extraction job's part: enwiki's 27
+    "part_tokens": 2.6e9 / 27,
+}
 QUICK_MB = 64.0
 # what the rehearsal cuts, and the paper's counts it is scaled back to
 PAPER = {"epochs": 5, "glove_epochs": 15, "iterations": 1000, "null_lists": 1000}
@@ -73,6 +79,7 @@ DRIVER = {
 # holds vocabulary x dim matrices (and fastText its fixed hash buckets), whatever the
 # corpus's length
 MEMORY_DRIVER = {
+    "extract_part": "part_tokens",
     "train_embedding/word2vec": "vocabulary",
     "train_embedding/fasttext": "vocabulary",
     "train_embedding/glove": "vocabulary",
@@ -204,6 +211,7 @@ def sizes_of(run: Path, dump: str, synthetic: dict) -> dict:
         "bz2_mb": synthetic["bz2_bytes"] / 1e6,
         "tokens": stats["tokens"],
         "types_5": stats["types_with_count_at_least"]["5"],
+        "parts": synthetic["parts"],
     }
     for name in ("word2vec", "fasttext", "glove"):
         meta_path = run / f"results/embeddings/{name}/meta.json"
@@ -313,6 +321,7 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
         df["tokens"] = r["sizes"]["tokens"]
         df["vocabulary"] = r["sizes"].get("vocabulary", np.nan)
         df["entries"] = r["sizes"].get("entries", np.nan)
+        df["part_tokens"] = r["sizes"]["tokens"] / r["sizes"].get("parts", 4)
         frames.append(df)
     table = pd.concat(frames)
     rows = []

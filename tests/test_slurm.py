@@ -105,9 +105,15 @@ def readme_cluster_command() -> list[str]:
     return words[:i] + words[i + 2 :]
 
 
+# a failed job's log, which the profile's show-failed-logs prints between two rules of
+# '=' after "Logfile PATH:": a SLURM job's log holds the in-job Snakemake's own lines
+SHOWN_LOG = re.compile(r"^Logfile [^\n]*:\n(=+)\n.*?^\1$", re.M | re.S)
+
+
 def job_resources(log: str) -> list[str]:
-    """The `resources:` line of every job a (dry) run printed."""
-    return re.findall(r"^\s+resources: (.*)$", log, re.M)
+    """The `resources:` line of every job a (dry) run scheduled (not those in the logs it
+    showed of failed jobs)."""
+    return re.findall(r"^\s+resources: (.*)$", SHOWN_LOG.sub("", log), re.M)
 
 
 def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):

@@ -211,14 +211,23 @@ def training_disk_mb(wildcards, input):
 
 
 def random_mem_mb(wildcards, input):
-    # the reference's vocabulary as Python strings (about 10x its Parquet bytes, measured
-    # 209 MB in all at 104k words by benchmarks/scale.py) and one 64 MB block of rows
-    return 1000 + int(20 * input.size_mb)
+    # the reference's vocabulary as Python strings and one 64 MB block of rows: 343 MB
+    # measured at 2.5 M words (33 MB of Parquet); the growth measured at 42k-104k words
+    # extrapolates to 2.1 GB there, which this covers 1.4x (benchmarks/scale.py)
+    return 1000 + int(60 * input.size_mb)
 
 
 def fitting_mem_mb(wildcards, input):
-    # the memory-mapped embedding's pages, plus the splits and per-thread work arrays
-    return 1000 + int(input.size_mb)
+    # the memory-mapped embedding's pages, plus the splits and per-thread work arrays:
+    # 3.2 GB measured for a 3 GB embedding of 2.5 M words (benchmarks/scale.py)
+    return 1000 + int(1.3 * input.size_mb)
+
+
+def pseudo_runtime(wildcards, input):
+    # minutes: 2.3-3.0 h extrapolated at 2.5-3 M words (a neighbour search per query over
+    # the vocabulary; benchmarks/scale.py), covered 1.4x at enwiki's 6.5 GB corpus and
+    # 3 GB vectors
+    return 60 + int(0.03 * input.size_mb)
 
 
 def list_source(wildcards):

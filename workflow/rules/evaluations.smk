@@ -99,6 +99,8 @@ rule evaluate_pseudo:
         "benchmarks/out/evaluations/{embedding}/pseudo.tsv"
     conda:
         "../envs/learnability.yaml"
+    resources:
+        runtime=pseudo_runtime,
     params:
         dataset=DUMP,
         settings=pseudo_settings(),
