@@ -29,7 +29,8 @@ class Method:
     it reads; ``nested``: (its block under ``training:``, the keys of that block it reads,
     None for all), so that a key it does not read never reruns it. ``rate``: tokens x
     epochs per second per thread (README, "The paper-scale run"; word2vec's and
-    fastText's measured at 104k words by benchmarks/scale.py); ``mem_per_mb``: MB of memory per MB of gzipped corpus;
+    fastText's measured at 104k words by benchmarks/scale.py); ``mem_per_mb``: MB of
+    memory per MB of gzipped corpus;
     ``counts_cooccurrence``: it also takes ``training.count_memory_mb``. ``package``:
     (importable module, extra, what to install) when the trainer comes from an optional
     extra."""
