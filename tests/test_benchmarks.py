@@ -29,7 +29,7 @@ PRINTS = {
     "glove_vs_reference.py": "ours/baseline",
     "import_vectors.py": "ratio ours/baseline",
     "neighbours.py": "ratio naive/ours",
-    "scale.py": "enwiki extrapolations",
+    "scale.py": "log-log slopes, and enwiki",
     "trainers.py": "vs gensim word2vec",
 }
 
