@@ -95,8 +95,10 @@ SCALE_BACK = {
 }
 
 
-def overlay(base_url: str, dump: str, cores: int) -> dict:
-    """config/paper.yaml's changes for a rehearsal on this machine."""
+def overlay(base_url: str, dump: str, cores: int, quick: bool = False) -> dict:
+    """config/paper.yaml's changes for a rehearsal on this machine; ``quick`` also leaves
+    out what costs minutes whatever the size (the pseudo evaluation's neighbour searches,
+    the codelength jobs, frequency-matched negatives' second set of fits)."""
     cfg = {
         "dump": {"name": dump, "base_url": base_url, "status": "dumpstatus.json"},
         "training": {
@@ -109,6 +111,10 @@ def overlay(base_url: str, dump: str, cores: int) -> dict:
         "learnability": {"iterations": REHEARSAL["iterations"], "threads": cores},
         "random_lists": {"lists": REHEARSAL["null_lists"]},
     }
+    if quick:
+        cfg["learnability"]["negatives"] = ["uniform"]
+        cfg["codelength"] = {"enabled": False}
+        cfg["evaluations"] = {"pseudo": {"enabled": False}}
     return cfg
 
 
@@ -241,7 +247,8 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
         )  # fmt: skip
         print(f"  generated in {time.perf_counter() - started:.0f} s", flush=True)
     synthetic = json.loads(summary_path.read_text())
-    run = work / f"run-{size_mb:g}mb"
+    # a quick rehearsal runs fewer stages: never read back as a full one
+    run = work / f"run-{size_mb:g}mb{'-quick' if args.quick else ''}"
     done = run / "measurement.json"
     if done.exists() and not args.rerun:
         print(f"  measured before: {done} (--rerun to measure again)", flush=True)
@@ -252,7 +259,7 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
     server, url = serve(dump_dir)
     try:
         (run / "scale.yaml").write_text(
-            yaml.safe_dump(overlay(url, dump, args.cores), sort_keys=False)
+            yaml.safe_dump(overlay(url, dump, args.cores, args.quick), sort_keys=False)
         )
         env = dict(os.environ, TMPDIR=str(run / "tmp"), PYTHONHASHSEED="0")
         watcher = PeakWatcher(run / "tmp")
@@ -533,7 +540,7 @@ def main() -> int:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"one {QUICK_MB:g} MB rehearsal, no probes (about 5 minutes)",
+        help=f"one {QUICK_MB:g} MB rehearsal of fewer stages, no probes",
     )
     parser.add_argument("--rerun", action="store_true",
                         help="measure again a size measured before in --work")  # fmt: skip
