@@ -42,14 +42,11 @@ sys.path[:] = [
     p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
 ]
 
+from learnability.corpus import SAMPLE_DUMP as SAMPLE  # noqa: E402
 from learnability.corpus import extract_corpus, join_corpus  # noqa: E402
 from learnability.download import resolve_package_path  # noqa: E402
 from learnability.tokenize import token_lines  # noqa: E402
 
-SAMPLE = (
-    "package://gensim/test/test_data/"
-    "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
-)
 CORES = os.cpu_count() or 1
 
 

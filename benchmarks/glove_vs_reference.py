@@ -29,14 +29,11 @@ from pathlib import Path
 import numpy as np
 from toysize import add_smoke
 
+from learnability.corpus import SAMPLE_DUMP as SAMPLE
 from learnability.corpus import write_wikicorpus_text
 from learnability.download import resolve_package_path
 from learnability.embeddings.glove import count_for_glove, fit_glove
 
-SAMPLE = (
-    "package://gensim/test/test_data/"
-    "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
-)
 REFERENCE_ENTRIES = 1_453_098
 REFERENCE_COST = [0.01801, 0.01550, 0.01362, 0.01193, 0.01117, 0.01066, 0.01030, 0.01000,
                   0.00979, 0.00960, 0.00939, 0.00920, 0.00899, 0.00878, 0.00859]  # fmt: skip

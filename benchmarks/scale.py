@@ -321,6 +321,12 @@ def project(x: np.ndarray, y: np.ndarray, targets: tuple[float, ...]) -> float:
     return float(max(max(np.exp(a) * t**b, c + m * t) for t in targets))
 
 
+def enwiki(driver: str) -> tuple[float, ...]:
+    """The enwiki value(s) of a driver: a range's ends, or the one value."""
+    value = ENWIKI[driver]
+    return value if isinstance(value, tuple) else (value,)
+
+
 def extrapolate(results: list[dict]) -> pd.DataFrame:
     """Per stage and metric: the slope against its driver, and the value at enwiki."""
     frames = []
@@ -339,7 +345,7 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
         for metric in ("wall_s", "cpu_s", "rss_mb", "output_mb"):
             by = MEMORY_DRIVER.get(stage, driver) if metric == "rss_mb" else driver
             x, y = g[by].to_numpy(dtype=float), g[metric].to_numpy(dtype=float)
-            targets = ENWIKI[by] if isinstance(ENWIKI[by], tuple) else (ENWIKI[by],)
+            targets = enwiki(by)
             row[f"{metric}_slope"] = slope(x, y)[0]
             factor = SCALE_BACK.get(stage, 1.0) if metric in ("wall_s", "cpu_s") else 1.0
             row[f"{metric}_enwiki"] = project(x, y, targets) * factor
@@ -352,7 +358,7 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
     ):
         points = [(r["sizes"].get(driver), r["sizes"].get(key)) for r in results]
         x, y = (np.array(v, dtype=float) for v in zip(*points, strict=True))
-        targets = ENWIKI[driver] if isinstance(ENWIKI[driver], tuple) else (ENWIKI[driver],)
+        targets = enwiki(driver)
         rows.append({"stage": f"glove: {key[6:-2]}", "driver": driver,
                      "wall_s_slope": slope(x, y)[0],
                      "wall_s_enwiki": project(x, y, targets) * factor})  # fmt: skip

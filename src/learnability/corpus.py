@@ -37,6 +37,12 @@ log = logging.getLogger(__name__)
 # well below that so nothing is ever cut.
 GENSIM_MAX_SENTENCE = 10_000
 COUNT_THRESHOLDS = (1, 2, 5, 10, 100)
+# the workflow's default dump (config/config.yaml's dump.source): gensim's Wikipedia
+# fragment, 106 articles and 449,531 tokens as extracted here
+SAMPLE_DUMP = (
+    "package://gensim/test/test_data/"
+    "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
+)
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,6 @@ import numpy as np
 
 from learnability.io import atomic_path
 
-SAMPLE_DUMP = (
-    "package://gensim/test/test_data/"
-    "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
-)
 HEAD_MIN_COUNT = 100
 # fitted by fit_tail() to the sample's 8,685 types at min_count 5 and 2.5 M at 2.6 B tokens
 TAIL_S = 1.5727
@@ -113,20 +109,24 @@ class Lexicon:
 @lru_cache(maxsize=1)
 def sample_lexicon() -> Lexicon:
     """The words of gensim's Wikipedia fragment (the workflow's default dump), extracted
-    as the workflow extracts them."""
-    from learnability.corpus import article_text, is_redirect, iter_pages
+    by the workflow's own extraction."""
+    import tempfile
+
+    import pandas as pd
+
+    from learnability.corpus import SAMPLE_DUMP, extract_corpus
     from learnability.download import resolve_package_path
 
-    counts: Counter[str] = Counter()
-    path = resolve_package_path(SAMPLE_DUMP)
-    for page in iter_pages(path):
-        if page.ns == 0 and not is_redirect(page):
-            text, n, _ = article_text(page.text, 1000)
-            if n >= MIN_ARTICLE:
-                counts.update(text.split())
-    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    words = np.array([w for w, _ in items], dtype=object)
-    freq = np.array([c for _, c in items], dtype=np.float64)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        extract_corpus(
+            [resolve_package_path(SAMPLE_DUMP)], out / "text.txt.gz", out / "stats.json",
+            out_counts=out / "counts.parquet", min_article_tokens=MIN_ARTICLE,
+        )  # fmt: skip
+        # most frequent first, ties alphabetical (corpus.write_counts)
+        counts = pd.read_parquet(out / "counts.parquet")
+    words = counts["word"].astype(str).to_numpy(dtype=object)
+    freq = counts["count"].to_numpy(dtype=np.float64)
     head = freq >= HEAD_MIN_COUNT
     return Lexicon(
         head=words[head],
