@@ -26,6 +26,7 @@ PRINTS = {
     "engine.py": "ratios: (a)/(c)",
     "engine_levers.py": "2. L-BFGS settings",
     "extract.py": "ours/gensim",
+    "glove_counting.py": "speed-up 1/",
     "glove_vs_reference.py": "ours/baseline",
     "import_vectors.py": "ratio ours/baseline",
     "neighbours.py": "ratio naive/ours",

@@ -116,3 +116,92 @@ def test_radix_reduce_equals_a_sort_and_sum():
         np.testing.assert_array_equal(got_v, np.add.reduceat(v, first))
     empty = _reduce(np.empty(0, np.int64), np.empty(0, np.int64))
     assert empty[0].size == 0 and empty[1].size == 0
+
+
+def _zipf_lines(seed: int, n_lines: int, V: int = 400) -> list[list[str]]:
+    rng = np.random.default_rng(seed)
+    p = 1 / np.arange(1, V + 1)
+    words = np.array([f"w{i}" for i in range(V)])
+    return [list(rng.choice(words, rng.integers(1, 60), p=p / p.sum())) for _ in range(n_lines)]
+
+
+def _multi_member_corpus(path, members: list[list[list[str]]]) -> None:
+    """A corpus as join_corpus writes one: each part's lines a gzip member of its own."""
+    import gzip
+
+    with open(path, "wb") as out:
+        for lines in members:
+            out.write(gzip.compress("".join(" ".join(t) + "\n" for t in lines).encode()))
+
+
+def test_counting_by_member_in_processes_gives_the_same_bytes(monkeypatch, tmp_path):
+    """GloVe's counting of a joined corpus (one gzip member per dump part) in 2 worker
+    processes, each within half a tiny budget: the same vocabulary, counts and buckets,
+    entry for entry, as one process reading the file; the members' lines are the file's."""
+    from learnability import cooccur
+    from learnability.corpus import gzip_members, iter_lines, member_lines
+    from learnability.embeddings.glove import count_for_glove
+
+    parts = [_zipf_lines(seed, n) for seed, n in ((1, 300), (2, 1), (3, 500), (4, 120))]
+    corpus = tmp_path / "text.txt.gz"
+    _multi_member_corpus(corpus, parts)
+    members = gzip_members(corpus)
+    assert len(members) == 4 and members[0][0] == 0 and members[-1][1] == corpus.stat().st_size
+    assert [list(member_lines(corpus, a, b)) for a, b in members] == parts
+    assert list(iter_lines(corpus)) == [t for p in parts for t in p]
+
+    monkeypatch.setattr(cooccur, "BUCKET_ENTRIES", 9_000)  # several buckets on disk
+    runs = {}
+    for processes in (1, 2):
+        work = tmp_path / f"p{processes}"
+        work.mkdir()
+        words, counts, buckets, info = count_for_glove(
+            str(corpus), 3, 5, count_memory_mb=1, tmpdir=str(work), processes=processes
+        )
+        assert info["processes"] == processes and info["shards"] >= 4
+        with buckets:
+            loaded = [[a.copy() for a in buckets.load(b)] for b in range(len(buckets))]
+        runs[processes] = (words, counts, info["entries"], loaded)
+        assert list(work.iterdir()) == []  # shards and buckets removed
+    (w1, c1, e1, b1), (w2, c2, e2, b2) = runs[1], runs[2]
+    assert w1 == w2 and e1 == e2 and len(b1) == len(b2) >= 3
+    np.testing.assert_array_equal(c1, c2)
+    for x, y in zip(b1, b2, strict=True):
+        for p, q in zip(x, y, strict=True):
+            np.testing.assert_array_equal(p, q)
+    # and against the in-memory reference counter
+    index = {w: i for i, w in enumerate(w1)}
+    rows, cols, vals, _ = count_cooccurrences(iter_lines(corpus), index, 5)
+    got = np.concatenate([np.stack([b[0], b[1]], 1) for b in b1])
+    order = np.lexsort((got[:, 1], got[:, 0]))
+    np.testing.assert_array_equal(got[order], np.stack([rows, cols], 1))
+    np.testing.assert_array_equal(np.concatenate([b[2] for b in b1])[order], vals)
+
+
+def test_counting_holds_its_arrays_within_the_budget(monkeypatch, tmp_path):
+    """The arrays the counter allocates (pair buffer, sort scratch, merge ranges, bucket
+    split), traced by tracemalloc, never exceed count_memory_mb's bytes: sorting in place
+    and releasing the buffer before the merge (a copying sort held 1.5x)."""
+    import tracemalloc
+
+    from learnability import cooccur
+    from learnability.cooccur import CooccurrenceCounter, encode_lines
+
+    lines = _zipf_lines(5, 2500, V=3000)
+    index = {f"w{i}": i for i in range(3000)}
+    batches = list(encode_lines(lines, index, batch_tokens=2000))
+    monkeypatch.setattr(cooccur, "BUCKET_ENTRIES", 20_000)
+    budget = 1 << 21
+    tracemalloc.start()
+    try:
+        counter = CooccurrenceCounter(len(index), 5, budget_bytes=budget, workdir=tmp_path)
+        for ids, starts in batches:
+            counter.add(ids, starts)
+        with counter.finish_buckets() as buckets:
+            _, peak = tracemalloc.get_traced_memory()
+            entries, n_buckets = buckets.entries, len(buckets)
+    finally:
+        tracemalloc.stop()
+    assert len(counter.shards) >= 4 and n_buckets >= 3  # every stage ran
+    assert entries > 2 * budget // 32  # more entries than the buffer holds
+    assert peak <= budget * 1.03, (peak, budget)

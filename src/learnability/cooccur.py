@@ -15,11 +15,18 @@ Weights are summed exactly, as integers in units of 1/lcm(1..window), so the cou
 not depend on the order of summation: a sharded count equals an unsharded one bit for
 bit, whatever the budget.
 
-Memory: pairs are generated into a buffer of ``budget_bytes`` (16 bytes per pair, plus
-the same again while sorting). A full buffer is sorted and reduced; when that leaves it
-more than half full it is written to disk as a sorted shard. At the end the shards are
-merged key range by key range, each range sized to the budget, into one sorted
-(row, col, value) list on disk.
+Memory: pairs are generated into a buffer of half of ``budget_bytes`` (16 bytes per
+pair) and sorted in place with a scratch buffer of the other half. A full buffer is
+sorted and reduced; when that leaves it more than half full it is written to disk as a
+sorted shard. At the end the buffers are released and the shards are merged key range
+by key range, each range a quarter of the budget, into one sorted (row, col, value)
+list on disk: the arrays held never exceed ``budget_bytes``.
+
+Parallel counting (:func:`count_members`): a corpus joined from a dump's parts is
+a multi-member gzip file, one member per part, and no window crosses a line, so each
+member is counted by its own process into shards of its own, with an equal share of the
+budget, and the shards of all members are merged as one counter's. Integer weights make
+the result the same bytes whatever the number of processes.
 """
 
 from __future__ import annotations
@@ -148,8 +155,22 @@ def _reduce(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return k[:m].copy(), v[:m].copy()
 
 
+def _reduce_in_place(
+    keys: np.ndarray, vals: np.ndarray, tmp_k: np.ndarray, tmp_v: np.ndarray
+) -> int:
+    """:func:`_reduce` without copies: ``keys``/``vals`` (int64, contiguous) become their
+    sorted, summed prefix; the scratch arrays are at least as long. Returns its length."""
+    n = keys.size
+    if n == 0:
+        return 0
+    return _radix_reduce(keys, vals, tmp_k[:n], tmp_v[:n])
+
+
 class CooccurrenceCounter:
-    """Accumulate pairs from encoded lines within ``budget_bytes``; :meth:`finish` merges."""
+    """Accumulate pairs from encoded lines within ``budget_bytes``; :meth:`finish` merges.
+
+    ``shard_dir``: write the shards there (named ``shard_prefix`` + a number) and leave
+    them for another counter to :meth:`adopt`, instead of a temporary folder of its own."""
 
     def __init__(
         self,
@@ -159,6 +180,8 @@ class CooccurrenceCounter:
         mode: str = "reference",
         budget_bytes: int = 1 << 30,
         workdir: str | os.PathLike[str] | None = None,
+        shard_dir: str | os.PathLike[str] | None = None,
+        shard_prefix: str = "shard",
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown co-occurrence mode {mode!r}; use one of {MODES}")
@@ -168,15 +191,32 @@ class CooccurrenceCounter:
         self.scale = weight_scale(self.window)
         per_token = 2 * self.window
         self.capacity = max(4 * per_token, int(budget_bytes) // BYTES_PER_PAIR)
-        self.keys = np.empty(self.capacity, dtype=np.int64)
-        self.vals = np.empty(self.capacity, dtype=np.int64)
+        # the pair buffer and the sort's scratch, allocated by the first add(): a counter
+        # that only merges adopted shards never holds them
+        self.keys = self.vals = self._tmp_k = self._tmp_v = None
         self.n = 0
-        self._tmp = tempfile.TemporaryDirectory(dir=workdir, prefix="cooccur-")
+        if shard_dir is None:
+            self._tmp = tempfile.TemporaryDirectory(dir=workdir, prefix="cooccur-")
+            self._dir = Path(self._tmp.name)
+        else:
+            self._tmp, self._dir = None, Path(shard_dir)
+        self._prefix = shard_prefix
         self.shards: list[Path] = []
         self.pairs_generated = 0
 
+    def _allocate(self) -> None:
+        if self.keys is None:
+            self.keys = np.empty(self.capacity, dtype=np.int64)
+            self.vals = np.empty(self.capacity, dtype=np.int64)
+            self._tmp_k = np.empty(self.capacity, dtype=np.int64)
+            self._tmp_v = np.empty(self.capacity, dtype=np.int64)
+
+    def _release(self) -> None:
+        self.keys = self.vals = self._tmp_k = self._tmp_v = None
+
     def add(self, ids: np.ndarray, starts: np.ndarray) -> None:
         """Count the lines ``ids[starts[k]:starts[k+1]]`` (ids < 0: out of vocabulary)."""
+        self._allocate()
         ids = np.ascontiguousarray(ids, dtype=np.int64)
         starts = np.ascontiguousarray(starts, dtype=np.int64)
         per_token = 2 * self.window
@@ -195,7 +235,7 @@ class CooccurrenceCounter:
                     )
                 self._flush()
                 if need[0] > self.capacity - self.n:
-                    self._spill(*_reduce(self.keys[: self.n], self.vals[: self.n]))
+                    self._spill_buffer()
                 continue
             sub = starts[k : k + m + 1]
             n = _pairs(
@@ -213,30 +253,58 @@ class CooccurrenceCounter:
             self.pairs_generated += n
             k += m
 
+    def _reduce_buffer(self) -> int:
+        """Sort and sum the buffer in place; its first ``self.n`` entries are the result."""
+        if self.n:
+            self.n = _reduce_in_place(
+                self.keys[: self.n], self.vals[: self.n], self._tmp_k, self._tmp_v
+            )
+        return self.n
+
     def _spill(self, k: np.ndarray, v: np.ndarray) -> None:
-        path = Path(self._tmp.name) / f"shard{len(self.shards):05d}"
+        path = self._dir / f"{self._prefix}{len(self.shards):05d}"
         np.save(str(path) + ".keys.npy", k)
         np.save(str(path) + ".vals.npy", v)
         self.shards.append(path)
+
+    def _spill_buffer(self) -> None:
+        """The buffer, sorted and summed, as a shard on disk."""
+        if self._reduce_buffer():
+            self._spill(self.keys[: self.n], self.vals[: self.n])
         self.n = 0
 
     def _flush(self) -> None:
         """Sort and reduce the buffer; write it out as a shard if still over half full."""
-        k, v = _reduce(self.keys[: self.n], self.vals[: self.n])
-        if k.size > self.capacity // 2:
-            self._spill(k, v)
-        else:
-            self.keys[: k.size], self.vals[: k.size] = k, v
-            self.n = k.size
+        if self._reduce_buffer() > self.capacity // 2:
+            self._spill_buffer()
+
+    def detach(self) -> tuple[list[Path], int]:
+        """Everything counted so far as shards in ``shard_dir``, for :meth:`adopt`; frees
+        the buffers. Returns (shard paths, pairs generated)."""
+        self._spill_buffer()
+        self._release()
+        return list(self.shards), self.pairs_generated
+
+    def adopt(self, shards: list[Path], pairs_generated: int = 0) -> None:
+        """Merge another counter's detached shards (same vocabulary, window and mode)
+        with this one's at :meth:`finish`."""
+        self.shards.extend(Path(p) for p in shards)
+        self.pairs_generated += int(pairs_generated)
 
     def finish(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(rows int32, cols int32, values float64): every nonzero count, sorted by (row,
         col), values in units of words (1/distance summed)."""
         ranges = [self._decode(k, v) for k, v in self._ranges()]
-        self._tmp.cleanup()
+        self._release()
+        self._drop_shards()
+        self._cleanup()
         if not ranges:
             return np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.float64)
         return tuple(np.concatenate(parts) for parts in zip(*ranges, strict=True))
+
+    def _cleanup(self) -> None:
+        if self._tmp is not None:
+            self._tmp.cleanup()
 
     def finish_buckets(self) -> Buckets:
         """The counts as :class:`Buckets`: entry (i, j) goes to bucket hash(i, j) mod K,
@@ -244,7 +312,9 @@ class CooccurrenceCounter:
         the buckets' contents depend only on the counts, never on the budget. One bucket
         stays in memory; several are written to disk, and memory holds one range of the
         merge at a time."""
-        merged = Path(self._tmp.name) / "merged.bin"
+        if self._tmp is None:
+            raise ValueError("a counter with a shard_dir is detached, not finished")
+        merged = self._dir / "merged.bin"
         held: list[np.ndarray] = []  # ranges kept in memory while they fit one bucket
         fh = None
         n = 0
@@ -265,6 +335,7 @@ class CooccurrenceCounter:
         finally:
             if fh is not None:
                 fh.close()
+        self._release()
         # merged: the shards' bytes are in merged.bin (or memory) now; at enwiki scale
         # they are tens of GB of tmpdir that would otherwise stay until training ends
         self._drop_shards()
@@ -274,10 +345,12 @@ class CooccurrenceCounter:
             return Buckets([records], None)
         n_buckets = -(-n // BUCKET_ENTRIES)
         data = np.memmap(merged, dtype=ENTRY, mode="r")
-        files = [Path(self._tmp.name) / f"bucket{b:05d}.bin" for b in range(n_buckets)]
+        files = [self._dir / f"bucket{b:05d}.bin" for b in range(n_buckets)]
         handles = [open(f, "wb") for f in files]
         try:
-            step = max(1, self.capacity // 2)
+            # a quarter of the budget's pairs a step: the chunk's hash, order and
+            # per-bucket copies take about 60 bytes an entry
+            step = max(1, self.capacity // 4)
             for lo in range(0, n, step):
                 chunk = np.asarray(data[lo : lo + step])
                 key = chunk["row"].astype(np.uint64) * np.uint64(self.V)
@@ -308,17 +381,18 @@ class CooccurrenceCounter:
     def _ranges(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """The reduced counts as sorted (keys, integer values), one key range at a time."""
         if not self.shards:
-            k, v = _reduce(self.keys[: self.n], self.vals[: self.n])
+            if self._reduce_buffer():
+                yield self.keys[: self.n], self.vals[: self.n]
             self.n = 0
-            if k.size:
-                yield k, v
             return
-        if self.n:
-            self._spill(*_reduce(self.keys[: self.n], self.vals[: self.n]))
+        self._spill_buffer()
+        self._release()  # the merge allocates its own ranges
         yield from self._merge()
 
     def _merge(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Merge the sorted shards by key ranges that each fit in the budget."""
+        """Merge the sorted shards by key ranges of about a quarter of the budget's pairs
+        each (16 bytes an entry gathered, 16 of sort scratch, and the caller's decoded
+        copy: about 60 bytes an entry, under the budget's 32 a pair of capacity)."""
         shards = [
             (
                 np.load(str(p) + ".keys.npy", mmap_mode="r"),
@@ -327,7 +401,7 @@ class CooccurrenceCounter:
             for p in self.shards
         ]
         total = sum(k.size for k, _ in shards)
-        n_ranges = max(1, -(-total // max(1, self.capacity // 2)))
+        n_ranges = max(1, -(-total // max(1, self.capacity // 4)))
         # range boundaries from the shards' own keys: quantiles of a sample of them
         sample = np.concatenate([k[:: max(1, k.size // 1000)] for k, _ in shards])
         bounds = np.unique(
@@ -340,11 +414,13 @@ class CooccurrenceCounter:
                 a, b = np.searchsorted(k, lo, "left"), np.searchsorted(k, hi, "left")
                 if hi == edges[-1]:
                     b = k.size
-                parts_k.append(np.asarray(k[a:b]))
-                parts_v.append(np.asarray(v[a:b]))
-            rk, rv = _reduce(np.concatenate(parts_k), np.concatenate(parts_v))
-            if rk.size:
-                yield rk, rv
+                parts_k.append(k[a:b])
+                parts_v.append(v[a:b])
+            rk, rv = np.concatenate(parts_k), np.concatenate(parts_v)
+            m = _reduce_in_place(rk, rv, np.empty_like(rk), np.empty_like(rv))
+            del parts_k, parts_v
+            if m:
+                yield rk[:m], rv[:m]
 
 
 def _mix64(x: np.ndarray) -> np.ndarray:
@@ -429,3 +505,61 @@ def count_cooccurrences(
     rows, cols, vals = counter.finish()
     info = {"pairs_generated": generated, "shards": shards, "entries": int(vals.size)}
     return rows, cols, vals, info
+
+
+# a worker's settings, set once per forked process by _start_worker
+_WORKER: dict = {}
+
+
+def _start_worker(words: list[str], window: int, mode: str, budget: int, folder: str) -> None:
+    _WORKER.update(
+        index={w: i for i, w in enumerate(words)}, window=window, mode=mode,
+        budget=budget, folder=folder,
+    )  # fmt: skip
+
+
+def _count_member(task: tuple[int, str, int, int]) -> tuple[list[Path], int]:
+    from learnability.corpus import member_lines
+
+    number, corpus, start, end = task
+    w = _WORKER
+    counter = CooccurrenceCounter(
+        len(w["index"]), w["window"], mode=w["mode"], budget_bytes=w["budget"],
+        shard_dir=w["folder"], shard_prefix=f"member{number:05d}-",
+    )  # fmt: skip
+    for ids, starts in encode_lines(member_lines(corpus, start, end), w["index"]):
+        counter.add(ids, starts)
+    return counter.detach()
+
+
+def count_members(
+    corpus: str | os.PathLike[str],
+    members: list[tuple[int, int]],
+    words: list[str],
+    window: int,
+    *,
+    processes: int,
+    mode: str = "reference",
+    budget_bytes: int = 1 << 30,
+    workdir: str | os.PathLike[str] | None = None,
+) -> CooccurrenceCounter:
+    """Count the gzip members ``members`` of ``corpus`` (:func:`learnability.corpus.
+    gzip_members`) in ``processes`` worker processes, each within ``budget_bytes /
+    processes``; returns a counter holding every member's shards, ready to
+    :meth:`~CooccurrenceCounter.finish_buckets`. The counts are those of one counter
+    reading the whole corpus, bit for bit."""
+    from learnability.parallel import process_pool
+
+    counter = CooccurrenceCounter(
+        len(words), window, mode=mode, budget_bytes=budget_bytes, workdir=workdir
+    )
+    processes = max(1, min(processes, len(members)))
+    tasks = [(i, str(corpus), a, b) for i, (a, b) in enumerate(members)]
+    settings = (words, window, mode, int(budget_bytes) // processes, str(counter._dir))
+    with process_pool(processes, _start_worker, settings) as pool:
+        for shards, generated in pool.imap_unordered(_count_member, tasks):
+            counter.adopt(shards, generated)
+    # shards in member order, whichever worker finished first: the merge reads them all,
+    # and its ranges come from a sample of their keys, so keep that sample's order fixed
+    counter.shards.sort()
+    return counter

@@ -47,8 +47,8 @@ import time
 import numpy as np
 from numba import njit, prange
 
-from learnability.cooccur import CooccurrenceCounter, encode_lines
-from learnability.corpus import LineCorpus, count_vocabulary
+from learnability.cooccur import CooccurrenceCounter, count_members, encode_lines
+from learnability.corpus import LineCorpus, count_vocabulary, gzip_members
 from learnability.embeddings.store import Embedding
 from learnability.lbfgs import numba_threads
 from learnability.logs import Progress
@@ -216,20 +216,35 @@ def count_for_glove(
     *,
     count_memory_mb: int = 1024,
     tmpdir: str | None = None,
+    processes: int = 1,
 ):
     """(words, counts, buckets, info): the vocabulary and its reference-convention
-    co-occurrence counts, bucketed for :func:`fit_glove`."""
-    words, counts = count_vocabulary(corpus, min_count)
-    index = {w: i for i, w in enumerate(words)}
-    counter = CooccurrenceCounter(
-        len(words), window, mode="reference", budget_bytes=int(count_memory_mb) << 20,
-        workdir=tmpdir,
-    )  # fmt: skip
-    for ids, starts in encode_lines(LineCorpus(corpus), index):
-        counter.add(ids, starts)
+    co-occurrence counts, bucketed for :func:`fit_glove`. With ``processes`` > 1 a corpus
+    of several gzip members (one per dump part) is read by that many processes at once,
+    sharing ``count_memory_mb``; the result is the same bytes."""
+    members = gzip_members(corpus) if processes > 1 else []
+    words, counts = count_vocabulary(corpus, min_count, processes, members=members)
+    budget = int(count_memory_mb) << 20
+    if len(members) > 1:
+        counter = count_members(
+            corpus, members, words, window, processes=processes, budget_bytes=budget,
+            workdir=tmpdir,
+        )  # fmt: skip
+    else:
+        index = {w: i for i, w in enumerate(words)}
+        counter = CooccurrenceCounter(
+            len(words), window, mode="reference", budget_bytes=budget, workdir=tmpdir
+        )
+        for ids, starts in encode_lines(LineCorpus(corpus), index):
+            counter.add(ids, starts)
     shards = len(counter.shards)
     buckets = counter.finish_buckets()
-    info = {"shards": shards, "buckets": len(buckets), "entries": buckets.entries}
+    info = {
+        "shards": shards,
+        "buckets": len(buckets),
+        "entries": buckets.entries,
+        "processes": max(1, min(processes, len(members))),
+    }
     return words, counts, buckets, info
 
 
@@ -248,11 +263,13 @@ def train_glove(
         int(params["window"]),
         count_memory_mb=count_memory_mb,
         tmpdir=tmpdir,
+        processes=threads,
     )
     counted = time.perf_counter()
     log.info(
-        "%d words, %d co-occurrence entries (%d shards, %d buckets) in %.1f s",
-        len(words), info["entries"], info["shards"], info["buckets"], counted - start,
+        "%d words, %d co-occurrence entries (%d shards, %d buckets, %d processes) in %.1f s",
+        len(words), info["entries"], info["shards"], info["buckets"], info["processes"],
+        counted - start,
     )  # fmt: skip
 
     progress = Progress("training", int(params["epochs"]), unit="iterations", every=0.0,
