@@ -377,3 +377,38 @@ def test_member_scores_by_hand():
     # word 7 beats all 3 non-members; word 8 beats -1, ties 0: (1 + 0.5) / 3
     np.testing.assert_allclose(shares, [1.0, 0.5, 0.0, 1.0])
     np.testing.assert_allclose(probs, 1 / (1 + np.exp(-np.array([2.0, 0.0, -2.0, 5.0]))))
+
+
+@pytest.mark.parametrize("negatives", ["uniform", "frequency_matched"])
+def test_a_null_in_batches_of_lists_gives_the_bytes_of_one_batch(planted, monkeypatch, negatives):
+    """A null job draws, fits and scores its random lists a few at a time (method: matched
+    holds 10^6 splits at the paper's settings): with a budget so small that each batch is
+    the fewest lists that hold the fits' centre (16 splits: 4 lists of 5), every metric
+    of every split equals the one-batch run, bit for bit, under both negatives schemes."""
+    from learnability import evaluate
+    from learnability.evaluate import Protocol, null_splits
+    from learnability.sampling import frequency_bins
+
+    vectors, _ = planted
+    bins = frequency_bins(np.arange(vectors.shape[0], 0, -1) + 4, 4)
+    key = "size-30" if negatives == "uniform" else "profile-0-10-10-10"
+    proto = Protocol(iterations=5, C=1.0, seed=3, negatives=negatives, n_bins=4)
+    run = dict(key=key, lists=9, protocol=proto, embedding="e", bins=bins)
+    fitted = []  # every fit's coefficients: the metrics alone move little with them
+
+    def recording(*args, **kwargs):
+        fitted.append(evaluate_fit_many(*args, **kwargs))
+        return fitted[-1]
+
+    evaluate_fit_many = evaluate.fit_many
+    monkeypatch.setattr(evaluate, "fit_many", recording)
+    seeds_one, one = null_splits(vectors, **run)
+    coef_one = np.concatenate(fitted)
+    fitted.clear()
+    monkeypatch.setattr(evaluate, "NULL_BATCH_BYTES", 1)
+    seeds_many, many = null_splits(vectors, **run)
+    assert len(fitted) == 3  # batches of 4, 4 and 1 lists
+    assert seeds_one == seeds_many and one.shape == (9, 5, len(evaluate.METRICS))
+    np.testing.assert_array_equal(np.concatenate(fitted), coef_one)
+    np.testing.assert_array_equal(one, many)
+    assert 0.3 < one[..., list(evaluate.METRICS).index("auc")].mean() < 0.7  # null lists

@@ -335,7 +335,7 @@ def fit_many(
     device: str = "cpu",
     backend: str | None = None,
     threads: int | None = None,
-    center: bool = True,
+    center: bool | np.ndarray = True,
 ) -> np.ndarray:
     """Fit one classifier per row of ``train_idx`` (rows of ``vectors``) and return the
     stacked (w, b) as an (iterations, d + 1) array. ``stats``, if given, accumulates the
@@ -346,7 +346,9 @@ def fit_many(
     the first few problems (:func:`centre_of`): with an unpenalised intercept that is the
     same model (w . (x - mu) + b' = w . x + b), and trained embeddings share a large
     common direction (word2vec's mean vector is most of each row's length) that slows
-    L-BFGS: on the sample's word2vec it cut the iterations per fit by a third."""
+    L-BFGS: on the sample's word2vec it cut the iterations per fit by a third. An array
+    is the centre itself: a job that fits its problems in batches passes the centre of
+    its first batch, so that the batches give what one call would."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; use one of {SOLVERS}")
     n_fits, n = train_idx.shape
@@ -357,7 +359,10 @@ def fit_many(
             out[i] = fit_reference(vectors[train_idx[i]], train_y[i], C)
         return out
     backend = resolve_backend(device, backend)
-    mu = centre_of(vectors, train_idx) if center else np.zeros(d)
+    if isinstance(center, np.ndarray):
+        mu = np.asarray(center, dtype=np.float64)
+    else:
+        mu = centre_of(vectors, train_idx) if center else np.zeros(d)
     if backend == "numba":
         from learnability.lbfgs import solve_rows
 

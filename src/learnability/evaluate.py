@@ -8,7 +8,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from learnability.classify import DEFAULT_CHUNK_BYTES, DEFAULT_TOL, fit_many
+from learnability.classify import (
+    CENTRE_PROBLEMS,
+    DEFAULT_CHUNK_BYTES,
+    DEFAULT_TOL,
+    centre_of,
+    fit_many,
+)
 from learnability.errors import InputError
 from learnability.lbfgs import decision_values
 from learnability.metrics import ROC_GRID, batch_metrics, batch_tpr_at
@@ -80,11 +86,17 @@ def _draw_splits(
 
 
 def _fit_and_score(
-    vectors: np.ndarray, splits: list, protocol: Protocol, *, per_member: bool = False
+    vectors: np.ndarray,
+    splits: list,
+    protocol: Protocol,
+    *,
+    per_member: bool = False,
+    centre: np.ndarray | None = None,
 ):
     """Fit every split (in batches) and score its test half: metrics and TPR per split,
     and with ``per_member`` the held-out score of every test member (see
-    :func:`member_scores`)."""
+    :func:`member_scores`). ``centre``: the fits' centre (:func:`~learnability.classify.
+    fit_many`), for a job that calls this on batches of its splits."""
     train_idx = np.stack([sp[0] for sp in splits])
     train_y = np.stack([sp[1] for sp in splits]).astype(np.float64)
     coef = fit_many(
@@ -96,6 +108,7 @@ def _fit_and_score(
         tol=protocol.tol,
         chunk_bytes=protocol.chunk_bytes,
         device=protocol.device,
+        center=True if centre is None else centre,
     )
     test_idx = np.stack([sp[2] for sp in splits])
     test_y = np.stack([sp[3] for sp in splits])
@@ -341,6 +354,12 @@ def summarize(
     return pd.DataFrame(rows)
 
 
+# a null job's splits in memory at once, at most: train and test indices and labels
+# (8 + 8 + 8 + 1 bytes a word, and as much again stacked) and each fit's coefficients
+NULL_BATCH_BYTES = 256 << 20
+SPLIT_BYTES_PER_WORD = 50
+
+
 def null_splits(
     vectors: np.ndarray,
     *,
@@ -365,22 +384,36 @@ def null_splits(
         if kind == "profile"
         else None
     )
-    list_seeds, splits = [], []
-    for r in range(lists):
-        # the seed key of uniform size-N lists is the size alone, as before profiles existed
-        list_seed = derive_seed(protocol.seed, "null", int(spec[0]) if kind == "size" else key, r)
-        rng = np.random.default_rng(list_seed)
-        if kind == "size":
-            members = np.sort(rng.choice(vectors.shape[0], size=n_words, replace=False))
-        else:
-            members = np.sort(np.concatenate(sample_by_profile(rng, all_pools, spec)))
-        seeds = [derive_seed(list_seed, "null-split", i) for i in range(protocol.iterations)]
-        list_seeds.append(list_seed)
-        splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
-    # all random lists of one key have the same size: one batched fit for all their splits
-    metrics, _ = _fit_and_score(vectors, splits, protocol)
-    values = pd.DataFrame(metrics)[list(METRICS)].to_numpy()
-    return list_seeds, values.reshape(lists, protocol.iterations, -1)
+    # the lists are drawn, fitted and scored a batch at a time, and only their metrics
+    # kept: under random_lists.method matched a null holds lists x the lists' iterations
+    # splits (10^6 at the paper's settings), about 20 GB of indices and coefficients at
+    # once; every split is fitted on its own and the centre is the first batch's, so the
+    # batches give the bytes of one batch
+    per_split = SPLIT_BYTES_PER_WORD * n_words + 8 * (vectors.shape[1] + 1)
+    batch = max(1, NULL_BATCH_BYTES // (per_split * protocol.iterations))
+    batch = max(batch, -(-CENTRE_PROBLEMS // protocol.iterations))
+    list_seeds, values, centre = [], [], None
+    for first in range(0, lists, batch):
+        splits = []
+        for r in range(first, min(first + batch, lists)):
+            # the seed key of uniform size-N lists is the size alone, as before profiles
+            list_seed = derive_seed(
+                protocol.seed, "null", int(spec[0]) if kind == "size" else key, r
+            )
+            rng = np.random.default_rng(list_seed)
+            if kind == "size":
+                members = np.sort(rng.choice(vectors.shape[0], size=n_words, replace=False))
+            else:
+                members = np.sort(np.concatenate(sample_by_profile(rng, all_pools, spec)))
+            seeds = [derive_seed(list_seed, "null-split", i) for i in range(protocol.iterations)]
+            list_seeds.append(list_seed)
+            splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
+        if centre is None:
+            centre = centre_of(vectors, np.stack([sp[0] for sp in splits[:CENTRE_PROBLEMS]]))
+        metrics, _ = _fit_and_score(vectors, splits, protocol, centre=centre)
+        values.append(pd.DataFrame(metrics)[list(METRICS)].to_numpy())
+        del splits
+    return list_seeds, np.concatenate(values).reshape(lists, protocol.iterations, -1)
 
 
 def null_distribution(

@@ -219,7 +219,9 @@ def random_mem_mb(wildcards, input):
 
 def fitting_mem_mb(wildcards, input):
     # the memory-mapped embedding's pages, plus the splits and per-thread work arrays:
-    # 3.2 GB measured for a 3 GB embedding of 2.5 M words (benchmarks/scale.py)
+    # 3.2 GB measured for a 3 GB embedding of 2.5 M words (benchmarks/scale.py); a null
+    # job holds at most evaluate.NULL_BATCH_BYTES (256 MB) of splits at a time, whatever
+    # its lists and splits (method: matched), within the 1000 MB base
     return 1000 + int(1.3 * input.size_mb)
 
 
