@@ -52,6 +52,22 @@ def test_top_k_ties_go_to_the_lower_index():
     assert sims[1, :2].tolist() == [1.0, 1.0]
 
 
+def test_top_k_in_slices_of_the_vocabulary_keeps_the_tie_rule_and_skips_the_query():
+    """A block too small for QUERY_TILE queries scores the vocabulary in slices of k + 1
+    rows here: ties straddling slices still go to the lower index, and a query is never
+    its own neighbour when it sits in a later slice."""
+    X = np.zeros((40, 2), dtype=np.float32)
+    X[:, 0] = 1.0
+    X[::3, 1] = 1.0  # rows 0, 3, 6, ...: at 45 degrees, the others at 0
+    queries = np.array([0, 15, 1, 38])
+    idx, sims = top_k(X, queries, 5, block_bytes=4 * 40)  # one query's scores a block
+    assert idx[0].tolist() == [3, 6, 9, 12, 15]
+    assert idx[1].tolist() == [0, 3, 6, 9, 12]
+    assert idx[2].tolist() == [2, 4, 5, 7, 8]
+    assert idx[3].tolist() == [1, 2, 4, 5, 7]
+    np.testing.assert_allclose(sims[:2], 1.0, rtol=1e-6)
+
+
 def test_top_k_limit_restricts_candidates():
     rng = np.random.default_rng(1)
     X = rng.standard_normal((500, 8)).astype(np.float32)

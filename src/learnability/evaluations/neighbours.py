@@ -9,7 +9,10 @@ norms, as gensim computes them, so that our rankings are gensim's up to BLAS rou
 block of queries is scored against the whole vocabulary with one matrix product (a GEMM
 runs at the machine's matmul speed; one query at a time is a GEMV that reads the whole
 matrix per query), and the block size bounds the memory of the (queries x vocabulary)
-score matrix.
+score matrix. A vocabulary too large for a useful block of queries (at 2.5 M words a
+64 MB block held 6 queries, and each block read the whole 3 GB matrix) is scored in
+tiles: a block of ``QUERY_TILE`` queries against a slice of the rows at a time, each
+slice's top k merged into a running top k, so the matrix is read once per block.
 
 Ties are broken by the lower vocabulary index (the more frequent word, in our stores),
 so a ranking never depends on the order in which a sort happens to visit equal scores.
@@ -21,6 +24,8 @@ import numpy as np
 
 # Bytes of one (queries x vocabulary) float32 block of scores.
 DEFAULT_BLOCK_BYTES = 64 << 20
+# Queries per block below which top_k scores the vocabulary in slices instead
+QUERY_TILE = 512
 
 
 def norms(vectors: np.ndarray) -> np.ndarray:
@@ -105,12 +110,40 @@ def top_k(
     out_idx = np.empty((queries.size, max(k, 0)), np.int64)
     out_sim = np.empty((queries.size, max(k, 0)), np.float32)
     step = block_size(limit, block_bytes)
+    # rows per slice: the whole vocabulary while a block holds QUERY_TILE queries
+    width = limit
+    if step < min(QUERY_TILE, queries.size):
+        step = min(QUERY_TILE, queries.size)
+        width = max(k + 1, block_bytes // (4 * step))
     for start in range(0, queries.size, step):
         q = queries[start : start + step]
         targets = np.asarray(vectors[q], dtype=np.float32) / row_norms[q][:, None]
-        scores = cosine_scores(vectors, row_norms, targets, limit)
-        if exclude_self:
-            inside = q < limit
-            scores[np.flatnonzero(inside), q[inside]] = -np.inf
-        out_idx[start : start + step], out_sim[start : start + step] = top_of_scores(scores, k)
+        best_idx = best_sim = None
+        for lo in range(0, limit, width):
+            hi = min(lo + width, limit)
+            scores = _slice_scores(vectors, row_norms, targets, lo, hi)
+            if exclude_self:
+                inside = (q >= lo) & (q < hi)
+                scores[np.flatnonzero(inside), q[inside] - lo] = -np.inf
+            idx, sim = top_of_scores(scores, k)
+            idx += lo
+            if best_idx is not None:  # merge: the top k of both, ties to the lower index
+                idx = np.concatenate([best_idx, idx], axis=1)
+                sim = np.concatenate([best_sim, sim], axis=1)
+                order = np.lexsort((idx, -sim), axis=1)[:, :k]
+                idx = np.take_along_axis(idx, order, axis=1)
+                sim = np.take_along_axis(sim, order, axis=1)
+            best_idx, best_sim = idx, sim
+        out_idx[start : start + step], out_sim[start : start + step] = best_idx, best_sim
     return out_idx, out_sim
+
+
+def _slice_scores(
+    vectors: np.ndarray, row_norms: np.ndarray, targets: np.ndarray, lo: int, hi: int
+) -> np.ndarray:
+    """Cosines of unit ``targets`` against rows [lo, hi): :func:`cosine_scores` on a
+    slice of the vocabulary."""
+    rows = np.asarray(vectors[lo:hi], dtype=np.float32)
+    scores = targets @ rows.T
+    scores /= row_norms[lo:hi][None, :]
+    return scores
