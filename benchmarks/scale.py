@@ -377,7 +377,16 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
 # English Wikipedia as the probe fakes it: 27 parts, 16 GB of bz2, 6.5 GB of gzipped
 # corpus (TOKENS_PER_GZ_MB in common.smk), and the vocabulary size asked for
 ENWIKI_PARTS, ENWIKI_BZ2, ENWIKI_GZ = 27, 16e9, 6.5e9
-RESOURCE_RULES = ("join_corpus", "train_embedding", "random_embedding", "evaluate_pseudo")
+# the rules whose declarations the probe reads; the per-part and per-corpus ones keyed by
+# rule alone (every part of the fake dump has the same size)
+RESOURCE_RULES = (
+    "extract_part",
+    "join_corpus",
+    "train_embedding",
+    "random_embedding",
+    "evaluate_pseudo",
+)
+ONE_KEY = ("extract_part", "join_corpus")
 
 
 def sparse(path: Path, size: int, header: bytes = b"") -> None:
@@ -479,8 +488,8 @@ def probe_dry_runs(work: Path, vocabulary: int) -> dict:
               "(pip install -e '.[slurm]')")  # fmt: skip
         return {"dag_seconds": dag_s, "declared": declared}
     profile = ["--profile", str(REPO / "profiles" / "slurm")]
-    forced = subprocess.run([*base, *profile, "--forcerun", "join_corpus"], env=env,
-                            capture_output=True, text=True)  # fmt: skip
+    forced = subprocess.run([*base, *profile, "--forcerun", "extract_part", "join_corpus"],
+                            env=env, capture_output=True, text=True)  # fmt: skip
     if forced.returncode != 0:
         raise SystemExit(f"the forced dry run failed:\n{forced.stderr[-3000:]}")
     log = forced.stdout + forced.stderr
@@ -490,7 +499,7 @@ def probe_dry_runs(work: Path, vocabulary: int) -> dict:
         if rule not in RESOURCE_RULES:
             continue
         wc = re.search(r"wildcards: (.*)", body)
-        key = rule + (f"/{wc.group(1).split('=')[-1]}" if wc and rule != "join_corpus" else "")
+        key = rule + (f"/{wc.group(1).split('=')[-1]}" if wc and rule not in ONE_KEY else "")
         wanted = ("mem_mb", "runtime", "disk_mb", "cpus_per_task", "tmpdir")
         declared[key] = {k: v for k, v in re.findall(r"(\w+)=([^,]+)", res) if k in wanted}
     return {"dag_seconds": dag_s, "declared": declared}
@@ -508,6 +517,7 @@ def probe_jobs(work: Path, cores: int) -> dict:
     )
     targets = [
         "results/embeddings/random/vectors.npy",
+        "results/concepts/random/affect.parquet",
         "results/learnability/random/affect/uniform/summary.parquet",
         "results/null/random/uniform/size-400.parquet",
     ]
@@ -516,8 +526,9 @@ def probe_jobs(work: Path, cores: int) -> dict:
         [sys.executable, "-m", "snakemake", "--cores", str(cores), "--snakefile",
          str(REPO / "workflow" / "Snakefile"), "--directory", str(folder),
          "--configfile", str(REPO / "config" / "paper.yaml"), str(folder / "jobs.yaml"),
-         "--forcerun", "random_embedding", "--allowed-rules", "random_embedding",
-         "learnability", "null_distribution", "--", *targets],
+         "--forcerun", "random_embedding", "resolve_concept", "--allowed-rules",
+         "random_embedding", "resolve_concept", "learnability", "null_distribution", "--",
+         *targets],
         env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True,
     )  # fmt: skip
     if result.returncode != 0:
@@ -525,6 +536,7 @@ def probe_jobs(work: Path, cores: int) -> dict:
     out = {}
     for rule, bench, factor in (
         ("random_embedding", "random_embedding/random.tsv", 1.0),
+        ("resolve_concept", "resolve_concept/random/affect.tsv", 1.0),
         ("learnability", "learnability/random/affect/uniform.tsv", 1.0),
         ("null_distribution", "null_distribution/random/uniform/size-400.tsv",
          PAPER["null_lists"] / lists),
@@ -536,7 +548,30 @@ def probe_jobs(work: Path, cores: int) -> dict:
         print(f"  {rule} at full vocabulary: {out[rule]['wall_s']:.0f} s, "
               f"{out[rule]['rss_mb']:.0f} MB")  # fmt: skip
     print(f"  probe jobs in {time.perf_counter() - started:.0f} s")
+    out["neighbours"] = probe_neighbours(folder / "results/embeddings/random/vectors.npy")
     return out
+
+
+NEIGHBOUR_QUERIES, NEIGHBOURS = 1024, 100
+
+
+def probe_neighbours(vectors_path: Path) -> dict:
+    """The evaluations' neighbour search (top_k, as evaluate_pseudo calls it: k = 100) for
+    NEIGHBOUR_QUERIES queries over the probe's full-vocabulary Gaussian vectors: seconds
+    a query, which times the pseudo evaluation's queries (its triples, bounded by
+    max_tokens, so about the rehearsal's whatever the corpus) give its search at enwiki."""
+    from learnability.evaluations.neighbours import norms, top_k
+
+    vectors = np.load(vectors_path, mmap_mode="r")
+    started = time.perf_counter()
+    row_norms = norms(vectors)
+    queries = np.random.default_rng(0).choice(vectors.shape[0], NEIGHBOUR_QUERIES, replace=False)
+    top_k(vectors, queries, NEIGHBOURS, row_norms=row_norms)
+    wall = time.perf_counter() - started
+    per_query = wall / NEIGHBOUR_QUERIES
+    print(f"  neighbour search at full vocabulary: {per_query * 1000:.1f} ms a query "
+          f"({NEIGHBOUR_QUERIES} queries, k {NEIGHBOURS}, norms included)")  # fmt: skip
+    return {"wall_s": wall, "per_query_s": per_query, "queries": NEIGHBOUR_QUERIES}
 
 
 def main() -> int:
@@ -584,6 +619,7 @@ def main() -> int:
 
 # the declared job (probe_dry_runs) that each measured stage is compared with
 DECLARED_AS = {
+    "extract_part": "extract_part",
     "join_corpus": "join_corpus",
     "train_embedding/word2vec": "train_embedding/word2vec",
     "train_embedding/fasttext": "train_embedding/fasttext",
@@ -603,6 +639,16 @@ def need_minutes(row: pd.Series, cpus: int, table: pd.DataFrame) -> float:
         iterations = 2 * phases["glove: iteration"] / max(1.0, THREAD_EFFICIENCY * cpus)
         return (phases["glove: counting"] + iterations) / 60
     return row["cpu_s_enwiki"] / max(1.0, THREAD_EFFICIENCY * cpus) / 60
+
+
+def pseudo_queries(work: Path, results: list[dict]) -> int:
+    """The triples evaluate_pseudo asked in the largest full rehearsal (from its log)."""
+    for r in sorted(results, key=lambda r: -r["size_mb"]):
+        log = work / f"run-{r['size_mb']:g}mb/logs/evaluations/word2vec/pseudo.log"
+        m = re.search(r"'triples': (\d+)", log.read_text()) if log.exists() else None
+        if m:
+            return int(m.group(1))
+    return 0
 
 
 def report(results: list[dict], work: Path, probes: dict | None = None) -> None:
@@ -656,6 +702,16 @@ def report(results: list[dict], work: Path, probes: dict | None = None) -> None:
     if probes:
         out += ["", f"`snakemake -n` on the enwiki-sized folder: {probes['dag_seconds']:.1f} s"]
         for rule, p in probes.get("jobs", {}).items():
+            if rule == "neighbours":
+                triples = pseudo_queries(work, results)
+                line = (f"- the neighbour search at the full vocabulary (top 100): "
+                        f"{p['per_query_s'] * 1000:.1f} ms a query")  # fmt: skip
+                if triples:
+                    line += (f"; evaluate_pseudo's {triples:,} queries (the largest "
+                             f"rehearsal's): {p['per_query_s'] * triples / 60:.0f} min "
+                             "an embedding on one core")  # fmt: skip
+                out.append(line)
+                continue
             out.append(
                 f"- {rule} at the full vocabulary: {p['wall_s']:.0f} s, {p['rss_mb']:.0f} MB"
             )

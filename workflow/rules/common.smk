@@ -217,6 +217,24 @@ def random_mem_mb(wildcards, input):
     return 1000 + int(60 * input.size_mb)
 
 
+# Parquet bytes per vocabulary word: 13 (33 MB at 2.5 M words, benchmarks/scale.py)
+VOCAB_PARQUET_BYTES_PER_WORD = 13
+
+
+def random_disk_mb(wildcards, input):
+    """MB: the float32 V x dim vectors it writes (3 GB at 2.5 M words x 300, against
+    Snakemake's default of twice its small input) and its vocabulary, 1.3x; V is the
+    reference vocabulary's rows, or in a dry run before it exists, its size in words."""
+    try:
+        import pyarrow.parquet as pq
+
+        words = pq.read_metadata(input.vocab).num_rows
+    except OSError:
+        words = input.size_mb * 1e6 / VOCAB_PARQUET_BYTES_PER_WORD
+    dim = point_params(wildcards.embedding)["dim"]
+    return 1000 + int(1.3 * (words * dim * 4 / 1e6 + 2 * input.size_mb))
+
+
 def fitting_mem_mb(wildcards, input):
     # the memory-mapped embedding's pages, plus the splits and per-thread work arrays:
     # 3.2 GB measured for a 3 GB embedding of 2.5 M words (benchmarks/scale.py); a null

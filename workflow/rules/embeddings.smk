@@ -43,6 +43,7 @@ rule random_embedding:
         "../envs/learnability.yaml"
     resources:
         mem_mb=random_mem_mb,
+        disk_mb=random_disk_mb,
     params:
         hp=training_params,
     script:
