@@ -54,7 +54,10 @@ def joined_corpus(folder: Path, xml_mb: float, parts: int, processes: int) -> Pa
     return text
 
 
-def count(text: Path, processes: int, count_mb: int, tmp: Path) -> tuple[float, list]:
+PHASES = ("vocabulary_seconds", "pairs_seconds", "merge_seconds")
+
+
+def count(text: Path, processes: int, count_mb: int, tmp: Path) -> tuple[float, list, dict]:
     started = time.perf_counter()
     _, _, buckets, info = count_for_glove(
         str(text), 5, 5, count_memory_mb=count_mb, tmpdir=str(tmp), processes=processes
@@ -65,7 +68,7 @@ def count(text: Path, processes: int, count_mb: int, tmp: Path) -> tuple[float, 
         digest = [hash(buckets.load(b)[0].tobytes() + buckets.load(b)[2].tobytes())
                   for b in range(len(buckets))]  # fmt: skip
     assert info["processes"] == processes, info
-    return seconds, digest
+    return seconds, digest, {p: info[p] for p in PHASES}
 
 
 def main() -> None:
@@ -90,15 +93,23 @@ def main() -> None:
         (folder / "work").mkdir()
         count(text, 1, args.count_mb, folder / "work")  # warm-up: page cache, numba
         times: dict[int, list[float]] = {1: [], processes: []}
-        digests = {}
+        digests, phases = {}, {}
         for r in range(args.rounds):
             for p in (1, processes):
-                seconds, digests[p] = count(text, p, args.count_mb, folder / "work")
+                seconds, digests[p], phases[p] = count(text, p, args.count_mb, folder / "work")
                 times[p].append(seconds)
-                print(f"  round {r + 1}, {p} process(es): {seconds:.1f} s", flush=True)
+                split = ", ".join(f"{k.split('_')[0]} {v:.1f}" for k, v in phases[p].items())
+                print(f"  round {r + 1}, {p} process(es): {seconds:.1f} s ({split})",
+                      flush=True)  # fmt: skip
     one, many = np.array(times[1]), np.array(times[processes])
     print(f"baseline (1 process): best {one.min():.1f} s")
     print(f"ours ({processes} processes): best {many.min():.1f} s")
+    # Amdahl: the share of one process's time that the workers did not divide
+    speedup = one.min() / many.min()
+    serial = (processes / speedup - 1) / (processes - 1)
+    print(f"serial share (Amdahl, from the best rounds): {serial:.2f}; the merge into "
+          f"buckets, one process by design: {phases[1]['merge_seconds'] / times[1][-1]:.2f} "
+          "of one process's time")  # fmt: skip
     print(f"speed-up 1/{processes} processes: {one.min() / many.min():.2f}x (rounds: "
           f"{(one / many).min():.2f}-{(one / many).max():.2f}x); same buckets: "
           f"{digests[1] == digests[processes]}")  # fmt: skip

@@ -228,7 +228,10 @@ def sizes_of(run: Path, dump: str, synthetic: dict) -> dict:
             if "cooccurrence_entries" in meta:
                 sizes["entries"] = meta["cooccurrence_entries"]
                 # counting runs once, iterations 15 times in the paper: timed apart
-                sizes["glove_counting_s"] = meta["counting_seconds"]
+                # as one process would take: a run that counted by part in several
+                # (meta's counting_processes) is scaled back by the measured speed-up
+                processes = meta.get("counting_processes", 1)
+                sizes["glove_counting_s"] = meta["counting_seconds"] / counting_share(processes)
                 sizes["glove_iteration_s"] = meta["training_seconds"] / meta["params"]["epochs"]
     return sizes
 
@@ -631,13 +634,25 @@ DECLARED_AS = {
 THREAD_EFFICIENCY = 0.75
 
 
+# GloVe's counting by dump part: the share of one process's time that its worker
+# processes do not divide (the merge into buckets, the vocabulary's merge), by Amdahl's
+# law from the speed-up benchmarks/glove_counting.py measured on 2 cores
+COUNTING_SERIAL_SHARE = 0.25
+
+
+def counting_share(processes: int) -> float:
+    """The share of one process's counting time that counting in ``processes`` takes."""
+    return COUNTING_SERIAL_SHARE + (1 - COUNTING_SERIAL_SHARE) / max(1, processes)
+
+
 def need_minutes(row: pd.Series, cpus: int, table: pd.DataFrame) -> float:
     """A stage's enwiki wall minutes on ``cpus`` cores, from its scaled CPU seconds
-    (GloVe's counting is one process: only its iterations use the cores)."""
+    (GloVe's counting is by dump part, at most one process a part)."""
     if row["stage"] == "train_embedding/glove":
         phases = table.set_index("stage")["wall_s_enwiki"]
         iterations = 2 * phases["glove: iteration"] / max(1.0, THREAD_EFFICIENCY * cpus)
-        return (phases["glove: counting"] + iterations) / 60
+        counting = phases["glove: counting"] * counting_share(min(cpus, ENWIKI_PARTS))
+        return (counting + iterations) / 60
     return row["cpu_s_enwiki"] / max(1.0, THREAD_EFFICIENCY * cpus) / 60
 
 

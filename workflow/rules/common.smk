@@ -174,6 +174,9 @@ def training_runtime(wildcards, input):
 
 
 def training_mem_mb(wildcards, input):
+    # GloVe counts by dump part in one process per thread, sharing count_memory_mb; each
+    # also holds the vocabulary's index (about 100 bytes a word: 4 GB for 16 processes
+    # at 2.5 M words), under the iterations' parameters that set its peak
     method = _method(wildcards)
     counting = (
         config["training"]["count_memory_mb"] if method.counts_cooccurrence else 0

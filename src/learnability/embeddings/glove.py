@@ -222,9 +222,11 @@ def count_for_glove(
     co-occurrence counts, bucketed for :func:`fit_glove`. With ``processes`` > 1 a corpus
     of several gzip members (one per dump part) is read by that many processes at once,
     sharing ``count_memory_mb``; the result is the same bytes."""
+    started = time.perf_counter()
     members = gzip_members(corpus) if processes > 1 else []
     words, counts = count_vocabulary(corpus, min_count, processes, members=members)
     budget = int(count_memory_mb) << 20
+    vocabulary_done = time.perf_counter()
     if len(members) > 1:
         counter = count_members(
             corpus, members, words, window, processes=processes, budget_bytes=budget,
@@ -237,13 +239,18 @@ def count_for_glove(
         )
         for ids, starts in encode_lines(LineCorpus(corpus), index):
             counter.add(ids, starts)
+    pairs_done = time.perf_counter()
     shards = len(counter.shards)
     buckets = counter.finish_buckets()
+    # the phases' seconds: the merge into buckets is one process whatever ``processes``
     info = {
         "shards": shards,
         "buckets": len(buckets),
         "entries": buckets.entries,
         "processes": max(1, min(processes, len(members))),
+        "vocabulary_seconds": round(vocabulary_done - started, 3),
+        "pairs_seconds": round(pairs_done - vocabulary_done, 3),
+        "merge_seconds": round(time.perf_counter() - pairs_done, 3),
     }
     return words, counts, buckets, info
 
@@ -267,9 +274,11 @@ def train_glove(
     )
     counted = time.perf_counter()
     log.info(
-        "%d words, %d co-occurrence entries (%d shards, %d buckets, %d processes) in %.1f s",
+        "%d words, %d co-occurrence entries (%d shards, %d buckets, %d processes) in %.1f s "
+        "(vocabulary %.1f s, pairs %.1f s, merge %.1f s)",
         len(words), info["entries"], info["shards"], info["buckets"], info["processes"],
-        counted - start,
+        counted - start, info["vocabulary_seconds"], info["pairs_seconds"],
+        info["merge_seconds"],
     )  # fmt: skip
 
     progress = Progress("training", int(params["epochs"]), unit="iterations", every=0.0,
@@ -300,6 +309,7 @@ def train_glove(
         "cooccurrence_entries": info["entries"],
         "cooccurrence_shards": info["shards"],
         "cooccurrence_buckets": info["buckets"],
+        "counting_processes": info["processes"],
         "cost_history": [round(c, 8) for c in history],
         "skipped_steps": skipped,
         "corpus_words": int(counts.sum()),
