@@ -85,6 +85,17 @@ MEMORY_DRIVER = {
     "train_embedding/fasttext": "vocabulary",
     "train_embedding/glove": "vocabulary",
 }
+# the driver of a stage's output bytes where it is not the time's: vectors grow with the
+# vocabulary, not the corpus
+OUTPUT_DRIVER = {
+    "train_embedding/word2vec": "vocabulary",
+    "train_embedding/fasttext": "vocabulary",
+    "train_embedding/glove": "vocabulary",
+    "restrict_embedding": "vocabulary",
+}
+# stages whose jobs are one per dump part: their summed time and output are divided by
+# enwiki's parts to compare with one job's declaration
+PER_PART = ("fetch_dump_part", "extract_part")
 # the paper's count over the rehearsal's, per stage: what scales a measurement back
 SCALE_BACK = {
     "train_embedding/word2vec": PAPER["epochs"] / REHEARSAL["epochs"],
@@ -346,7 +357,9 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
         driver = DRIVER.get(stage, "tokens")
         row = {"stage": stage, "driver": driver}
         for metric in ("wall_s", "cpu_s", "rss_mb", "output_mb"):
-            by = MEMORY_DRIVER.get(stage, driver) if metric == "rss_mb" else driver
+            by = {"rss_mb": MEMORY_DRIVER, "output_mb": OUTPUT_DRIVER}.get(metric, {}).get(
+                stage, driver
+            )
             x, y = g[by].to_numpy(dtype=float), g[metric].to_numpy(dtype=float)
             targets = enwiki(by)
             row[f"{metric}_slope"] = slope(x, y)[0]
@@ -365,7 +378,22 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
         rows.append({"stage": f"glove: {key[6:-2]}", "driver": driver,
                      "wall_s_slope": slope(x, y)[0],
                      "wall_s_enwiki": project(x, y, targets) * factor})  # fmt: skip
+    # GloVe's tmpdir (the rehearsal's peak, all GloVe's): bytes per co-occurrence entry,
+    # the largest measured, times enwiki's entries (a power law fitted from a size whose
+    # counts never spilled to disk would explode)
+    per_entry = max(r["tmp_peak_mb"] / r["sizes"]["entries"] for r in results
+                    if r["sizes"].get("entries"))  # fmt: skip
+    rows.append({"stage": "glove: tmpdir", "driver": "entries",
+                 "output_mb_enwiki": per_entry * max(enwiki("entries"))})  # fmt: skip
     table = pd.DataFrame(rows)
+    # a job's disk: its output, and GloVe's its tmpdir too; per part for per-part stages
+    table["disk_mb_enwiki"] = table["output_mb_enwiki"]
+    tmp = table["stage"] == "glove: tmpdir"
+    glove_row = table["stage"] == "train_embedding/glove"
+    if tmp.any() and glove_row.any():
+        table.loc[glove_row, "disk_mb_enwiki"] += float(table.loc[tmp, "output_mb_enwiki"].iloc[0])
+    part = table["stage"].isin(PER_PART)
+    table.loc[part, "disk_mb_enwiki"] /= ENWIKI_PARTS
     # GloVe's whole time scaled by 15 would count its counting 15 times: its CPU seconds
     # are the counting's (one process) plus the 15 iterations' on the 2 measured threads
     phases = table.set_index("stage")["wall_s_enwiki"]
@@ -653,7 +681,8 @@ def need_minutes(row: pd.Series, cpus: int, table: pd.DataFrame) -> float:
         iterations = 2 * phases["glove: iteration"] / max(1.0, THREAD_EFFICIENCY * cpus)
         counting = phases["glove: counting"] * counting_share(min(cpus, ENWIKI_PARTS))
         return (counting + iterations) / 60
-    return row["cpu_s_enwiki"] / max(1.0, THREAD_EFFICIENCY * cpus) / 60
+    jobs = ENWIKI_PARTS if row["stage"] in PER_PART else 1
+    return row["cpu_s_enwiki"] / jobs / max(1.0, THREAD_EFFICIENCY * cpus) / 60
 
 
 def pseudo_queries(work: Path, results: list[dict]) -> int:
@@ -698,8 +727,9 @@ def report(results: list[dict], work: Path, probes: dict | None = None) -> None:
             "splits and lists; beside it what the cluster profile declares (probes)",
             "",
             "| stage | driver | time slope | memory slope | enwiki CPU h | enwiki GB "
-            "| declared GB | enwiki h at declared cores | declared h |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| declared GB | enwiki h at declared cores | declared h | enwiki disk GB "
+            "| declared disk GB |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for _, r in ex.iterrows():
             d = declared.get(DECLARED_AS.get(r["stage"], ""), {})
@@ -712,6 +742,8 @@ def report(results: list[dict], work: Path, probes: dict | None = None) -> None:
                 f"{int(d['mem_mb']) / 1000:.1f}" if d else "",
                 f"{need_minutes(r, cpus, ex) / 60:.1f}" if d else "",
                 f"{int(d['runtime']) / 60:.1f}" if d else "",
+                f"{r.get('disk_mb_enwiki', np.nan) / 1000:.1f}",
+                f"{int(d['disk_mb']) / 1000:.1f}" if d and "disk_mb" in d else "",
             ]  # fmt: skip
             out.append("| " + " | ".join(cells) + " |")
     if probes:
