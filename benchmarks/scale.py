@@ -663,9 +663,11 @@ THREAD_EFFICIENCY = 0.75
 
 
 # GloVe's counting by dump part: the share of one process's time that its worker
-# processes do not divide (the merge into buckets, the vocabulary's merge), by Amdahl's
-# law from the speed-up benchmarks/glove_counting.py measured on 2 cores
-COUNTING_SERIAL_SHARE = 0.25
+# processes do not divide (the merge into buckets, most of the vocabulary pass's merging
+# of the parts' counts), by phase: 0.26 from benchmarks/glove_counting.py on 2 cores
+# (128 MB of XML in 4 parts: 18.4 s in one process, 9.8 s in two, 1.87x; the merge
+# 1.9 s and 2.8 of the vocabulary pass's 4.0 s do not divide); Amdahl's law with it
+COUNTING_SERIAL_SHARE = 0.26
 
 
 def counting_share(processes: int) -> float:
