@@ -184,13 +184,13 @@ def training_mem_mb(wildcards, input):
     return 4000 + counting + int(input.size_mb * method.mem_per_mb)
 
 
-# bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49 measured (2085 MB for
-# 42.5 M entries) when the shards stayed beside merged.bin and the buckets; they are
-# deleted once merged now, so this bounds the peak (16 bytes an entry, at most 3 copies);
-# co-occurrence entries per corpus token (window 5, min_count 5) fall as the corpus
-# grows: 2.80 at 4.5 M tokens and 2.36 at 18 M on the synthetic dump (benchmarks/scale.py;
-# the real sample has 2.9 at 0.45 M), a power law of slope -0.12 that gives 1.3 at enwiki's
-# 2.6 B tokens, the top of the 1-3.5 B entries estimated for it
+# bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49, the most measured
+# (2085 MB for 42.5 M entries; 38 and 42 at 76 and 135 M entries, with the shards deleted
+# once merged; benchmarks/scale.py); co-occurrence entries per corpus token (window 5,
+# min_count 5) fall as the corpus grows: 2.80 at 4.5 M tokens, 2.36 at 18 M, 2.13 at
+# 36 M and 1.89 at 72 M on the synthetic dump (the real sample has 2.9 at 0.45 M); the
+# power law of slope -0.12 kept here gives 1.3 at enwiki's 2.6 B tokens, above the
+# measured slope's -0.16 (1.06), inside the 1-3.5 B entries estimated for it
 GLOVE_TMP_BYTES_PER_ENTRY = 49
 ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
 
@@ -204,12 +204,14 @@ def cooccurrence_entries(tokens: float) -> float:
 def training_disk_mb(wildcards, input):
     """MB: the job's output (Snakemake's default guess, twice the input) plus, for the
     methods that count co-occurrences, their tmpdir at its peak; a 1.3x margin. GloVe's
-    tmpdir must be scratch that holds it (LEARNABILITY_TMPDIR on a cluster): about 220 GB
+    tmpdir must be scratch that holds it (LEARNABILITY_TMPDIR on a cluster): about 250 GB
     at enwiki's 2.6 B tokens."""
     need = 2 * input.size_mb
     if _method(wildcards).counts_cooccurrence:
         entries = cooccurrence_entries(input.size_mb * TOKENS_PER_GZ_MB)
-        need += entries * GLOVE_TMP_BYTES_PER_ENTRY / 1e6
+        # 1.4x: 1.3x over the top of the 1-3.5 B entries assumed for enwiki, which the
+        # rehearsal's extrapolation takes (the model gives 3.4 B)
+        return 1000 + int(1.4 * (need + entries * GLOVE_TMP_BYTES_PER_ENTRY / 1e6))
     return 1000 + int(1.3 * need)
 
 
@@ -244,6 +246,19 @@ def fitting_mem_mb(wildcards, input):
     # job holds at most evaluate.NULL_BATCH_BYTES (256 MB) of splits at a time, whatever
     # its lists and splits (method: matched), within the 1000 MB base
     return 1000 + int(1.3 * input.size_mb)
+
+
+def pseudo_mem_mb(wildcards, input):
+    """MB: the pair tokens of the corpus' first max_tokens (about 10 a token, with their
+    folds and keys) and the vectors' pages the neighbour search reads: 1.4 GB at 2 M
+    tokens plus 1.4x the vectors, fitted to 1539-1788 MB measured at 104k-253k words
+    (benchmarks/scale.py; 6.3 GB extrapolated at 3 M words), with a 1.3x margin."""
+    try:
+        vectors_mb = os.path.getsize(input.vectors) / 1e6
+    except OSError:  # a dry run before the vectors exist
+        vectors_mb = 0.0
+    pairs_mb = 1400 * max(1.0, pseudo_settings()["max_tokens"] / 2e6)
+    return int(1.3 * (pairs_mb + 1.4 * vectors_mb))
 
 
 def pseudo_runtime(wildcards, input):

@@ -100,6 +100,7 @@ rule evaluate_pseudo:
     conda:
         "../envs/learnability.yaml"
     resources:
+        mem_mb=pseudo_mem_mb,
         runtime=pseudo_runtime,
     params:
         dataset=DUMP,
