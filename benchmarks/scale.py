@@ -381,8 +381,9 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
     # GloVe's tmpdir (the rehearsal's peak, all GloVe's): bytes per co-occurrence entry,
     # the largest measured, times enwiki's entries (a power law fitted from a size whose
     # counts never spilled to disk would explode)
-    per_entry = max(r["tmp_peak_mb"] / r["sizes"]["entries"] for r in results
-                    if r["sizes"].get("entries"))  # fmt: skip
+    # (none in a --smoke run, which stops at the corpus)
+    per_entry = max((r["tmp_peak_mb"] / r["sizes"]["entries"] for r in results
+                     if r["sizes"].get("entries")), default=np.nan)  # fmt: skip
     rows.append({"stage": "glove: tmpdir", "driver": "entries",
                  "output_mb_enwiki": per_entry * max(enwiki("entries"))})  # fmt: skip
     table = pd.DataFrame(rows)
