@@ -147,11 +147,9 @@ def _radix_reduce(keys, vals, tmp_k, tmp_v):
 
 def _reduce(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sort by key and sum the values of equal keys (new arrays; the inputs are kept)."""
-    if keys.size == 0:
-        return keys[:0].copy(), vals[:0].copy()
     k = np.array(keys, dtype=np.int64)
     v = np.array(vals, dtype=np.int64)
-    m = _radix_reduce(k, v, np.empty_like(k), np.empty_like(v))
+    m = _reduce_in_place(k, v, np.empty_like(k), np.empty_like(v))
     return k[:m].copy(), v[:m].copy()
 
 
