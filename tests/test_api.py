@@ -72,8 +72,8 @@ def test_keyed_vectors_score_a_planted_concept_and_chance(seed):
 
 
 def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_skewness(seed):
-    """The default method (rescaled_skew) by hand, from the null table and the definition
-    in docs/statistics.md: the variance components by their textbook estimates, each
+    """rescaled_skew by hand, from the null table and the definition in
+    docs/statistics.md: the variance components by their textbook estimates, each
     random list's deviation u mapped to a (u + t (u^2 - mean u^2)), with t the root
     nearest 0 (over the map's monotone range) that gives the recorded skewness and a the
     variance between + within / 20; the p-value is the list's rank among those values."""
@@ -81,10 +81,11 @@ def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_sk
 
     words, vectors = planted(seed=seed)
     result = learnability.score(
-        (words, vectors), LISTS, iterations=20, null_lists=50, codelength_orders=0
-    )
+        (words, vectors), LISTS, iterations=20, null_lists=1000, codelength_orders=0,
+        pvalue_method="rescaled_skew",
+    )  # fmt: skip
     row = result.pvalues.set_index("list").loc["chance"]
-    assert row["method"] == "rescaled_skew"
+    assert row["method"] == row["method_requested"] == "rescaled_skew"
     null = result.null[result.null["null_key"] == row["null_key"]]
     y = null["auc"].to_numpy()
     within = null["auc_var"].mean()
@@ -107,39 +108,76 @@ def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_sk
     z = u + t * q
     values = y.mean() + z * np.sqrt((between + within / 20) / z.var(ddof=1))
     observed = result.lists.set_index("list").loc["chance", "auc"]
-    assert row["p_value"] == pytest.approx((1 + (values >= observed).sum()) / 51)
+    assert row["p_value"] == pytest.approx((1 + (values >= observed).sum()) / 1001)
     # the map keeps the random lists' order
     assert (np.diff(values[np.argsort(y)]) >= 0).all()
 
 
-def test_pvalues_are_the_hand_computed_rank_against_the_rescaled_null(seed):
+def test_the_default_chooses_exactly_and_says_why(seed):
+    """The default (auto) with 50 random lists: too few for any approximation, so the
+    exact truncated, the reason in the row; by hand, the list's mean over its first 10
+    splits ranked among the random lists' 10-split means. Holm over the two lists.
+    Settings whose measured error misses the goal are refused in one line."""
     words, vectors = planted(seed=seed)
-    result = learnability.score(
-        (words, vectors),
-        LISTS,
-        iterations=20,
-        null_lists=50,
-        pvalue_method="rescaled",
-        codelength_orders=0,
-    )
+    result = learnability.score((words, vectors), LISTS, iterations=20, null_lists=50,
+                                codelength_orders=0)  # fmt: skip
     row = result.pvalues.set_index("list").loc["chance"]
+    assert (row["method"], row["method_requested"]) == ("truncated", "auto")
+    assert "50 random lists of 10 splits" in row["method_reason"]
     null = result.null[result.null["null_key"] == row["null_key"]]
-    means, within = null["auc"].to_numpy(), null["auc_var"].to_numpy()
-    # the rescaled null by hand: deviations shrunk to the list's 20 splits (10 each)
-    w = within.mean()
-    b = max(means.var(ddof=1) - w / 10, 0.0)
-    rescaled = means.mean() + (means - means.mean()) * np.sqrt((b + w / 20) / (b + w / 10))
-    observed = result.lists.set_index("list").loc["chance", "auc"]
-    expected = (1 + (rescaled >= observed).sum()) / (len(rescaled) + 1)
-    assert row["p_value"] == pytest.approx(expected)
-    assert row["method"] == "rescaled" and row["list_iterations"] == 20
-    assert row["null_iterations"] == 10 and row["null_lists"] == 50
-    # Holm over the two scored lists
+    its = result.iterations.query("list == 'chance' and iteration < 10")
+    observed = its["auc"].mean()
+    assert row["observed"] == pytest.approx(observed)
+    assert row["p_value"] == pytest.approx((1 + (null["auc"] >= observed).sum()) / 51)
+    assert row["list_iterations"] == 20 and row["null_iterations"] == 10
     p = result.pvalues.set_index("list")["p_value"]
     assert result.pvalues.set_index("list").loc["chance", "p_adjusted"] == pytest.approx(
         min(1.0, max(2 * p.min(), p.max()))
     )
+    for method, match in (("rescaled", "rescaled's type-I error"),
+                          ("rescaled_skew", "at least 1000 random lists of 10")):  # fmt: skip
+        with pytest.raises(InputError, match=match) as err:
+            learnability.score((words, vectors), LISTS, iterations=20, null_lists=50,
+                               codelength_orders=0, pvalue_method=method)  # fmt: skip
+        assert "\n" not in str(err.value) and "use auto" in str(err.value)
 
+
+def test_the_defaults_are_the_config_schemas():
+    """One source for the defaults: score's and the CLI's are the workflow's, the schema's
+    defaults and, for keys the schema requires, config/config.yaml's values."""
+    import yaml
+
+    from learnability import api
+    from learnability.stats import DEFAULT_PVALUE_METHOD
+    from learnability.workflow_config import fill_defaults, load_schema
+
+    config = fill_defaults(
+        yaml.safe_load((REPO / "config/config.yaml").read_text()),
+        load_schema(REPO / "workflow/schemas/config.schema.yaml"),
+    )
+    ln, rl = config["learnability"], config["random_lists"]
+    assert api.ITERATIONS == ln["iterations"] and api.C == ln["C"] and api.SEED == ln["seed"]
+    assert api.NULL_LISTS == rl["lists"] == 1000
+    assert api.NULL_ITERATIONS == rl["iterations"] and api.ADJUST == rl["adjust"]
+    assert api.N_BINS == ln["frequency_bins"]
+    assert DEFAULT_PVALUE_METHOD == rl["method"] == "auto"
+
+
+def test_a_second_call_reuses_the_null(seed):
+    """The null of (vectors, size, settings) is kept for the session: a second call on
+    the same vectors gives the same table without drawing it again; other vectors do not
+    hit it."""
+    from learnability import api
+
+    words, vectors = planted(seed=seed)
+    kw = dict(iterations=20, null_lists=50, codelength_orders=0)
+    first = learnability.score((words, vectors), LISTS, **kw)
+    cached = len(api.NULL_CACHE)
+    second = learnability.score((words, vectors), LISTS, **kw)
+    assert len(api.NULL_CACHE) == cached
+    pd.testing.assert_frame_equal(first.pvalues, second.pvalues)
+    learnability.score((words, vectors + 1.0), LISTS, **kw)
+    assert len(api.NULL_CACHE) > cached
 
 def test_every_embedding_form_gives_the_same_numbers(tmp_path, seed):
     words, vectors = planted(seed=seed)

@@ -267,8 +267,8 @@ UNKNOWN = "unknown key; did you mean"
          "embeddings.w.method: 'fasttex' is not one of word2vec, fasttext, fasttext_facebook, "
          "glove, glove_python, transformer, random, pretrained; did you mean 'fasttext'?"),
         ({"random_lists": {"method": "rescaled_skw"}},
-         "random_lists.method: 'rescaled_skw' is not one of rescaled_skew, rescaled, matched, "
-         "truncated, unmatched; did you mean 'rescaled_skew'?"),
+         "random_lists.method: 'rescaled_skw' is not one of auto, rescaled_skew, rescaled, "
+         "matched, truncated, unmatched; did you mean 'rescaled_skew'?"),
         ({"compare": {"alternative": "bigger"}},
          "compare.alternative: 'bigger' is not one of greater, less, two-sided"),
     ],
@@ -400,7 +400,7 @@ def test_fill_defaults_gives_what_snakemakes_validation_gives():
     theirs = copy.deepcopy(cfg)
     validate(theirs, str(REPO / "workflow/schemas/config.schema.yaml"), set_default=True)
     assert ours == theirs
-    assert ours["random_lists"]["method"] == "rescaled_skew"
+    assert ours["random_lists"]["method"] == "auto"
     assert ours["evaluations"]["pseudo"]["folds"] == 10 and ours["report"]["table_size"] == 400
     assert ours["learnability"]["negatives"] == ["uniform"] and ours["matching"]["case"] == "auto"
     # given values are kept

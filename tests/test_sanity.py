@@ -64,7 +64,7 @@ def test_pvalues_are_calibrated_at_the_default_configs_ratios(seed):
     cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     kl, kn = cfg["learnability"]["iterations"], cfg["random_lists"]["iterations"]
     method = cfg["random_lists"].get("method", DEFAULT_PVALUE_METHOD)
-    assert kl > kn and method == DEFAULT_PVALUE_METHOD == "rescaled_skew"
+    assert kl > kn and method == DEFAULT_PVALUE_METHOD == "auto"
     vectors = np.random.default_rng(seed).standard_normal((4000, 100))
     p = null_list_pvalues(
         vectors,

@@ -123,12 +123,13 @@ def pvalue_rows(pairs, p, adjusted, lists, p_tail=float("nan")) -> pd.DataFrame:
     """Rows of the pvalues schema for (list, embedding) pairs, one p-value for all."""
     rows = [
         {"list": name, "embedding": emb, "negatives": "uniform", "size": 10, "auc": 0.7,
-         "method": "rescaled", "observed": 0.7, "list_iterations": 100, "null_key": "size-10",
+         "method": "rescaled", "method_requested": "rescaled", "method_reason": "configured",
+         "observed": 0.7, "list_iterations": 100, "null_key": "size-10",
          "null_size": 10, "null_lists": lists, "null_iterations": 10, "null_scale": 0.5,
          "within_var": 0.01, "between_var": 0.001, "between_third": float("nan"),
          "null_skewness": float("nan"), "null_auc_mean": 0.5,
          "null_auc_sd": 0.05, "null_auc_min": 0.4, "null_auc_max": 0.6,
-         "n_null_ge": round(p * (lists + 1)) - 1, "p_value": p, "p_mc_se": 0.01,
+         "n_null_ge": round(p * (lists + 1)) - 1, "p_value": p, "p_mc_se": 0.01, "p_upper": p,
          "p_floor": 1 / (lists + 1), "null_z": 4.0, "p_tail": p_tail, "p_adjusted": adjusted,
          "adjustment": "holm"}
         for name, emb in pairs

@@ -40,14 +40,16 @@ from learnability.evaluate import (
 )
 from learnability.matching import DEFAULT_CASE, Matcher
 from learnability.sampling import frequency_bins
-from learnability.stats import DEFAULT_PVALUE_METHOD, pvalues
+from learnability.stats import DEFAULT_PVALUE_METHOD, check_calibrated, pvalues
 
 log = logging.getLogger(__name__)
 
-# The defaults of `score` and of `learnability evaluate` (config/config.yaml's values,
-# except the null's size: a notebook's first look should take seconds, not minutes).
+# The defaults of `score` and of `learnability evaluate`: the config schema's
+# (workflow/schemas/config.schema.yaml; tests/test_api.py checks they agree). A null is
+# kept for the session (NULL_CACHE), so a second call on the same embedding costs only
+# its lists.
 ITERATIONS = 200
-NULL_LISTS = 100
+NULL_LISTS = 1000
 NULL_ITERATIONS = 10
 C = 1.0
 SEED = 2020
@@ -58,6 +60,21 @@ CODELENGTH_FRACTIONS = (0.1, 0.25, 0.5, 0.75)
 CODELENGTH_ORDERS = 20
 CODELENGTH_NULL_LISTS = 50
 NEGATIVES = ("uniform", "frequency_matched")
+
+# nulls kept across calls, oldest dropped first: (vectors, key, settings) -> null table
+NULL_CACHE: dict[tuple, pd.DataFrame] = {}
+NULL_CACHE_SIZE = 256
+
+
+def _digest(array: np.ndarray) -> str:
+    import hashlib
+
+    a = np.ascontiguousarray(array)
+    h = hashlib.blake2b(digest_size=16)
+    h.update(str((a.shape, a.dtype.str)).encode())
+    h.update(memoryview(a).cast("B"))
+    return h.hexdigest()
+
 
 LIST_SUFFIXES = (".txt",)
 DICTIONARY_SUFFIXES = (".dic", ".csv", ".tsv")
@@ -328,6 +345,13 @@ def score(
     matcher = Matcher(emb.words, case, emb.counts)
     protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
     k_null = iterations if pvalue_method == "matched" else null_iterations
+    try:
+        check_calibrated(pvalue_method, k_null, null_lists, iterations, where="pvalue_method")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    # the nulls of earlier calls on the same vectors (and bins) with the same settings
+    vectors_digest = _digest(emb.vectors)
+    bins_digest = _digest(bins) if bins is not None else ""
     null_seed = seed + 1 if null_seed is None else null_seed
     resolutions, covers, results, skipped, nulls, codes = [], [], [], [], {}, []
     for list_name, list_entries in entries.items():
@@ -377,18 +401,17 @@ def score(
             )  # fmt: skip
         key = str(result.iterations["null_key"].iloc[0])
         if key not in nulls:
-            nulls[key] = null_distribution(
-                emb.vectors,
-                key=key,
-                lists=null_lists,
-                iterations=k_null,
-                C=C,
-                seed=null_seed,
-                embedding=label,
-                negatives=negatives,
-                bins=bins,
-                n_bins=n_bins,
-            )
+            settings = (vectors_digest, key, null_lists, k_null, C, null_seed, negatives,
+                        n_bins, bins_digest)  # fmt: skip
+            if settings not in NULL_CACHE:
+                NULL_CACHE[settings] = null_distribution(
+                    emb.vectors, key=key, lists=null_lists, iterations=k_null, C=C,
+                    seed=null_seed, embedding="", negatives=negatives, bins=bins,
+                    n_bins=n_bins,
+                )  # fmt: skip
+                while len(NULL_CACHE) > NULL_CACHE_SIZE:
+                    NULL_CACHE.pop(next(iter(NULL_CACHE)))
+            nulls[key] = NULL_CACHE[settings].assign(embedding=label)
     covered = pd.DataFrame(covers).reset_index(drop=True)
     skipped_table = pd.DataFrame(skipped, columns=["list", "n_entries", "n_in_vocab", "reason"])
     if not results:

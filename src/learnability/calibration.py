@@ -14,7 +14,13 @@ from scipy.stats import kstest
 
 from learnability.evaluate import Protocol, null_distribution, null_splits
 from learnability.schemas import METRICS
-from learnability.stats import PVALUE_METHODS, RESCALING_METHODS, comparison_null, empirical_pvalue
+from learnability.stats import (
+    PVALUE_METHODS,
+    RESCALING_METHODS,
+    comparison_null,
+    empirical_pvalue,
+    resolve_method,
+)
 
 LEVELS = (0.01, 0.05, 0.10)
 
@@ -87,19 +93,21 @@ def null_list_pvalues(
             )
             raw = null["auc"].to_numpy()
             for kl in kls:
+                # auto is the method it chooses for this null
+                used = {m: resolve_method(null, m, kl).method for m in methods}
                 mapped = {
-                    m: comparison_null(null, m, kl).values
+                    m: comparison_null(null, used[m], kl).values
                     for m in methods
-                    if m in RESCALING_METHODS
+                    if used[m] in RESCALING_METHODS
                 }
                 for i in range(draw, lists_per_size, nulls_per_size):
                     x = observed[kl][i]
                     for method in methods:
-                        if method == "unmatched":
+                        if used[method] == "unmatched":
                             p = empirical_pvalue(x, raw)[1]
                         elif method in mapped:
                             p = empirical_pvalue(x, mapped[method])[1]
-                        elif method == "truncated":
+                        elif used[method] == "truncated":
                             p = empirical_pvalue(first[i], raw)[1]
                         else:
                             p = empirical_pvalue(x, np.delete(observed[kl], i))[1]

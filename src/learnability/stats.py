@@ -11,6 +11,7 @@ import pandas as pd
 from scipy.stats import rankdata, wilcoxon
 
 from learnability.concepts import OVERLAP_WARN
+from learnability.sampling import derive_seed
 from learnability.schemas import METRICS
 
 # For FPR lower is better: the paper's random(max) row reports the best random list per
@@ -21,6 +22,8 @@ EXACT_MAX_N = 50  # scipy's own threshold for the exact null distribution
 
 # How a list's mean over K_L splits is compared with random lists' means over K_N splits
 # (docs/statistics.md has the reasoning and the calibration measurements):
+# - auto (the default): rescaled_skew for a null inside the region where its expected
+#   size was measured within the goal, else truncated (choose_method);
 # - rescaled_skew: each random list's deviation from the null mean is mapped, by a
 #   monotone quadratic, to what it would be with K_L splits: the variance and the third
 #   cumulant of K_L-split means, both estimated from the null's own splits;
@@ -31,8 +34,8 @@ EXACT_MAX_N = 50  # scipy's own threshold for the exact null distribution
 #   K_N of the list's K_L splits);
 # - unmatched: the K_L-split mean against the K_N-split null as it is (conservative when
 #   K_L > K_N; kept to reproduce results before this choice existed).
-PVALUE_METHODS = ("rescaled_skew", "rescaled", "matched", "truncated", "unmatched")
-DEFAULT_PVALUE_METHOD = "rescaled_skew"
+PVALUE_METHODS = ("auto", "rescaled_skew", "rescaled", "matched", "truncated", "unmatched")
+DEFAULT_PVALUE_METHOD = "auto"
 # the methods that transform the null's values from its own split statistics, and the
 # fewest splits per random list each needs (a variance needs 2, a third cumulant 3)
 RESCALING_METHODS = {"rescaled": 2, "rescaled_skew": 3}
@@ -41,12 +44,33 @@ RESCALING_METHODS = {"rescaled": 2, "rescaled_skew": 3}
 # compress a tail at most this much (on the sample's word2vec it held 10 of the 80 nulls
 # x ratios back from their target skewness; against a limit of 0.25 no share moved)
 SKEW_MIN_SLOPE = 0.5
+# the between-list variance is estimated as var(means) - within / K_N plus this many of
+# its standard errors: clamping a noisy estimate at 0 made the null too narrow where true
+# means barely differ (twolevel.expected_size measures the effect)
+BETWEEN_MARGIN = 0.0
+# the Monte Carlo error of a rescaled p-value: resamples of the random lists, the map
+# refitted on each; and the confidence of the upper bound every p-value row carries
+P_BOOTSTRAP = 100
+P_UPPER_CONFIDENCE = 0.95
+# method: auto uses rescaled_skew only inside the region where twolevel.expected_size
+# measured its size within the goal (10 % of the level at 0.01-0.10, 25 % at 0.001), and
+# the exact truncated elsewhere
+AUTO_MIN_ITERATIONS = 10
+AUTO_MIN_LISTS = 1000
+AUTO_MIN_RATIO = 2.0
+AUTO_MAX_SKEW = 0.8
 # Knijnenburg et al. (2009): the generalised Pareto tail is fitted when fewer than this
 # many random lists reach the observed value (the empirical p is good enough otherwise),
 # to at most TAIL_EXCEEDANCES of the null's largest values.
 TAIL_BELOW = 10
 TAIL_EXCEEDANCES = 250
 TAIL_MIN_LISTS = 100
+# The estimate is given only down to this many random lists' worth (3 / R): below it, on
+# nulls of 1000 draws from a Gaussian, gammas (skewness 1, 2) and lognormals, it was
+# within a factor of 3 of the truth in at most 7 % of draws for the Gaussian (1e-3: a
+# median of 4.4x; 1e-4: 14x), while at 3 / R it was in 84-100 % for all five
+# (docs/statistics.md). Further out the table says "beyond the null" and gives null_z.
+TAIL_VALID_LISTS = 3
 
 
 def empirical_pvalue(observed: float, null_values: np.ndarray) -> tuple[int, float]:
@@ -62,11 +86,27 @@ def variance_components(
 ) -> tuple[float, float]:
     """(within, between): the variance of one split's value around its list's own mean
     (pooled over the random lists' splits), and the variance of the lists' true means,
-    from var(means) = between + within / K_N. ``between`` is clamped at 0."""
+    from var(means) = between + within / K_N, raised by ``BETWEEN_MARGIN`` of its
+    standard error (:func:`between_se`) so that its noise errs on the conservative side,
+    and never below 0."""
     means = np.asarray(means, dtype=float)
     within = float(np.nanmean(np.asarray(within_var, dtype=float)))
     total = float(np.var(means, ddof=1)) if means.size > 1 else 0.0
-    return within, max(total - within / null_iterations, 0.0)
+    raw = total - within / null_iterations
+    margin = BETWEEN_MARGIN * between_se(means, within_var, null_iterations)
+    return within, max(raw + margin, 0.0)
+
+
+def between_se(means: np.ndarray, within_var: np.ndarray, null_iterations: int) -> float:
+    """The standard error of var(means) - mean(within_var) / K_N, from each random list's
+    influence on it (both terms, and their covariance)."""
+    means = np.asarray(means, dtype=float)
+    v = np.asarray(within_var, dtype=float)
+    if means.size < 3:
+        return 0.0
+    d2 = (means - means.mean()) ** 2
+    psi = d2 - d2.mean() - (v - np.nanmean(v)) / null_iterations
+    return float(np.nanstd(psi, ddof=1) / np.sqrt(means.size))
 
 
 def calibrated_null(
@@ -132,6 +172,32 @@ def between_third_cumulant(
     return float(per_list.mean()), se
 
 
+def target_moments(
+    means: np.ndarray,
+    within_var: np.ndarray,
+    within_m3: np.ndarray,
+    null_iterations: int,
+    list_iterations: int,
+) -> tuple[float, float, float, float]:
+    """(within, between, variance, third cumulant) of K_L-split means of random lists,
+    estimated from the null's K_N-split means and each list's split variance and mean
+    cubed deviation (:func:`skew_matched_null` gives the null these two)."""
+    means = np.asarray(means, dtype=float)
+    k = null_iterations
+    within, between = variance_components(means, within_var, k)
+    target_var = between + within / list_iterations
+    third = between_third_cumulant(means, within_var, within_m3, k)[0]
+    split_third = float(np.nanmean(np.asarray(within_m3, dtype=float))) * k**2 / ((k - 1) * (k - 2))
+    # a K_L-split mean mu + e has k3(mu) + 3 Cov(mu, w(mu)) / K_L + k3(e) / K_L^2: lists
+    # with higher true means may have noisier splits. Cov(mean, split variance) over the
+    # random lists is Cov(mu, w) + k3(e) / K_N (a sample mean and variance covary by the
+    # third cumulant over n)
+    v = np.asarray(within_var, dtype=float)
+    cov_mu_w = float(np.cov(means, v)[0, 1]) - split_third / k if means.size > 2 else 0.0
+    third += 3 * cov_mu_w / list_iterations + split_third / list_iterations**2
+    return within, between, target_var, third
+
+
 def skew_matched_null(
     means: np.ndarray,
     within_var: np.ndarray,
@@ -150,8 +216,9 @@ def skew_matched_null(
     random lists, as trained embeddings have) then puts the null's median above the lists'.
     Here each deviation u_r = Y_r - mean is mapped to a * (u_r + t * (u_r^2 - mean u^2)),
     with (a, t) chosen so that the values have the variance between + within / K_L and
-    the third cumulant k3(mu) + k3(e) / K_L^2 (:func:`between_third_cumulant`; k3(e) from
-    the splits). t is kept where the map's slope stays at least ``SKEW_MIN_SLOPE`` of its
+    the third cumulant k3(mu) + 3 Cov(mu, w) / K_L + k3(e) / K_L^2
+    (:func:`between_third_cumulant`; k3(e) and Cov(mu, w), w a list's split variance,
+    from the splits). t is kept where the map's slope stays at least ``SKEW_MIN_SLOPE`` of its
     central slope over the null's range, so that the map is monotone (ranks are kept) and
     a noisy estimate (few random lists, or true means that barely differ, as on Gaussian
     vectors, where the estimate is divided by a small variance) cannot fold or crush a
@@ -163,12 +230,9 @@ def skew_matched_null(
     if list_iterations == null_iterations:
         return means, 1.0, nan, nan, nan, nan
     _check_rescalable(null_iterations, within_var, "rescaled_skew")
-    within, between = variance_components(means, within_var, null_iterations)
-    target_var = between + within / list_iterations
-    k = null_iterations
-    third = between_third_cumulant(means, within_var, within_m3, k)[0]
-    split_third = float(np.nanmean(np.asarray(within_m3, dtype=float))) * k**2 / ((k - 1) * (k - 2))
-    third += split_third / list_iterations**2
+    within, between, target_var, third = target_moments(
+        means, within_var, within_m3, null_iterations, list_iterations
+    )
     centre = means.mean()
     u = means - centre
     if target_var <= 0 or not np.ptp(u) > 0:
@@ -201,6 +265,57 @@ def skew_matched_null(
     return values, slope, within, between, third, float(skewness(np.array(t)))
 
 
+class Choice(NamedTuple):
+    """What ``method: auto`` chose for one null, and why."""
+
+    method: str
+    reason: str
+
+
+def choose_method(
+    means: np.ndarray,
+    within_var: np.ndarray,
+    within_m3: np.ndarray,
+    null_iterations: int,
+    list_iterations: int,
+) -> Choice:
+    """``method: auto``, for one null: ``rescaled_skew`` where nulls like this one are
+    inside the region where its expected size was measured within the goal
+    (``twolevel.expected_size``; docs/statistics.md has the table), else ``truncated``,
+    which is exact at every setting. The region, from the null's own estimates: at least
+    ``AUTO_MIN_ITERATIONS`` splits and ``AUTO_MIN_LISTS`` random lists, true means that
+    differ at least as much as ``AUTO_MIN_RATIO`` times the split noise of a K_N-split
+    mean, and a skewness of K_L-split means at most ``AUTO_MAX_SKEW``. ``matched`` when
+    the random lists already have the lists' number of splits (then exact as they are)."""
+    k, r = null_iterations, np.asarray(means).size
+    if k == list_iterations:
+        return Choice("matched", f"the random lists have the lists' {k} splits")
+    if k < AUTO_MIN_ITERATIONS or r < AUTO_MIN_LISTS:
+        return Choice(
+            "truncated",
+            f"{r} random lists of {k} splits: rescaled_skew is measured within its goal from "
+            f"{AUTO_MIN_LISTS} lists of {AUTO_MIN_ITERATIONS} splits",
+        )
+    if not np.isfinite(np.asarray(within_m3, dtype=float)).any():
+        return Choice("truncated", "the null has no split moments (auc_m3)")
+    within, between, target_var, third = target_moments(
+        means, within_var, within_m3, k, list_iterations
+    )
+    ratio = between / (within / k) if within > 0 else 0.0
+    if ratio < AUTO_MIN_RATIO:
+        return Choice(
+            "truncated",
+            f"between/(within/K_N) {ratio:.2f} < {AUTO_MIN_RATIO:g}: the random lists' "
+            "means are mostly split noise",
+        )
+    skew = third / target_var**1.5
+    if abs(skew) > AUTO_MAX_SKEW:
+        return Choice("truncated", f"skewness {skew:.2f} beyond +-{AUTO_MAX_SKEW:g}")
+    return Choice(
+        "rescaled_skew", f"between/(within/K_N) {ratio:.2f}, skewness {skew:.2f}: inside the region"
+    )
+
+
 def tail_pvalue(observed: float, null_values: np.ndarray) -> float:
     """A generalised Pareto estimate of P(null >= observed) for a value in the null's far
     tail (Knijnenburg et al. 2009, "Fewer permutations, more accurate P-values"): the
@@ -209,8 +324,9 @@ def tail_pvalue(observed: float, null_values: np.ndarray) -> float:
     observed value. NaN where the empirical p-value needs no help (``TAIL_BELOW`` or more
     random lists reach the value) or the null has fewer than ``TAIL_MIN_LISTS`` lists.
     The shape is kept >= 0 (see below), so the estimate is conservative for light tails.
-    An estimate to read beside the empirical p-value, never in its place: it assumes that
-    the tail continues the way its largest values go."""
+    NaN, too, below ``TAIL_VALID_LISTS / R``, where it was not measured within a factor
+    of 3 of the truth. An estimate to read beside the empirical p-value, never in its
+    place: it assumes that the tail continues the way its largest values go."""
     from scipy.stats import genpareto
 
     x = np.sort(np.asarray(null_values, dtype=float))[::-1]
@@ -232,7 +348,9 @@ def tail_pvalue(observed: float, null_values: np.ndarray) -> float:
             # so the estimate errs on the conservative side.
             shape, scale = 0.0, float(exceedances.mean())
         tail = float(genpareto.sf(observed - threshold, shape, loc=0.0, scale=scale))
-    return n_exc / x.size * tail
+    estimate = n_exc / x.size * tail
+    # only where it was measured within a factor of 3 of the truth
+    return estimate if estimate >= TAIL_VALID_LISTS / x.size else float("nan")
 
 
 def compare_with_null(observed: float, null_values: np.ndarray) -> dict:
@@ -303,6 +421,74 @@ def comparison_null(
     return ComparedNull(means, k_null, 1.0, nan, nan, nan, nan)
 
 
+def check_calibrated(method: str, null_iterations: int, null_lists: int, list_iterations: int,
+                     where: str = "random_lists.method") -> None:  # fmt: skip
+    """Refuse a method whose measured size misses the goal at these settings (the table
+    in docs/statistics.md): ``rescaled`` and ``unmatched`` whenever the lists have more
+    splits than the random lists, ``rescaled_skew`` outside the settings it was measured
+    at. ``auto``, ``matched`` and ``truncated`` are exact where they are not measured."""
+    if null_iterations == list_iterations or method in ("auto", "matched", "truncated"):
+        return
+    fix = "use auto (the default: exact where no approximation is), matched or truncated"
+    if method in ("rescaled", "unmatched"):
+        what = {"rescaled": "1.7-2x the level at 0.01", "unmatched": "a fifth of the level"}
+        raise ValueError(
+            f"{where}: {method}'s type-I error is {what[method]} when lists have more splits "
+            f"than random lists ({list_iterations} against {null_iterations}); {fix}"
+        )
+    if null_iterations < AUTO_MIN_ITERATIONS or null_lists < AUTO_MIN_LISTS:
+        raise ValueError(
+            f"{where}: {method} is measured within its error goal only with at least "
+            f"{AUTO_MIN_LISTS} random lists of {AUTO_MIN_ITERATIONS} splits (these: "
+            f"{null_lists} of {null_iterations}); {fix}"
+        )
+
+
+def resolve_method(chosen: pd.DataFrame, method: str, list_iterations: int) -> Choice:
+    """The method a null is compared by: ``auto`` chooses (:func:`choose_method`) from the
+    null's own estimates, any other method is itself."""
+    if method != "auto":
+        return Choice(method, "configured")
+    k_null = int(chosen["iterations"].iloc[0])
+    if "auc_m3" not in chosen or k_null < 3:
+        if k_null == list_iterations:
+            return Choice("matched", f"the random lists have the lists' {k_null} splits")
+        return Choice("truncated", f"random lists of {k_null} splits have no third moment")
+    return choose_method(
+        chosen["auc"].to_numpy(dtype=float), chosen["auc_var"].to_numpy(dtype=float),
+        chosen["auc_m3"].to_numpy(dtype=float), k_null, list_iterations,
+    )  # fmt: skip
+
+
+def pvalue_error(
+    observed: float, chosen: pd.DataFrame, method: str, list_iterations: int,
+    values: np.ndarray, confidence: float = P_UPPER_CONFIDENCE,
+) -> tuple[float, float]:  # fmt: skip
+    """(Monte Carlo SE, upper confidence bound) of an empirical p-value: of the tail
+    probability that infinitely many random lists would give. For an exact comparison
+    the count of random lists reaching the value is binomial: the SE is sqrt(p (1 - p) /
+    R) and the bound Clopper-Pearson's (about 3 / R at the floor, where an SE says
+    nothing). A rescaling method also estimates its map from the same random lists, so
+    both come from ``P_BOOTSTRAP`` resamples of them, the map refitted each time (the
+    bound is then the larger of the two)."""
+    from scipy.stats import beta
+
+    r = values.size
+    n_ge = int((values >= observed).sum())
+    p = (1 + n_ge) / (1 + r)
+    se = float(np.sqrt(p * (1 - p) / r))
+    upper = float(beta.ppf(confidence, n_ge + 1, r - n_ge)) if n_ge < r else 1.0
+    if method not in RESCALING_METHODS or int(chosen["iterations"].iloc[0]) == list_iterations:
+        return se, upper
+    rng = np.random.default_rng(derive_seed(0, "p-bootstrap", float(observed), r))
+    boot = np.empty(P_BOOTSTRAP)
+    for b in range(P_BOOTSTRAP):
+        sample = chosen.iloc[rng.integers(0, r, r)]
+        v = comparison_null(sample, method, list_iterations).values
+        boot[b] = (1 + (v >= observed).sum()) / (1 + r)
+    return float(boot.std(ddof=1)), max(upper, float(np.quantile(boot, confidence)))
+
+
 def first_iterations_mean(iterations: pd.DataFrame, k: int, metric: str = "auc") -> pd.Series:
     """Each (list, embedding, negatives)'s mean of ``metric`` over its first ``k``
     iterations: the statistic of ``method: truncated``."""
@@ -329,6 +515,8 @@ def pvalues(
     (false discovery rate) or ``none``."""
     if method == "truncated" and iterations is None:
         raise ValueError("method: truncated needs the lists' per-iteration table")
+    if method not in PVALUE_METHODS:
+        raise ValueError(f"unknown p-value method {method!r}; use one of {PVALUE_METHODS}")
     auc = summary[summary["metric"] == "auc"]
     rows = []
     first: dict[int, pd.Series] = {}  # truncated: first-k means, once per k
@@ -351,13 +539,18 @@ def pvalues(
             sizes = np.sort(fixed["size"].unique())
             key = f"size-{int(sizes[np.argmin(np.abs(sizes - rec.size))])}"
         chosen = pool[pool["null_key"] == key]
-        compared = comparison_null(chosen, method, rec.iterations)
+        used, reason = resolve_method(chosen, method, rec.iterations)
+        if used == "truncated" and iterations is None:
+            raise ValueError(f"method: {method} chose truncated ({reason}), which needs the "
+                             "lists' per-iteration table")  # fmt: skip
+        compared = comparison_null(chosen, used, rec.iterations)
         values, k_null = compared.values, compared.null_iterations
         observed = rec.mean
-        if method == "truncated":
+        if used == "truncated":
             if k_null not in first:
                 first[k_null] = first_iterations_mean(iterations, k_null)
             observed = float(first[k_null].loc[(rec.list, rec.embedding, rec.negatives)])
+        mc_se, upper = pvalue_error(observed, chosen, used, rec.iterations, values)
         rows.append(
             {
                 "list": rec.list,
@@ -365,7 +558,9 @@ def pvalues(
                 "negatives": rec.negatives,
                 "size": rec.size,
                 "auc": rec.mean,
-                "method": method,
+                "method": used,
+                "method_requested": method,
+                "method_reason": reason,
                 "observed": observed,
                 "list_iterations": rec.iterations,
                 "null_key": key,
@@ -378,6 +573,8 @@ def pvalues(
                 "between_third": compared.between_third,
                 "null_skewness": compared.skewness,
                 **compare_with_null(observed, values),
+                "p_mc_se": mc_se,
+                "p_upper": upper,
             }
         )
     out = pd.DataFrame(rows)
@@ -401,6 +598,11 @@ def random_rows(
     is the latter that a list's row stands beside."""
     rows = []
     fixed = null[null["null_key"].isin([f"size-{n}" for n in sizes])]
+    if method == "auto":
+        # the rows describe the random lists; no test is taken on them, so the K_L-split
+        # estimate stands where it can be made (rescaled_skew needs 3 splits a list)
+        can = not fixed.empty and int(fixed["iterations"].min()) >= 3 and "auc_m3" in fixed
+        method = "rescaled_skew" if can else "unmatched"
     for (embedding, negatives, size), g in fixed.groupby(["embedding", "negatives", "size"]):
         for metric in METRICS:
             values = g[metric].to_numpy(dtype=float)

@@ -79,8 +79,12 @@ def embedding_table(
         at_floor = raw <= floor * (1 + 1e-9)
         out["p"] = [format_pvalue(p, f) for p, f in zip(raw, floor, strict=True)]
         out[label] = [format_pvalue(p, from_floor=a) for p, a in zip(adj, at_floor, strict=True)]
+        # beyond every random list and beyond where the tail estimate holds: say so, and
+        # the z column gives the distance
+        beyond = pv["n_null_ge"].to_numpy(dtype=float) == 0
         out["p tail (GPD)"] = [
-            "" if not np.isfinite(t) else f"{t:.1e}" for t in pv["p_tail"].to_numpy(dtype=float)
+            f"{t:.1e}" if np.isfinite(t) else ("beyond the null" if b else "")
+            for t, b in zip(pv["p_tail"].to_numpy(dtype=float), beyond, strict=True)
         ]
     else:
         out["p"], out[label], out["p tail (GPD)"] = raw, adj, pv["p_tail"].to_numpy()

@@ -459,17 +459,14 @@ def check_config(config: dict) -> None:
             f"{config['random_lists']['sizes']}"
         )
 
-    from learnability.stats import DEFAULT_PVALUE_METHOD, RESCALING_METHODS
+    from learnability.stats import DEFAULT_PVALUE_METHOD, check_calibrated
 
     rl = config["random_lists"]
     method = rl.get("method", DEFAULT_PVALUE_METHOD)
-    need = RESCALING_METHODS.get(method, 0)
-    if rl["iterations"] < need and config["learnability"]["iterations"] != rl["iterations"]:
-        raise ConfigError(
-            f"random_lists.method: {method} estimates the null's shape from each random "
-            f"list's splits, so random_lists.iterations must be at least {need} (it is "
-            f"{rl['iterations']}); raise it, or use method: matched"
-        )
+    try:
+        check_calibrated(method, rl["iterations"], rl["lists"], config["learnability"]["iterations"])
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def schema_validate(config: dict, schema_path) -> None:

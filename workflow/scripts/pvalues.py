@@ -8,7 +8,7 @@ with logged(snakemake):
     null = read_tables(list(snakemake.input.null), "null")
     iterations = (
         read_tables(list(snakemake.input.iterations), "iterations")
-        if p.method == "truncated"
+        if p.method in ("truncated", "auto")
         else None
     )
     write_table(

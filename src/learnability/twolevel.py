@@ -1,0 +1,306 @@
+"""The expected size of each p-value method, measured exactly under a two-level model of
+random lists' split scores (no classifier fits, seconds per regime).
+
+A random list's true mean AUC mu varies from list to list (the *between* distribution);
+each of its splits scores mu plus split noise (the *within* distribution, whose spread
+may depend on mu). A null draws R lists and scores each with K_N splits; a truly null
+list is scored with K_L. For one null draw, a method's p-value rejects at level alpha
+exactly when the list's statistic exceeds a critical value that the draw fixes (the
+empirical p-value is a step function), so the method's true type-I error given the draw
+is a tail probability of the list's statistic, computed here by quadrature rather than
+by sampling lists. Averaged over many null draws it is the method's expected size, what
+a user who draws one null and tests one list meets. ``benchmarks/calibration.py`` prints
+it for every method and regime; ``tests/test_twolevel.py`` checks the exact methods come
+out at their nominal level and the default within its goal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+from scipy import special as sc
+from scipy import stats as st
+
+from learnability.stats import (
+    PVALUE_METHODS,
+    calibrated_null,
+    choose_method,
+    skew_matched_null,
+)
+
+# the levels at which a p-value's size is judged, and the goal for each: a true error
+# within this share of the attainable level (floor(alpha (R + 1)) / (R + 1))
+SIZE_LEVELS = (0.001, 0.01, 0.05, 0.10)
+SIZE_GOAL = {0.001: 0.25, 0.01: 0.10, 0.05: 0.10, 0.10: 0.10}
+# quadrature nodes: the smoother of the two distributions is integrated in closed form,
+# the other at this many equal-probability nodes
+NODES = 2000
+
+
+def _lognormal_sigma(skew: float) -> float:
+    """The log-SD of a lognormal with this skewness, (e^s2 + 2) sqrt(e^s2 - 1) = skew."""
+    from scipy.optimize import brentq
+
+    return float(brentq(lambda s: (np.exp(s * s) + 2) * np.sqrt(np.expm1(s * s)) - skew, 1e-6, 3))
+
+
+@dataclass(frozen=True)
+class TwoLevel:
+    """Random lists' split scores: split = mu + sd(mu) * e.
+
+    ``mu = mean + between_sd * z``, z standardised: Gaussian (``skew`` 0), a shifted gamma
+    or a lognormal (``shape``) with skewness ``skew``; a share ``minority`` of lists has
+    z raised by ``minority_shift`` (a few far easier random lists). ``sd(mu) =
+    within_sd * max(0.1, 1 + hetero * z)``: the split noise grows with the list's mean
+    when ``hetero`` > 0. ``e`` is standardised, Gaussian or a gamma with skewness
+    ``split_skew``."""
+
+    between_sd: float
+    within_sd: float
+    mean: float = 0.5
+    skew: float = 0.0
+    shape: str = "gamma"
+    minority: float = 0.0
+    minority_shift: float = 4.0
+    hetero: float = 0.0
+    split_skew: float = 0.0
+
+    # the standardised true mean z
+    def _z_dist(self):
+        if self.skew == 0:
+            return st.norm()
+        if self.shape == "gamma":
+            a = 4.0 / self.skew**2
+            return st.gamma(a, loc=-np.sqrt(a), scale=1 / np.sqrt(a))
+        if self.shape == "lognormal":
+            s = _lognormal_sigma(self.skew)
+            sd = np.sqrt(np.expm1(s * s) * np.exp(s * s))
+            return st.lognorm(s, loc=-np.exp(s * s / 2) / sd, scale=1 / sd)
+        raise ValueError(f"unknown shape {self.shape!r}; use gamma or lognormal")
+
+    def _base_sf(self, t: np.ndarray) -> np.ndarray:
+        # special functions directly: the frozen distributions' sf is 10x slower
+        if self.skew == 0:
+            return sc.ndtr(-t)
+        if self.shape == "gamma":
+            a = 4.0 / self.skew**2
+            x = a + np.sqrt(a) * t
+            return np.where(x > 0, sc.gammaincc(a, np.maximum(x, 0)), 1.0)
+        d = self._z_dist()
+        s, loc, scale = d.args[0], d.kwds["loc"], d.kwds["scale"]
+        x = (t - loc) / scale
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(x > 0, sc.ndtr(-np.log(np.maximum(x, 1e-300)) / s), 1.0)
+
+    def _z_sf(self, t: np.ndarray) -> np.ndarray:
+        if not self.minority:
+            return self._base_sf(t)
+        shifted = self._base_sf(t - self.minority_shift)
+        return (1 - self.minority) * self._base_sf(t) + self.minority * shifted
+
+    def _z_nodes(self) -> tuple[np.ndarray, np.ndarray]:
+        q = (np.arange(NODES) + 0.5) / NODES
+        base = self._z_dist().ppf(q)
+        if not self.minority:
+            return base, np.full(NODES, 1.0 / NODES)
+        z = np.r_[base, base + self.minority_shift]
+        w = np.r_[np.full(NODES, (1 - self.minority) / NODES), np.full(NODES, self.minority / NODES)]
+        return z, w
+
+    # the mean of k standardised split errors
+    def _ebar_dist(self, k: int):
+        if self.split_skew == 0:
+            return st.norm(scale=1 / np.sqrt(k))
+        a = 4.0 / self.split_skew**2
+        # a sum of k gamma(a) errors is gamma(k a): the mean is exact, not a CLT
+        return st.gamma(k * a, loc=-np.sqrt(a), scale=1 / (k * np.sqrt(a)))
+
+    def split_sd(self, z: np.ndarray) -> np.ndarray:
+        return self.within_sd * np.maximum(0.1, 1 + self.hetero * z)
+
+    def sample_z(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        z = self._z_dist().rvs(size=n, random_state=rng)
+        if self.minority:
+            z = z + self.minority_shift * (rng.random(n) < self.minority)
+        return z
+
+    def splits(self, rng: np.random.Generator, lists: int, k: int) -> np.ndarray:
+        """(lists, k) split scores of fresh random lists."""
+        z = self.sample_z(rng, lists)
+        if self.split_skew == 0:
+            e = rng.standard_normal((lists, k))
+        else:
+            a = 4.0 / self.split_skew**2
+            e = (rng.gamma(a, size=(lists, k)) - a) / np.sqrt(a)
+        return self.mean + self.between_sd * z[:, None] + self.split_sd(z)[:, None] * e
+
+    def list_means(self, rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+        """n fresh lists' k-split means, drawn exactly (no k splits each)."""
+        z = self.sample_z(rng, n)
+        e = self._ebar_dist(k).rvs(size=n, random_state=rng)
+        return self.mean + self.between_sd * z + self.split_sd(z) * e
+
+    def sf(self, c: np.ndarray, k: int) -> np.ndarray:
+        """P(a fresh list's k-split mean > c), for each c, by quadrature."""
+        c = np.atleast_1d(np.asarray(c, dtype=float))
+        b, w, h = self.between_sd, self.within_sd, self.hetero
+        ebar = self._ebar_dist(k)
+        if b * 1.0 >= w * ebar.std() and h >= 0:
+            # the true means spread more than the noise: nodes over the noise, the
+            # true mean's survival in closed form (mu + w (1 + h z) e > c, solved for z;
+            # the 0.1 floor on the split SD only matters far in the left tail)
+            q = (np.arange(NODES) + 0.5) / NODES
+            e = ebar.ppf(q)
+            slope = b + w * h * e
+            t = (c[:, None] - self.mean - w * e[None, :]) / slope[None, :]
+            p = np.where(slope > 0, self._z_sf(t), 1 - self._z_sf(t))
+            return p.mean(axis=1)
+        # the noise spreads more: nodes over the true means, the noise's survival exact
+        z, wt = self._z_nodes()
+        t = (c[:, None] - self.mean - b * z[None, :]) / self.split_sd(z)[None, :]
+        return ebar.sf(t) @ wt
+
+    def sf_curve(self, k: int) -> Callable[[np.ndarray], np.ndarray]:
+        """:meth:`sf` on a grid of 2001 points over the mean +- 14 SDs of a k-split mean,
+        interpolated in log space (the grid is 0.014 SD apart: finer than a null of
+        R = 10^4 lists is spaced in its tail)."""
+        z, wt = self._z_nodes()
+        sd = np.sqrt(
+            self.between_sd**2 * float(wt @ z**2 - (wt @ z) ** 2)
+            + float(wt @ self.split_sd(z) ** 2) / k
+        )
+        grid = self.mean + sd * np.linspace(-14, 14, 2001)
+        log_sf = np.log(np.maximum(self.sf(grid, k), 1e-300))
+
+        def curve(c: np.ndarray) -> np.ndarray:
+            c = np.asarray(c, dtype=float)
+            out = np.exp(np.interp(c, grid, log_sf))
+            return np.where(c > grid[-1], 0.0, np.where(c < grid[0], 1.0, out))
+
+        return curve
+
+    def describe(self) -> str:
+        ratio = self.between_sd**2 / (self.within_sd**2 / 10)
+        parts = [f"between/(within/10) {ratio:.2g}"]
+        if self.skew:
+            parts.append(f"{self.shape} skew {self.skew:g}")
+        if self.minority:
+            parts.append(f"{self.minority:.0%} at +{self.minority_shift:g} SD")
+        if self.hetero:
+            parts.append(f"hetero {self.hetero:g}")
+        if self.split_skew:
+            parts.append(f"split skew {self.split_skew:g}")
+        return ", ".join(parts)
+
+
+def _null_stats(splits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    means = splits.mean(axis=1)
+    var = splits.var(axis=1, ddof=1)
+    m3 = ((splits - means[:, None]) ** 3).mean(axis=1)
+    return means, var, m3
+
+
+def _critical(values: np.ndarray, alpha: float) -> float:
+    """The value a statistic must exceed for p = (1 + #{null >= x}) / (1 + R) <= alpha;
+    +inf where no value can (alpha below the floor)."""
+    allowed = int(np.floor(alpha * (values.size + 1) + 1e-9)) - 1
+    if allowed < 0:
+        return np.inf
+    return float(np.sort(values)[::-1][allowed])
+
+
+def attainable(alpha: float, lists: int) -> float:
+    """An exact test's size at alpha with R random lists: floor(alpha (R + 1)) / (R + 1)."""
+    return np.floor(alpha * (lists + 1) + 1e-9) / (lists + 1)
+
+
+# how each method turns one null draw into (the values compared, which statistic of the
+# list they are compared with: its k-split mean for this k)
+Mapper = Callable[[np.ndarray, int, int], tuple[np.ndarray, int, str]]
+
+
+def _method_values(
+    method: str, splits: np.ndarray, k_list: int, model: TwoLevel, rng: np.random.Generator
+) -> tuple[np.ndarray, int, str]:
+    k_null = splits.shape[1]
+    means, var, m3 = _null_stats(splits)
+    if method == "auto":
+        method = choose_method(means, var, m3, k_null, k_list).method
+    if method == "rescaled_skew":
+        return skew_matched_null(means, var, m3, k_null, k_list)[0], k_list, method
+    if method == "rescaled":
+        return calibrated_null(means, var, k_null, k_list)[0], k_list, method
+    if method == "unmatched":
+        return means, k_list, method
+    if method == "truncated":
+        return means, k_null, method
+    if method == "matched":
+        return model.list_means(rng, splits.shape[0], k_list), k_list, method
+    raise ValueError(f"unknown method {method!r}")
+
+
+def expected_size(
+    model: TwoLevel,
+    *,
+    lists: int,
+    null_iterations: int,
+    list_iterations: int,
+    methods: Sequence[str] = ("auto", *PVALUE_METHODS),
+    levels: Sequence[float] = SIZE_LEVELS,
+    nulls: int = 600,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """One row per method: its expected size at each level (``size_<level>``), the Monte
+    Carlo SE of that over the ``nulls`` draws (``se_<level>``), the attainable level
+    (``exact_<level>``), the relative error (size / exact - 1) and, for ``auto``, the
+    share of draws that chose each method."""
+    rng = np.random.default_rng(seed)
+    levels = tuple(levels)
+    sizes = {m: np.zeros((nulls, len(levels))) for m in methods}
+    curves = {k: model.sf_curve(k) for k in {null_iterations, list_iterations}}
+    chosen: dict[str, list[str]] = {m: [] for m in methods}
+    for i in range(nulls):
+        splits = model.splits(rng, lists, null_iterations)
+        for m in methods:
+            values, k, used = _method_values(m, splits, list_iterations, model, rng)
+            crit = np.array([_critical(values, a) for a in levels])
+            finite = np.isfinite(crit)
+            out = np.zeros(len(levels))
+            out[finite] = curves[k](crit[finite])
+            sizes[m][i] = out
+            chosen[m].append(used)
+    rows = []
+    for m in methods:
+        rec: dict = {"method": m}
+        for j, a in enumerate(levels):
+            s = sizes[m][:, j]
+            exact = attainable(a, lists)
+            rec[f"size_{a:g}"] = float(s.mean())
+            rec[f"se_{a:g}"] = float(s.std(ddof=1) / np.sqrt(nulls))
+            rec[f"exact_{a:g}"] = exact
+            rec[f"rel_{a:g}"] = float(s.mean() / exact - 1) if exact > 0 else np.nan
+        rec["chosen"] = ", ".join(
+            f"{k} {v:.0%}" for k, v in pd.Series(chosen[m]).value_counts(normalize=True).items()
+        )
+        rows.append(rec)
+    return pd.DataFrame(rows)
+
+
+def within_goal(row: pd.Series, levels: Sequence[float] = SIZE_LEVELS, z: float = 0.0) -> bool:
+    """Whether a method's expected sizes lie within SIZE_GOAL of the attainable level at
+    every level (an attainable level of 0 has nothing to miss), allowing ``z`` Monte
+    Carlo standard errors."""
+    for a in levels:
+        exact = row[f"exact_{a:g}"]
+        if exact == 0:
+            continue
+        slack = SIZE_GOAL[a] * exact + z * row[f"se_{a:g}"]
+        if abs(row[f"size_{a:g}"] - exact) > slack:
+            return False
+    return True
+
+
+def regime(model: TwoLevel, **changes) -> TwoLevel:
+    return replace(model, **changes)
