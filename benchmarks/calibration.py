@@ -3,6 +3,20 @@
 Usage: python benchmarks/calibration.py [--embedding results/embeddings/word2vec]
            [--configs config/config.yaml config/paper.yaml] [--lists 500] [--sizes ...]
            [--smoke]
+       python benchmarks/calibration.py --expected-size [--null-dir results/null]
+           [--nulls 600] [--smoke]
+
+``--expected-size``: each method's expected size (its true type-I error, averaged over
+null draws) at 0.001, 0.01, 0.05 and 0.10, computed exactly under a two-level model of
+random lists' split AUCs (learnability.twolevel; no fits, seconds per row): for each
+stress regime in ``twolevel.STRESS_REGIMES`` (skewed, heavy-tailed, heteroscedastic,
+between/within from 0 to 4, R from 100 to 4000, K_N from 3 to 50) and for models fitted
+to the null tables of each embedding under ``--null-dir`` (the workflow's own nulls:
+``make run`` writes them), at config/config.yaml's K_L. Each row is marked against the
+goal: within 10 % of the attainable level floor(alpha (R + 1)) / (R + 1) at 0.01-0.10,
+25 % at 0.001, allowing 2 Monte Carlo SEs.
+
+Without it, the fitted run below:
 
 Truly null lists (random words; uniform non-members) are scored with each config's
 ``learnability.iterations`` splits and tested against nulls of ``random_lists.lists``
@@ -49,8 +63,56 @@ from learnability.classify import limit_threads
 SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 
 
+def expected_size_tables(null_dir: Path, keys: list[str], nulls: int, smoke: bool) -> None:
+    from learnability.io import read_tables
+    from learnability.twolevel import (
+        SIZE_LEVELS,
+        STRESS_REGIMES,
+        expected_size,
+        fit,
+        within_goal,
+    )
+
+    cfg = yaml.safe_load(Path("config/config.yaml").read_text())
+    k_l = int(cfg["learnability"]["iterations"])
+    regimes = [(name, model, r, kn, kl) for name, model, r, kn, kl in STRESS_REGIMES]
+    files = sorted(p for key in keys for p in null_dir.glob(f"*/uniform/{key}.parquet"))
+    for path in files:
+        null = read_tables([path], "null")
+        model = fit(null)
+        name = f"{path.parts[-3]} {path.stem} (fitted: {model.describe()}, skew {model.skew:.2f})"
+        regimes.append((name, model, len(null), int(null["iterations"].iloc[0]), k_l))
+    if smoke:
+        regimes, nulls = regimes[:2], 20
+    print(f"expected size over {nulls} nulls per row; goal: 10 % of the attainable level at "
+          "0.01-0.10, 25 % at 0.001 (+- 2 Monte Carlo SEs)")  # fmt: skip
+    head = " | ".join(f"{a:g}" for a in SIZE_LEVELS)
+    print(f"\n| regime | R | K_N | K_L | method | {head} | within goal | auto chose |")
+    print("|---|---:|---:|---:|---|" + "---:|" * len(SIZE_LEVELS) + "---|---|")
+    for i, (name, model, r, kn, kl) in enumerate(regimes):
+        start = time.perf_counter()
+        size = expected_size(model, lists=r, null_iterations=kn, list_iterations=kl,
+                             nulls=nulls, seed=i)  # fmt: skip
+        for _, row in size.iterrows():
+            cells = " | ".join(
+                f"{row[f'size_{a:g}']:.4f} ({row[f'rel_{a:g}']:+.0%})"
+                if row[f"exact_{a:g}"] > 0 else "-"
+                for a in SIZE_LEVELS
+            )  # fmt: skip
+            ok = "yes" if within_goal(row, z=2) else "no"
+            chose = row["chosen"] if row["method"] == "auto" else ""
+            print(f"| {name} | {r} | {kn} | {kl} | {row['method']} | {cells} | {ok} | {chose} |")
+        print(f"<!-- {name}: {time.perf_counter() - start:.1f} s -->", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--expected-size", action="store_true",
+                        help="the exact expected size of every method, regime by regime")
+    parser.add_argument("--null-dir", type=Path, default=Path("results/null"))
+    parser.add_argument("--null-keys", nargs="+", default=["size-11", "size-78", "size-400"],
+                        help="which of each embedding's uniform nulls to fit")  # fmt: skip
+    parser.add_argument("--nulls", type=int, default=600, help="null draws per row")  # fmt: skip
     parser.add_argument("--embedding", type=Path, default=Path("results/embeddings/word2vec"))
     parser.add_argument("--configs", nargs="+", default=["config/config.yaml", "config/paper.yaml"])
     parser.add_argument("--lists", type=int, default=500, help="truly null lists in all")
@@ -70,6 +132,9 @@ def main() -> None:
     )
     add_smoke(parser)
     args = parser.parse_args()
+    if args.expected_size:
+        expected_size_tables(args.null_dir, args.null_keys, args.nulls, args.smoke)
+        return
     if args.smoke:
         args.lists, args.sizes = 20, [10, 20]
     require_embedding(args.embedding)

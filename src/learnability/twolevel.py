@@ -247,7 +247,7 @@ def expected_size(
     lists: int,
     null_iterations: int,
     list_iterations: int,
-    methods: Sequence[str] = ("auto", *PVALUE_METHODS),
+    methods: Sequence[str] = PVALUE_METHODS,
     levels: Sequence[float] = SIZE_LEVELS,
     nulls: int = 600,
     seed: int = 0,
@@ -300,6 +300,64 @@ def within_goal(row: pd.Series, levels: Sequence[float] = SIZE_LEVELS, z: float 
         if abs(row[f"size_{a:g}"] - exact) > slack:
             return False
     return True
+
+
+def fit(null: pd.DataFrame, metric: str = "auc") -> TwoLevel:
+    """A two-level model with one null table's own moments: the mean, the between and
+    within SDs (stats.variance_components), the true means' skewness (their third
+    cumulant from distinct split triples, as a gamma; a lognormal beyond 2), the split
+    noise's skewness and how its variance grows with the true mean."""
+    from learnability.stats import between_third_cumulant, variance_components
+
+    k = int(null["iterations"].iloc[0])
+    means = null[metric].to_numpy(dtype=float)
+    var = null[f"{metric}_var"].to_numpy(dtype=float)
+    m3 = null[f"{metric}_m3"].to_numpy(dtype=float)
+    within, between = variance_components(means, var, k)
+    b, w = float(np.sqrt(between)), float(np.sqrt(within))
+    third = between_third_cumulant(means, var, m3, k)[0]
+    skew = float(third / between**1.5) if between > 0 else 0.0
+    split_third = float(np.mean(m3)) * k**2 / ((k - 1) * (k - 2))
+    cov_mu_w = float(np.cov(means, var)[0, 1]) - split_third / k
+    # w(z) = w^2 (1 + h z)^2: Cov(mu, w) is about 2 h w^2 b
+    hetero = max(0.0, cov_mu_w / (2 * within * b)) if b > 0 else 0.0
+    return TwoLevel(
+        between_sd=b, within_sd=w, mean=float(means.mean()),
+        skew=max(skew, 0.0) if b > 0 else 0.0,
+        shape="gamma" if skew <= 2 else "lognormal", hetero=hetero,
+        split_skew=float(split_third / within**1.5) if within > 0 else 0.0,
+    )  # fmt: skip
+
+
+W = 0.063  # one split's SD on the sample's word2vec (11-word lists)
+
+
+def _sd(ratio: float, k_null: int = 10) -> float:
+    return float(np.sqrt(ratio * W**2 / k_null))
+
+
+# (name, model, R, K_N, K_L): the settings the config accepts and the shapes a null may
+# have, around the sample's word2vec (between / (within / K_N) about 1, skewness 1)
+STRESS_REGIMES = [
+    ("word2vec-like", TwoLevel(_sd(1), W, skew=1.0), 1000, 10, 200),
+    ("word2vec-like, K_L 1000", TwoLevel(_sd(1), W, skew=1.0), 1000, 10, 1000),
+    ("skew 2.8", TwoLevel(_sd(1), W, skew=2.8), 1000, 10, 200),
+    ("lognormal, skew 6", TwoLevel(_sd(1), W, skew=6.0, shape="lognormal"), 1000, 10, 200),
+    ("3 % of lists +4 SD", TwoLevel(_sd(1), W, skew=1.0, minority=0.03), 1000, 10, 200),
+    ("heteroscedastic (h 0.5)", TwoLevel(_sd(1), W, skew=1.0, hetero=0.5), 1000, 10, 200),
+    ("split noise skew 1", TwoLevel(_sd(1), W, skew=1.0, split_skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 0", TwoLevel(0.0, W), 1000, 10, 200),
+    ("between/(within/K_N) 0.02", TwoLevel(_sd(0.02), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 0.09", TwoLevel(_sd(0.09), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 0.3", TwoLevel(_sd(0.3), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 2", TwoLevel(_sd(2), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 4, Gaussian", TwoLevel(_sd(4), W), 1000, 10, 200),
+    ("R 100", TwoLevel(_sd(1), W, skew=1.0), 100, 10, 200),
+    ("R 4000", TwoLevel(_sd(1), W, skew=1.0), 4000, 10, 200),
+    ("K_N 3", TwoLevel(_sd(1, 3), W, skew=1.0), 1000, 3, 200),
+    ("K_N 3, R 100", TwoLevel(_sd(1, 3), W, skew=1.0), 100, 3, 200),
+    ("K_N 50", TwoLevel(_sd(1, 50), W, skew=1.0), 1000, 50, 200),
+]
 
 
 def regime(model: TwoLevel, **changes) -> TwoLevel:
