@@ -540,6 +540,47 @@ def test_wilcoxon_rows_count_the_nested_pairs_of_the_lists_tested():
             "overlap": [0.4, 0.9, 0.6, 1.0],
         }
     )
-    row = compare_embeddings(summary, ["a", "b"], overlap=overlap).iloc[0]
+    overlap["n_a"], overlap["n_b"] = 10, [20, 20, 30, 5]
+    rows = compare_embeddings(summary, ["a", "b"], overlap=overlap).set_index("units")
+    row = rows.loc["lists"]
     assert row["n_nested_pairs"] == 2 and row["max_overlap"] == 0.9
-    assert compare_embeddings(summary, ["a", "b"]).iloc[0]["n_nested_pairs"] == 0
+    # l0 in l1 (b's copy), l1 in l2 (a's): the leaves drop the parents l1 and l2, the
+    # clusters join the three (their mean AUC a unit)
+    assert rows.loc["leaves", "unit_lists"] == "l0, l3, l4, l5"
+    assert rows.loc["clusters", "unit_lists"] == "l0+l1+l2, l3, l4, l5"
+    assert rows.loc["leaves", "n_nested_pairs"] == 0 == rows.loc["clusters", "n_nested_pairs"]
+    plain = compare_embeddings(summary, ["a", "b"])
+    assert list(plain["units"]) == ["lists"] and plain.iloc[0]["n_nested_pairs"] == 0
+
+
+def liwc_nesting(lists) -> pd.DataFrame:
+    """An overlap table of LIWC's nesting among the paper's lists (each child wholly in its
+    parent): affect holds posemo and negemo, negemo holds anger, bio holds health, social
+    holds family; sizes are LIWC 2015's category sizes' order only (a parent larger)."""
+    nest = {"posemo": "affect", "negemo": "affect", "anger": "negemo", "health": "bio",
+            "family": "social"}  # fmt: skip
+    ancestors = {c: [p] + ([nest[p]] if p in nest else []) for c, p in nest.items()}
+    rows = [
+        {"embedding": e, "list_a": min(c, p), "list_b": max(c, p), "overlap": 1.0,
+         "n_a": 10 if min(c, p) == c else 100, "n_b": 10 if max(c, p) == c else 100}
+        for c, ps in ancestors.items() for p in ps for e in ("fasttext", "glove")
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_papers_fasttext_over_glove_by_units():
+    """The paper's Table 6, fastText > GloVe: p = 9/1024 (0.0088) over its 10 lists as if
+    independent; over LIWC's leaves (posemo, anger, health, family, relative, work: the
+    lists that contain no other) 3/64 = 0.047, and over the means of its 5 nesting
+    clusters 3/32 = 0.094 (W- = 2 in both, by hand: the only units where GloVe is ahead
+    is relative, rank 2, and the ranks 1 and 2 alone sum to at most 2)."""
+    t6 = paper_table6()
+    summary = t6.rename(columns={"auc": "mean"}).assign(negatives="uniform", metric="auc")
+    rows = compare_embeddings(summary, ["fasttext", "glove"], vocabulary="n/a",
+                              overlap=liwc_nesting(t6["list"].unique())).set_index("units")  # fmt: skip
+    assert rows.loc["lists", "p_value"] == pytest.approx(9 / 1024)
+    assert rows.loc["lists", "n_nested_pairs"] == 6
+    assert rows.loc["leaves", "unit_lists"] == "anger, family, health, posemo, relative, work"
+    assert rows.loc["leaves", "p_value"] == pytest.approx(3 / 64)
+    assert rows.loc["clusters", "n_lists"] == 5 and rows.loc["clusters", "w_minus"] == 2
+    assert rows.loc["clusters", "p_value"] == pytest.approx(3 / 32)

@@ -108,12 +108,12 @@ def test_latex_is_a_booktabs_tabular_with_a_rule_before_the_summary_rows():
 
 
 def test_wilcoxon_table_for_people_keeps_every_number():
-    rows = [("uniform", "shared", "a", "b", "greater", 10, 9, 40.0, 5.0, 0.02, "exact",
-             0.78, 0.05, 0.04, 1, 0.6)]  # fmt: skip
+    rows = [("uniform", "shared", "lists", "a", "b", "greater", 10, 9, 40.0, 5.0, 0.02,
+             "exact", 0.78, 0.05, 0.04, 1, 0.6, "l1, l2")]  # fmt: skip
     w = schemas.conform(pd.DataFrame(rows, columns=schemas.columns("wilcoxon")), "wilcoxon")
     t = wilcoxon_table(w)
     assert t.iloc[0].to_dict() == {
-        "A": "a", "B": "b", "lists": 10, "n": 9, "W": 40.0, "p": 0.02,
+        "units": "lists", "A": "a", "B": "b", "lists": 10, "n": 9, "W": 40.0, "p": 0.02,
         "r (rank-biserial)": 0.78, "median A-B": 0.05, "p (Holm)": 0.04, "method": "exact",
         "nested list pairs": 1,
     }  # fmt: skip

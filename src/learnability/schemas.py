@@ -30,6 +30,7 @@ _SUMMARY_STATS: dict[str, str] = {
 _WILCOXON: dict[str, str] = {
     "negatives": "string",
     "vocabulary": "string",
+    "units": "string",
     "embedding_a": "string",
     "embedding_b": "string",
     "alternative": "string",
@@ -44,6 +45,7 @@ _WILCOXON: dict[str, str] = {
     "p_holm": "float64",
     "n_nested_pairs": "int64",
     "max_overlap": "float64",
+    "unit_lists": "string",
 }
 
 # table -> ordered {column: pandas dtype}

@@ -741,24 +741,82 @@ def pair_overlaps(overlap: pd.DataFrame | None, embeddings: list[str], lists) ->
     return part.groupby(["list_a", "list_b"])["overlap"].max()
 
 
+COMPARISON_UNITS = ("lists", "leaves", "clusters")
+
+
+def nested_pairs(overlap: pd.DataFrame | None, embeddings: list[str], lists) -> list[tuple]:
+    """(child, parent) for each pair of ``lists`` nested in any of ``embeddings`` (more
+    than ``OVERLAP_WARN`` of the smaller list shared): the parent is the larger list (of
+    equal ones, the later name)."""
+    if overlap is None or overlap.empty:
+        return []
+    lists = set(lists)
+    part = overlap[
+        overlap["embedding"].isin(embeddings)
+        & overlap["list_a"].isin(lists)
+        & overlap["list_b"].isin(lists)
+        & (overlap["overlap"] > OVERLAP_WARN)
+    ]
+    pairs = []
+    for (a, b), g in part.groupby(["list_a", "list_b"], sort=True):
+        row = g.loc[g["overlap"].idxmax()]
+        child_first = row["n_a"] < row["n_b"] or (row["n_a"] == row["n_b"] and a < b)
+        pairs.append((a, b) if child_first else (b, a))
+    return pairs
+
+
+def comparison_units(auc: pd.DataFrame, pairs: list[tuple], units: str) -> pd.DataFrame:
+    """The units a comparison ranks (rows of ``auc``, a column per embedding):
+    ``lists`` as they are; ``leaves``, the lists that contain no other (every parent of
+    a nested pair dropped), which are disjoint; ``clusters``, the mean AUC of each group
+    of lists joined by nesting, named by its lists joined with "+"."""
+    if units == "lists" or not pairs:
+        return auc
+    if units == "leaves":
+        parents = {parent for _, parent in pairs}
+        return auc.loc[[name for name in auc.index if name not in parents]]
+    if units != "clusters":
+        raise ValueError(f"unknown comparison units {units!r}; use one of {COMPARISON_UNITS}")
+    root = {name: name for name in auc.index}
+
+    def find(x):
+        while root[x] != x:
+            root[x] = root[root[x]]
+            x = root[x]
+        return x
+
+    for a, b in pairs:
+        root[find(a)] = find(b)
+    groups: dict[str, list[str]] = {}
+    for name in auc.index:
+        groups.setdefault(find(name), []).append(name)
+    return pd.DataFrame(
+        {"+".join(members): auc.loc[members].mean() for members in groups.values()}
+    ).T.rename_axis(auc.index.name)
+
+
 def compare_embeddings(
     summary: pd.DataFrame,
     embeddings: list[str],
     alternative: str = "greater",
     vocabulary: str = "shared",
     overlap: pd.DataFrame | None = None,
+    units: tuple[str, ...] | list[str] = COMPARISON_UNITS,
 ) -> pd.DataFrame:
     """Wilcoxon test over per-list mean AUCs for each unordered pair of ``embeddings``,
     once, in the order given: (a, b) with a listed before b, H1 "a > b" for ``greater``,
     "a < b" for ``less``, and one two-sided test for ``two-sided``. The order is the
     pre-specified hypothesis (the paper's fastText > GloVe > word2vec is
     ``[fasttext, glove, word2vec]``); testing both directions of a pair would count it
-    twice. One family per negatives scheme; Holm adjusts over its pairs.
+    twice. One family per negatives scheme and units; Holm adjusts over its pairs.
     ``vocabulary`` records what the AUCs were computed on: ``shared`` (every compared
     embedding on the same words and non-members), ``own`` (each on its own vocabulary,
-    flagged as the weaker basis) or ``n/a`` (published numbers). With the lists'
-    ``overlap`` table, each row counts the tested lists' nested pairs (more than half of
-    the smaller list shared): such lists are not independent units of the test."""
+    flagged as the weaker basis) or ``n/a`` (published numbers).
+
+    The signed-rank test takes its units as independent. With the lists' ``overlap``
+    table, each row counts the tested lists' nested pairs (more than half of the smaller
+    list shared), and where lists nest each pair is also tested over disjoint ``units``
+    (:func:`comparison_units`: ``leaves``, ``clusters``), one row each (``units``)."""
     frames = []
     for scheme in dict.fromkeys(summary["negatives"]):
         part = summary[summary["negatives"] == scheme]
@@ -767,26 +825,34 @@ def compare_embeddings(
         if missing:
             raise ValueError(f"no AUCs for embeddings {missing}; present: {list(auc.columns)}")
         rows = []
-        for a, b in comparison_pairs(embeddings):
-            pair = auc[[a, b]].dropna()
-            res = wilcoxon_test(pair[a].to_numpy(), pair[b].to_numpy(), alternative)
-            rows.append(
-                {
-                    "negatives": scheme,
-                    "vocabulary": vocabulary,
-                    "embedding_a": a,
-                    "embedding_b": b,
-                    "alternative": alternative,
-                    "n_lists": len(pair),
-                    **res,
-                }
-            )
+        for kind in ["lists", *[u for u in units if u != "lists"]]:
+            for a, b in comparison_pairs(embeddings):
+                pair = auc[[a, b]].dropna()
+                nested = nested_pairs(overlap, [a, b], pair.index)
+                if kind != "lists" and not nested:
+                    continue
+                tested = comparison_units(pair, nested, kind)
+                res = wilcoxon_test(tested[a].to_numpy(), tested[b].to_numpy(), alternative)
+                worst = pair_overlaps(overlap, [a, b], tested.index if kind == "lists" else [])
+                rows.append(
+                    {
+                        "negatives": scheme,
+                        "vocabulary": vocabulary,
+                        "units": kind,
+                        "embedding_a": a,
+                        "embedding_b": b,
+                        "alternative": alternative,
+                        "n_lists": len(tested),
+                        **res,
+                        "n_nested_pairs": int((worst > OVERLAP_WARN).sum()),
+                        "max_overlap": float(worst.max()) if len(worst) else np.nan,
+                        "unit_lists": ", ".join(map(str, tested.index)),
+                    }
+                )
         out = pd.DataFrame(rows)
-        for i, (a, b) in enumerate(zip(out["embedding_a"], out["embedding_b"], strict=True)):
-            worst = pair_overlaps(overlap, [a, b], auc[[a, b]].dropna().index)
-            out.loc[i, "n_nested_pairs"] = int((worst > OVERLAP_WARN).sum())
-            out.loc[i, "max_overlap"] = float(worst.max()) if len(worst) else np.nan
-        # Holm over the family: the k (k - 1) / 2 pre-specified comparisons.
-        out["p_holm"] = adjust_pvalues(out["p_value"].to_numpy(), "holm")
+        # Holm over each family: the k (k - 1) / 2 pre-specified comparisons of one units
+        out["p_holm"] = np.nan
+        for _, idx in out.groupby("units", sort=False).groups.items():
+            out.loc[idx, "p_holm"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(), "holm")
         frames.append(out)
     return pd.concat(frames, ignore_index=True)

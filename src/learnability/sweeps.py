@@ -440,11 +440,20 @@ def _numeric(value) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
-def sweep_wilcoxon(scores: pd.DataFrame, methods: list[str], alternative: str) -> pd.DataFrame:
+def sweep_wilcoxon(
+    scores: pd.DataFrame,
+    methods: list[str],
+    alternative: str,
+    overlap: pd.DataFrame | None = None,
+    units: list[str] | None = None,
+) -> pd.DataFrame:
     """At each setting, the methods compared by the paired Wilcoxon test over lists, each
     pair once in the sweep's order (as ``compare.embeddings`` states a hypothesis):
     schema ``sweep_wilcoxon``. ``p_holm`` adjusts over the pairs at one setting (as the
-    main comparison does), ``p_holm_sweep`` over every test of the sweep and scheme."""
+    main comparison does), ``p_holm_sweep`` over every test of the sweep, scheme and
+    units. ``overlap`` (schema ``overlap``, the lists on the sweep's vocabulary, which
+    every method shares) counts nested pairs and adds the tests over disjoint ``units``
+    (:func:`learnability.stats.compare_embeddings`)."""
     from learnability.stats import adjust_pvalues, compare_embeddings
 
     if len(methods) < 2:
@@ -455,14 +464,20 @@ def sweep_wilcoxon(scores: pd.DataFrame, methods: list[str], alternative: str) -
         summary = g.assign(embedding=g["method"])[
             ["list", "embedding", "negatives", "metric", "mean"]
         ]
-        out = compare_embeddings(summary, methods, alternative, "shared")
+        ov = (
+            pd.concat([overlap.assign(embedding=m) for m in methods], ignore_index=True)
+            if overlap is not None and not overlap.empty
+            else None
+        )
+        out = compare_embeddings(summary, methods, alternative, "shared", ov,
+                                 units or ["lists"])  # fmt: skip
         out.insert(0, "setting", setting)
         out.insert(0, "sweep", g["sweep"].iloc[0])
         frames.append(out)
     out = pd.concat(frames, ignore_index=True)
     out["n_nested_pairs"] = out["n_nested_pairs"].fillna(0)
     out["p_holm_sweep"] = np.nan
-    for _, idx in out.groupby("negatives").groups.items():
+    for _, idx in out.groupby(["negatives", "units"]).groups.items():
         out.loc[idx, "p_holm_sweep"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(), "holm")
     return out
 

@@ -257,6 +257,7 @@ def wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
     lists are nested (share more than half of the smaller list)."""
     return pd.DataFrame(
         {
+            "units": wilcoxon["units"].to_numpy(),
             "A": wilcoxon["embedding_a"].to_numpy(),
             "B": wilcoxon["embedding_b"].to_numpy(),
             "lists": wilcoxon["n_lists"].to_numpy(),
@@ -532,7 +533,9 @@ def write_all(
         "share more than half of the smaller list (largest overlap "
         f"{float(nested['max_overlap'].max()):.0%}; `results/tables/coverage.md`). The test "
         "counts each list as an independent unit, which nested lists are not: their "
-        "differences tend to agree in sign, so p is smaller than the evidence supports.\n"
+        "differences tend to agree in sign, so p is smaller than the evidence supports. "
+        "The rows over `leaves` (the lists that contain no other) and `clusters` (the mean "
+        "of each group of nested lists) test disjoint units.\n"
         if len(nested)
         else ""
     )

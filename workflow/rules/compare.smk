@@ -35,5 +35,6 @@ rule wilcoxon:
         embeddings=config["compare"]["embeddings"],
         alternative=config["compare"]["alternative"],
         vocabulary=VOCABULARY,
+        units=config["compare"]["units"],
     script:
         "../scripts/wilcoxon.py"

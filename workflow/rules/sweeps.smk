@@ -95,6 +95,8 @@ rule sweep_summary:
     input:
         scores=sweep_outputs(".parquet"),
         iterations=sweep_outputs(".iterations.parquet"),
+        # the lists as resolved on the sweep's vocabulary: which of them nest
+        concepts="results/sweeps/{sweep}/concepts.parquet",
     output:
         scores="results/sweeps/{sweep}/learnability.parquet",
         points="results/sweeps/{sweep}/points.parquet",
@@ -111,6 +113,7 @@ rule sweep_summary:
     params:
         methods=lambda wildcards: config["sweeps"][wildcards.sweep]["embeddings"],
         alternative=config["compare"]["alternative"],
+        units=config["compare"]["units"],
         bootstrap=config["learnability"]["bootstrap"],
         confidence=config["learnability"]["confidence"],
         seed=config["learnability"]["seed"],

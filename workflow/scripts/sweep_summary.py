@@ -1,3 +1,4 @@
+from learnability.concepts import list_overlap
 from learnability.io import read_tables, write_table
 from learnability.logs import logged
 from learnability.sweeps import (
@@ -17,7 +18,8 @@ with logged(snakemake) as log:
     band = dict(resamples=p.bootstrap, level=p.confidence, seed=p.seed, replicates=reps)
     points = sweep_points(scores, iterations, **band)
     effects = sweep_effects(points, iterations, **band)
-    wilcoxon = sweep_wilcoxon(scores, list(p.methods), p.alternative)
+    overlap = list_overlap(read_tables([i.concepts], "concept_words"), vocabulary="shared")
+    wilcoxon = sweep_wilcoxon(scores, list(p.methods), p.alternative, overlap, list(p.units))
     write_table(scores, o.scores, "sweep_scores")
     write_table(points, o.points, "sweep_points")
     write_table(effects, o.effects, "sweep_effects")
