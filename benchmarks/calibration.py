@@ -80,7 +80,7 @@ def expected_size_tables(null_dir: Path, keys: list[str], nulls: int, smoke: boo
     for path in files:
         null = read_tables([path], "null")
         model = fit(null)
-        name = f"{path.parts[-3]} {path.stem} (fitted: {model.describe()}, skew {model.skew:.2f})"
+        name = f"{path.parts[-3]} {path.stem} (fitted: {model.describe()})"
         regimes.append((name, model, len(null), int(null["iterations"].iloc[0]), k_l))
     if smoke:
         regimes, nulls = regimes[:2], 20
