@@ -341,3 +341,47 @@ def test_the_variable_columns_are_only_the_swept_parameters():
     df["dim"] = 1
     with pytest.raises(ValueError, match=r"unexpected columns \['dim'\]"):
         schemas.conform(df, "sweep_points")
+
+
+def test_the_seed_comparison_tests_each_seed_and_their_mean_and_measures_the_spread():
+    """A sweep over training.seed: 2 methods x 3 seeds x 6 lists, hand-made AUCs in which
+    A beats B at seeds 1 and 3 on every list but loses on two lists at seed 2. Each seed's
+    test and the test over the seeds' mean AUCs are scipy's exact Wilcoxon on the same
+    numbers; every_seed is False (seed 2's p is 0.11); the spread is numpy's SD across
+    seeds beside std / sqrt(iterations)."""
+    from learnability.sweeps import is_seed_sweep, seed_comparison
+
+    rng = np.random.default_rng(0)
+    lists = [f"l{i}" for i in range(6)]
+    base = np.linspace(0.6, 0.8, 6)
+    rows = []
+    auc = {}
+    for seed in (1, 2, 3):
+        gap = np.full(6, 0.03) if seed != 2 else np.array([0.03, 0.02, 0.01, 0.04, -0.01, -0.02])
+        for method, shift in (("a", gap), ("b", 0.0)):
+            values = base + shift + rng.normal(0, 0.002, 6)
+            auc[(method, seed)] = values
+            for name, v in zip(lists, values, strict=True):
+                rows.append({"sweep": "s", "embedding": f"{method}_seed~{seed}", "method": method,
+                             "setting": f"seed={seed}", "list": name, "negatives": "uniform",
+                             "size": 10, "iterations": 200, "metric": "auc", "mean": v,
+                             "std": 0.05, "ci_low": v - 0.01, "ci_high": v + 0.01})  # fmt: skip
+    scores = pd.DataFrame(rows)
+    tests, spread = seed_comparison(scores, ["a", "b"], "greater")
+    by = tests.set_index("seed")
+    for seed in (1, 2, 3):
+        ref = scipy_stats.wilcoxon(auc[("a", seed)], auc[("b", seed)], alternative="greater")
+        assert by.loc[f"seed={seed}", "p_value"] == pytest.approx(ref.pvalue)
+    mean_a = np.mean([auc[("a", s)] for s in (1, 2, 3)], axis=0)
+    mean_b = np.mean([auc[("b", s)] for s in (1, 2, 3)], axis=0)
+    ref = scipy_stats.wilcoxon(mean_a, mean_b, alternative="greater")
+    assert by.loc["mean", "p_value"] == pytest.approx(ref.pvalue)
+    assert by.loc["seed=1", "p_value"] < 0.05 and by.loc["seed=2", "p_value"] > 0.05
+    assert not tests["every_seed"].any()
+    row = spread.set_index(["method", "list"]).loc[("a", "l4")]
+    values = [auc[("a", s)][4] for s in (1, 2, 3)]
+    assert row["seed_sd"] == pytest.approx(np.std(values, ddof=1))
+    assert row["split_se"] == pytest.approx(0.05 / np.sqrt(200))
+    assert row["seed_to_split"] == pytest.approx(row["seed_sd"] / row["split_se"])
+    assert schemas.conform(tests, "sweep_seed_tests").shape[0] == 4
+    assert is_seed_sweep({"grid": {"seed": [1, 2]}}) and not is_seed_sweep({"grid": {"dim": [5]}})

@@ -143,6 +143,7 @@ SHIPPED_CONFIGS = {
     "config/contextual.yaml": ("transformer",),
     "config/fasttext_implementations.yaml": ("fasttext_facebook",),
     "config/sweeps.yaml": (),
+    "config/seeds.yaml": (),
 }
 
 

@@ -247,6 +247,22 @@ TABLES: dict[str, dict[str, str]] = {
         "size": "int64",
         **_SUMMARY_STATS,
     },
+    "sweep_seed_tests": {
+        "seed": "string",
+        **_WILCOXON,
+        "every_seed": "bool",
+    },
+    "sweep_seed_spread": {
+        "negatives": "string",
+        "method": "string",
+        "list": "string",
+        "seeds": "int64",
+        "auc": "float64",
+        "seed_sd": "float64",
+        "split_sd": "float64",
+        "split_se": "float64",
+        "seed_to_split": "float64",
+    },
     "sweep_iterations": {
         "sweep": "string",
         "embedding": "string",

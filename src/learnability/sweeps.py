@@ -496,3 +496,68 @@ def points_table(points: pd.DataFrame, negatives: str) -> pd.DataFrame:
         index=list(dict.fromkeys(part["setting"])), columns=list(dict.fromkeys(part["method"]))
     )
     return table.reset_index()
+
+
+SEED_KEY = "seed"
+
+
+def is_seed_sweep(body: dict) -> bool:
+    """A sweep that varies the training seed alone (config/seeds.yaml): its methods are
+    compared seed by seed, over the mean of the seeds, and by how much a list's AUC moves
+    from seed to seed (:func:`seed_comparison`)."""
+    return set(body.get("grid") or {}) == {SEED_KEY} and body.get(CORPUS_AXIS) is None
+
+
+def seed_comparison(
+    scores: pd.DataFrame,
+    methods: list[str],
+    alternative: str,
+    overlap: pd.DataFrame | None = None,
+    units: list[str] | None = None,
+    alpha: float = 0.05,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Does a verdict between trainers survive a new training seed? (schemas
+    ``sweep_seed_tests`` and ``sweep_seed_spread``).
+
+    Tests: each pair of ``methods`` (the sweep's order) by the Wilcoxon test at every
+    seed (``seed`` is the setting) and over each list's mean AUC across the seeds
+    (``seed`` "mean"), under each of ``units``; ``every_seed`` says whether p < ``alpha``
+    at every seed. Spread: per method, list and scheme, the SD of the list's mean AUC
+    across seeds beside its split SD and the split-noise SE of its mean (split SD /
+    sqrt(iterations), averaged over seeds): a seed SD far above the split SE means the
+    training seed, not the splits, decides the list's AUC."""
+    from learnability.stats import compare_embeddings
+
+    auc = scores[(scores["metric"] == "auc") & (scores["iterations"] > 0)]
+    per_seed = sweep_wilcoxon(scores, methods, alternative, overlap, units)
+    if per_seed.empty:
+        return pd.DataFrame(), pd.DataFrame()
+    per_seed = per_seed.rename(columns={"setting": "seed"}).drop(columns=["sweep", "p_holm_sweep"])
+    mean = (
+        auc.groupby(["method", "list", "negatives"], sort=False)["mean"].mean().reset_index()
+        .rename(columns={"method": "embedding"}).assign(metric="auc")
+    )  # fmt: skip
+    ov = (
+        pd.concat([overlap.assign(embedding=m) for m in methods], ignore_index=True)
+        if overlap is not None and not overlap.empty
+        else None
+    )
+    over_mean = compare_embeddings(mean, methods, alternative, "shared", ov, units or ["lists"])
+    tests = pd.concat([per_seed, over_mean.assign(seed="mean")], ignore_index=True)
+    keys = ["negatives", "units", "embedding_a", "embedding_b"]
+    seeds = tests[tests["seed"] != "mean"]
+    every = (seeds.groupby(keys)["p_value"].max() < alpha).rename("every_seed").reset_index()
+    tests = tests.merge(every, on=keys, how="left")
+    first = ["seed", *keys]
+    tests = tests[first + [c for c in tests.columns if c not in first]]
+    g = auc.groupby(["negatives", "method", "list"], sort=False)
+    spread = g.agg(
+        seeds=("mean", "size"),
+        auc=("mean", "mean"),
+        seed_sd=("mean", lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan),
+        split_sd=("std", "mean"),
+        iterations=("iterations", "mean"),
+    ).reset_index()
+    spread["split_se"] = spread["split_sd"] / np.sqrt(spread["iterations"])
+    spread["seed_to_split"] = spread["seed_sd"] / spread["split_se"]
+    return tests, spread.drop(columns="iterations")

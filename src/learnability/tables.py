@@ -571,6 +571,30 @@ def sweep_wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def seed_verdicts(tests: pd.DataFrame) -> pd.DataFrame:
+    """One row per (scheme, units, pair): p at each seed, over the seeds' mean AUCs, and
+    whether p < 0.05 at every seed."""
+    wide = tests.pivot_table(
+        index=["negatives", "units", "embedding_a", "embedding_b"], columns="seed",
+        values="p_value", sort=False,
+    )  # fmt: skip
+    seeds = [c for c in wide.columns if c != "mean"]
+    wide = wide[[*seeds, "mean"]].rename(columns=lambda c: f"p ({c})")
+    every = tests.groupby(["negatives", "units", "embedding_a", "embedding_b"], sort=False)
+    wide["p < 0.05 at every seed"] = every["every_seed"].first()
+    return wide.reset_index().rename(
+        columns={"negatives": "non-members", "embedding_a": "A", "embedding_b": "B"}
+    )
+
+
+def seed_spread_table(spread: pd.DataFrame) -> pd.DataFrame:
+    return spread.rename(
+        columns={"negatives": "non-members", "auc": "mean AUC", "seed_sd": "SD across seeds",
+                 "split_sd": "split SD", "split_se": "split SE of the mean",
+                 "seed_to_split": "seed SD / split SE"}
+    )  # fmt: skip
+
+
 def write_sweep_tables(
     points: pd.DataFrame,
     wilcoxon: pd.DataFrame,
@@ -579,9 +603,12 @@ def write_sweep_tables(
     corpus: str,
     level: float,
     out: dict[str, str],
+    seed_tests: pd.DataFrame | None = None,
+    seed_spread: pd.DataFrame | None = None,
 ) -> None:
     """``results/tables/sweeps/{sweep}.md`` (per scheme: the mean AUC of each setting and
-    method with its bootstrap band, then the tests), and the CSV/LaTeX beside it."""
+    method with its bootstrap band, then the tests; for a sweep over the training seed,
+    the verdicts seed by seed and the lists' seed SDs), and the CSV/LaTeX beside it."""
     from learnability.sweeps import points_table
 
     parts = [f"# Sweep {sweep} (corpus {corpus})", ""]
@@ -604,6 +631,11 @@ def write_sweep_tables(
             "",
             to_markdown(tests),
         ]
+    if seed_tests is not None and len(seed_tests):
+        parts += ["## Does the verdict survive a new training seed?", "", to_markdown(
+            seed_verdicts(seed_tests)), "", "Each list's mean AUC: its SD across seeds "
+            "beside the split noise of its mean (split SD / sqrt(iterations))", "",
+            to_markdown(seed_spread_table(seed_spread))]  # fmt: skip
     write_text("\n".join(parts), out["md"])
     with atomic_path(out["points_csv"]) as tmp:
         points.to_csv(tmp, index=False)

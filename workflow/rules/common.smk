@@ -26,6 +26,7 @@ from learnability.embeddings import registry
 from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
 from learnability.schemas import fingerprint
 from learnability.sweeps import (
+    is_seed_sweep,
     prefix_percent,
     trained_points,
     vocabulary_sources,

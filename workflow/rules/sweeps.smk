@@ -106,12 +106,16 @@ rule sweep_summary:
         points_csv="results/tables/sweeps/{sweep}_points.csv",
         wilcoxon_csv="results/tables/sweeps/{sweep}_wilcoxon.csv",
         wilcoxon_tex="results/tables/sweeps/{sweep}_wilcoxon.tex",
+        # a sweep over training.seed alone: the verdicts seed by seed, and the seed SDs
+        seed_tests="results/sweeps/{sweep}/seed_tests.parquet",
+        seed_spread="results/sweeps/{sweep}/seed_spread.parquet",
     log:
         "logs/sweep_summary/{sweep}.log",
     conda:
         "../envs/learnability.yaml"
     params:
         methods=lambda wildcards: config["sweeps"][wildcards.sweep]["embeddings"],
+        seeds=lambda wildcards: is_seed_sweep(config["sweeps"][wildcards.sweep]),
         alternative=config["compare"]["alternative"],
         units=config["compare"]["units"],
         bootstrap=config["learnability"]["bootstrap"],

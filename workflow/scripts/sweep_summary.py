@@ -1,8 +1,12 @@
+import pandas as pd
+
 from learnability.concepts import list_overlap
 from learnability.io import read_tables, write_table
 from learnability.logs import logged
+from learnability.schemas import empty
 from learnability.sweeps import (
     bootstrap_replicates,
+    seed_comparison,
     sweep_effects,
     sweep_points,
     sweep_wilcoxon,
@@ -24,12 +28,20 @@ with logged(snakemake) as log:
     write_table(points, o.points, "sweep_points")
     write_table(effects, o.effects, "sweep_effects")
     if wilcoxon.empty:
-        from learnability.schemas import empty
-
         wilcoxon = empty("sweep_wilcoxon")
     write_table(wilcoxon, o.wilcoxon, "sweep_wilcoxon")
+    seed_tests, seed_spread = (
+        seed_comparison(scores, list(p.methods), p.alternative, overlap, list(p.units))
+        if p.seeds
+        else (pd.DataFrame(), pd.DataFrame())
+    )
+    write_table(seed_tests if len(seed_tests) else empty("sweep_seed_tests"), o.seed_tests,
+                "sweep_seed_tests")  # fmt: skip
+    write_table(seed_spread if len(seed_spread) else empty("sweep_seed_spread"),
+                o.seed_spread, "sweep_seed_spread")  # fmt: skip
     write_sweep_tables(
         points, wilcoxon, sweep=snakemake.wildcards.sweep, corpus=p.corpus,
-        level=p.confidence, out=dict(o.items()),
+        level=p.confidence, out=dict(o.items()), seed_tests=seed_tests,
+        seed_spread=seed_spread,
     )  # fmt: skip
     log.info("\n%s", points[["embedding", "negatives", "n_lists", "auc"]].to_string(index=False))
