@@ -88,6 +88,10 @@ def test_every_benchmark_runs_in_the_environment_its_line_names(script, embeddin
     done = run_benchmark(script, *args, extras=extras)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert PRINTS[script] in done.stdout, done.stdout[-3000:]
+    if script == "calibration.py":  # its other mode: the expected size, no fits
+        done = run_benchmark(script, "--expected-size", "--smoke")
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        assert "| word2vec-like | 1000 | 10 | 200 | auto |" in done.stdout, done.stdout[-3000:]
 
 
 def test_a_benchmark_outside_its_environment_says_what_it_needs_in_one_line(tmp_path):
