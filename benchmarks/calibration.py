@@ -107,8 +107,11 @@ def expected_size_tables(null_dir: Path, keys: list[str], nulls: int, smoke: boo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--expected-size", action="store_true",
-                        help="the exact expected size of every method, regime by regime")
+    parser.add_argument(
+        "--expected-size",
+        action="store_true",
+        help="the exact expected size of every method, regime by regime",
+    )
     parser.add_argument("--null-dir", type=Path, default=Path("results/null"))
     parser.add_argument("--null-keys", nargs="+", default=["size-11", "size-78", "size-400"],
                         help="which of each embedding's uniform nulls to fit")  # fmt: skip

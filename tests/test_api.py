@@ -179,6 +179,7 @@ def test_a_second_call_reuses_the_null(seed):
     learnability.score((words, vectors + 1.0), LISTS, **kw)
     assert len(api.NULL_CACHE) > cached
 
+
 def test_every_embedding_form_gives_the_same_numbers(tmp_path, seed):
     words, vectors = planted(seed=seed)
     vectors = vectors.astype(np.float32)

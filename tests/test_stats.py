@@ -12,7 +12,6 @@ from learnability.stats import (
     between_third_cumulant,
     calibrated_null,
     compare_embeddings,
-    comparison_null,
     empirical_pvalue,
     pvalues,
     random_rows,
@@ -350,8 +349,9 @@ def test_skew_matched_null_has_the_target_moments_and_keeps_the_order(seed):
     variance components by their textbook estimates, the true means' third cumulant by
     the power-sum identity for distinct ordered triples of split deviations
     (S1^3 - 3 S1 S2 + 2 S3 over k (k - 1) (k - 2)), the splits' own by scipy's unbiased
-    skewness (bias-adjusted), the covariance term from numpy's. The null gets that variance exactly and that skewness where a monotone
-    map reaches it, and both match the generating values within their sampling error."""
+    skewness (bias-adjusted), the covariance term from numpy's. The null gets that
+    variance exactly and that skewness where a monotone map reaches it, and both match
+    the generating values within their sampling error."""
     from scipy.stats import skew
 
     rng = np.random.default_rng(seed)
@@ -487,9 +487,7 @@ def test_pvalues_methods_record_what_they_compared(seed):
     assert t["observed"] == pytest.approx(0.9) and t["auc"] == 0.56
 
 
-@pytest.mark.parametrize(
-    "family", ["gaussian", "gamma-skew-1", "gamma-skew-2", "lognormal-1"]
-)
+@pytest.mark.parametrize("family", ["gaussian", "gamma-skew-1", "gamma-skew-2", "lognormal-1"])
 def test_tail_pvalue_is_given_only_where_it_is_within_a_factor_of_3(family, seed):
     """Nulls of 1000 draws with known tails. Where 5 of 1000 random lists reach the
     value, the estimate was given (at or above 3 / R) in 91-99 % of 200 nulls and then
@@ -576,8 +574,10 @@ def test_the_papers_fasttext_over_glove_by_units():
     is relative, rank 2, and the ranks 1 and 2 alone sum to at most 2)."""
     t6 = paper_table6()
     summary = t6.rename(columns={"auc": "mean"}).assign(negatives="uniform", metric="auc")
-    rows = compare_embeddings(summary, ["fasttext", "glove"], vocabulary="n/a",
-                              overlap=liwc_nesting(t6["list"].unique())).set_index("units")  # fmt: skip
+    nesting = liwc_nesting(t6["list"].unique())
+    rows = compare_embeddings(
+        summary, ["fasttext", "glove"], vocabulary="n/a", overlap=nesting
+    ).set_index("units")
     assert rows.loc["lists", "p_value"] == pytest.approx(9 / 1024)
     assert rows.loc["lists", "n_nested_pairs"] == 6
     assert rows.loc["leaves", "unit_lists"] == "anger, family, health, posemo, relative, work"

@@ -67,15 +67,15 @@ def test_the_default_is_calibrated_where_rescaling_holds_and_where_it_fails(seed
     """The workflow's own ratios (config/config.yaml: K_L = 200, K_N = 10, R = 1000), 300
     nulls each. Where the random lists' true means spread as much as the split noise of
     10 splits and are right-skewed (skewness 1, as on the sample's word2vec), both
-    rescaled_skew and the default (auto, which takes rescaled_skew for about a quarter of
-    such nulls and the exact truncated for the rest) are within the goal (10 % of the level at
-    0.01, 0.05, 0.10, 25 % at 0.001) plus 4 Monte Carlo SEs; scaling alone (rescaled) is
-    not: its 0.01 size is 1.7x the level. Where rescaled_skew holds and auto uses it
-    (between / (within / K_N) = 4, Gaussian true means), auto is within the goal too. Where the true means barely differ
-    (between / (within / K_N) = 0.09, as on Gaussian vectors), rescaled_skew's 0.01 size
-    is 2-3x the level and fails by far, while auto, which chose the exact truncated for
-    every such null, holds. The tolerances are the sizes' own Monte Carlo errors; 20
-    consecutive seeds pass (tests/seeds.py)."""
+    rescaled_skew and the default (auto, which takes rescaled_skew for about a third of
+    such nulls and the exact truncated for the rest) are within the goal (10 % of the
+    level at 0.01, 0.05, 0.10, 25 % at 0.001) plus 4 Monte Carlo SEs; scaling alone
+    (rescaled) is not: its 0.01 size is 1.7x the level. Where rescaled_skew holds and
+    auto uses it (between / (within / K_N) = 4, Gaussian true means), auto is within the
+    goal too. Where the true means barely differ (between / (within / K_N) = 0.09),
+    rescaled_skew's 0.01 size is 2-3x the level and fails by far, while auto, which
+    chose the exact truncated for every such null, holds. The tolerances are the sizes'
+    own Monte Carlo errors; 20 consecutive seeds pass (tests/seeds.py)."""
     from learnability.twolevel import SIZE_GOAL
 
     skewed = TwoLevel(_between(1), W, skew=1.0)

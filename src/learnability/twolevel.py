@@ -106,7 +106,9 @@ class TwoLevel:
         if not self.minority:
             return base, np.full(NODES, 1.0 / NODES)
         z = np.r_[base, base + self.minority_shift]
-        w = np.r_[np.full(NODES, (1 - self.minority) / NODES), np.full(NODES, self.minority / NODES)]
+        w = np.r_[
+            np.full(NODES, (1 - self.minority) / NODES), np.full(NODES, self.minority / NODES)
+        ]
         return z, w
 
     # the mean of k standardised split errors

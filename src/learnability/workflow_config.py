@@ -464,7 +464,9 @@ def check_config(config: dict) -> None:
     rl = config["random_lists"]
     method = rl.get("method", DEFAULT_PVALUE_METHOD)
     try:
-        check_calibrated(method, rl["iterations"], rl["lists"], config["learnability"]["iterations"])
+        check_calibrated(
+            method, rl["iterations"], rl["lists"], config["learnability"]["iterations"]
+        )
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
 
