@@ -440,6 +440,14 @@ def _numeric(value) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
+def per_method_overlap(overlap: pd.DataFrame | None, methods: list[str]) -> pd.DataFrame | None:
+    """The sweep's list overlap (one vocabulary, which every method shares) as the
+    comparison reads it: a copy per method."""
+    if overlap is None or overlap.empty:
+        return None
+    return pd.concat([overlap.assign(embedding=m) for m in methods], ignore_index=True)
+
+
 def sweep_wilcoxon(
     scores: pd.DataFrame,
     methods: list[str],
@@ -464,11 +472,7 @@ def sweep_wilcoxon(
         summary = g.assign(embedding=g["method"])[
             ["list", "embedding", "negatives", "metric", "mean"]
         ]
-        ov = (
-            pd.concat([overlap.assign(embedding=m) for m in methods], ignore_index=True)
-            if overlap is not None and not overlap.empty
-            else None
-        )
+        ov = per_method_overlap(overlap, methods)
         out = compare_embeddings(summary, methods, alternative, "shared", ov,
                                  units or ["lists"])  # fmt: skip
         out.insert(0, "setting", setting)
@@ -537,11 +541,7 @@ def seed_comparison(
         auc.groupby(["method", "list", "negatives"], sort=False)["mean"].mean().reset_index()
         .rename(columns={"method": "embedding"}).assign(metric="auc")
     )  # fmt: skip
-    ov = (
-        pd.concat([overlap.assign(embedding=m) for m in methods], ignore_index=True)
-        if overlap is not None and not overlap.empty
-        else None
-    )
+    ov = per_method_overlap(overlap, methods)
     over_mean = compare_embeddings(mean, methods, alternative, "shared", ov, units or ["lists"])
     tests = pd.concat([per_seed, over_mean.assign(seed="mean")], ignore_index=True)
     keys = ["negatives", "units", "embedding_a", "embedding_b"]
