@@ -44,10 +44,6 @@ RESCALING_METHODS = {"rescaled": 2, "rescaled_skew": 3}
 # compress a tail at most this much (on the sample's word2vec it held 10 of the 80 nulls
 # x ratios back from their target skewness; against a limit of 0.25 no share moved)
 SKEW_MIN_SLOPE = 0.5
-# the between-list variance is estimated as var(means) - within / K_N plus this many of
-# its standard errors: clamping a noisy estimate at 0 made the null too narrow where true
-# means barely differ (twolevel.expected_size measures the effect)
-BETWEEN_MARGIN = 0.0
 # the Monte Carlo error of a rescaled p-value: resamples of the random lists, the map
 # refitted on each; and the confidence of the upper bound every p-value row carries
 P_BOOTSTRAP = 100
@@ -90,27 +86,13 @@ def variance_components(
 ) -> tuple[float, float]:
     """(within, between): the variance of one split's value around its list's own mean
     (pooled over the random lists' splits), and the variance of the lists' true means,
-    from var(means) = between + within / K_N, raised by ``BETWEEN_MARGIN`` of its
-    standard error (:func:`between_se`) so that its noise errs on the conservative side,
-    and never below 0."""
+    from var(means) = between + within / K_N. ``between`` is clamped at 0: where it is
+    small against within / K_N the estimate is mostly noise, and ``method: auto`` does
+    not rescale such nulls (docs/statistics.md)."""
     means = np.asarray(means, dtype=float)
     within = float(np.nanmean(np.asarray(within_var, dtype=float)))
     total = float(np.var(means, ddof=1)) if means.size > 1 else 0.0
-    raw = total - within / null_iterations
-    margin = BETWEEN_MARGIN * between_se(means, within_var, null_iterations)
-    return within, max(raw + margin, 0.0)
-
-
-def between_se(means: np.ndarray, within_var: np.ndarray, null_iterations: int) -> float:
-    """The standard error of var(means) - mean(within_var) / K_N, from each random list's
-    influence on it (both terms, and their covariance)."""
-    means = np.asarray(means, dtype=float)
-    v = np.asarray(within_var, dtype=float)
-    if means.size < 3:
-        return 0.0
-    d2 = (means - means.mean()) ** 2
-    psi = d2 - d2.mean() - (v - np.nanmean(v)) / null_iterations
-    return float(np.nanstd(psi, ddof=1) / np.sqrt(means.size))
+    return within, max(total - within / null_iterations, 0.0)
 
 
 def calibrated_null(
