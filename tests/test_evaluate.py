@@ -174,7 +174,7 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
     spreads = null.groupby("size")["auc"].std()
     se = np.sqrt((spreads**2).sum()) / len(sizes)
     assert abs(auc["mean"].mean() - 0.5) < 4 * se, (auc["mean"].tolist(), se)
-    p = pvalues(summary, null, match_sizes=True)
+    p = pvalues(summary, null, match_sizes=True, iterations=pd.concat(its))
     assert (p["null_z"].abs() < 4).all(), p[["list", "auc", "null_z"]]
     # the spread of random-list means shrinks with size (about 0.2/sqrt(n))
     spread = null.groupby("size")["auc"].std()

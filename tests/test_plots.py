@@ -37,13 +37,14 @@ def tables(n_lists: int, seed: int = 0, iterations: int = 20, null_lists: int = 
             p = 4 / (null_lists + 1)
             pv.append({"list": name, "embedding": emb, "negatives": "uniform",
                        "size": sizes[name], "auc": aucs.mean(), "method": "unmatched",
+                       "method_requested": "unmatched", "method_reason": "configured",
                        "observed": aucs.mean(), "list_iterations": iterations,
                        "null_key": key, "null_size": sizes[name], "null_lists": null_lists,
                        "null_iterations": 10, "null_scale": 1.0, "within_var": np.nan,
                        "between_var": np.nan, "between_third": np.nan, "null_skewness": np.nan,
                        "null_auc_mean": 0.5, "null_auc_sd": 0.05,
                        "null_auc_min": 0.4, "null_auc_max": 0.6, "n_null_ge": 3,
-                       "p_value": p, "p_mc_se": 0.01, "p_floor": 1 / (null_lists + 1),
+                       "p_value": p, "p_mc_se": 0.01, "p_upper": p, "p_floor": 1 / (null_lists + 1),
                        "null_z": 1.0, "p_tail": np.nan, "p_adjusted": 0.5,
                        "adjustment": "holm"})  # fmt: skip
         for size in sorted(set(sizes.values())):
