@@ -152,7 +152,11 @@ def test_a_sweep_trains_each_point_once_and_scores_it_as_the_learnability_jobs(
     assert set(effects["parameter"]) == {"dim", "corpus_fraction"}
     assert ((effects["ci_low"] <= effects["auc"]) & (effects["auc"] <= effects["ci_high"])).all()
     tests = pd.read_parquet(results / "sweeps/same/wilcoxon.parquet")
-    assert len(tests) == 3 * 2  # 3 pairs of methods, 2 schemes
+    # 3 pairs of methods, 2 schemes, over the lists; and, since the test's family and
+    # mini_kin lists nest on the sweep's vocabulary, over leaves and clusters too
+    lists = tests[tests["units"] == "lists"]
+    assert len(lists) == 3 * 2 and (lists["n_nested_pairs"] > 0).all()
+    assert tests["units"].value_counts().to_dict() == {"lists": 6, "leaves": 6, "clusters": 6}
 
     grid["grid"]["dim"] = [8, 12, 16]
     sweep.write_text(yaml.safe_dump({"sweeps": {"grid": grid, "same": same}}))
