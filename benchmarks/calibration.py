@@ -14,7 +14,9 @@ between/within from 0 to 4, R from 100 to 4000, K_N from 3 to 50) and for models
 to the null tables of each embedding under ``--null-dir`` (the workflow's own nulls:
 ``make run`` writes them), at config/config.yaml's K_L. Each row is marked against the
 goal: within 10 % of the attainable level floor(alpha (R + 1)) / (R + 1) at 0.01-0.10,
-25 % at 0.001, allowing 2 Monte Carlo SEs.
+25 % at 0.001, allowing 2 Monte Carlo SEs. ``--region-grid`` measures ``auto`` alone on a
+grid of between/within 0.8-2 by skewness 0-1.2, the edges of the region where it
+rescales, at K_L = 200 and 1000.
 
 Without it, the fitted run below:
 
@@ -63,15 +65,23 @@ from learnability.classify import limit_threads
 SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 
 
-def expected_size_tables(null_dir: Path, keys: list[str], nulls: int, smoke: bool) -> None:
+def expected_size_tables(
+    null_dir: Path, keys: list[str], nulls: int, smoke: bool, region_grid: bool = False
+) -> None:
     from learnability.io import read_tables
+    from learnability.stats import PVALUE_METHODS
     from learnability.twolevel import (
         SIZE_LEVELS,
         STRESS_REGIMES,
+        TwoLevel,
+        W,
         expected_size,
         fit,
+        sd_for_ratio,
         within_goal,
     )
+
+    methods = PVALUE_METHODS
 
     cfg = yaml.safe_load(Path("config/config.yaml").read_text())
     k_l = int(cfg["learnability"]["iterations"])
@@ -82,6 +92,22 @@ def expected_size_tables(null_dir: Path, keys: list[str], nulls: int, smoke: boo
         model = fit(null)
         name = f"{path.parts[-3]} {path.stem} (fitted: {model.describe()})"
         regimes.append((name, model, len(null), int(null["iterations"].iloc[0]), k_l))
+    if region_grid:
+        # auto's edges: between / (within / K_N) x the true means' skewness, at config.yaml's
+        # K_L and at paper.yaml's
+        regimes = [
+            (
+                f"ratio {ratio:g}, skew {skew:g}",
+                TwoLevel(sd_for_ratio(ratio), W, skew=skew),
+                1000,
+                10,
+                kl,
+            )  # fmt: skip
+            for kl in (k_l, 1000)
+            for ratio in (0.8, 0.9, 1.0, 1.2, 1.5, 2.0)
+            for skew in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2)
+        ]
+        methods = ("auto",)
     if smoke:
         regimes, nulls = regimes[:2], 20
     print(f"expected size over {nulls} nulls per row; goal: 10 % of the attainable level at "
@@ -92,7 +118,7 @@ def expected_size_tables(null_dir: Path, keys: list[str], nulls: int, smoke: boo
     for i, (name, model, r, kn, kl) in enumerate(regimes):
         start = time.perf_counter()
         size = expected_size(model, lists=r, null_iterations=kn, list_iterations=kl,
-                             nulls=nulls, seed=i)  # fmt: skip
+                             methods=methods, nulls=nulls, seed=i)  # fmt: skip
         for _, row in size.iterrows():
             cells = " | ".join(
                 f"{row[f'size_{a:g}']:.4f} ({row[f'rel_{a:g}']:+.0%})"
@@ -113,6 +139,11 @@ def main() -> None:
         help="the exact expected size of every method, regime by regime",
     )
     parser.add_argument("--null-dir", type=Path, default=Path("results/null"))
+    parser.add_argument(
+        "--region-grid",
+        action="store_true",
+        help="with --expected-size: auto alone on a grid around its region's edges",
+    )
     parser.add_argument("--null-keys", nargs="+", default=["size-11", "size-78", "size-400"],
                         help="which of each embedding's uniform nulls to fit")  # fmt: skip
     parser.add_argument("--nulls", type=int, default=600, help="null draws per row")  # fmt: skip
@@ -136,7 +167,8 @@ def main() -> None:
     add_smoke(parser)
     args = parser.parse_args()
     if args.expected_size:
-        expected_size_tables(args.null_dir, args.null_keys, args.nulls, args.smoke)
+        expected_size_tables(args.null_dir, args.null_keys, args.nulls, args.smoke,
+                             args.region_grid)  # fmt: skip
         return
     if args.smoke:
         args.lists, args.sizes = 20, [10, 20]

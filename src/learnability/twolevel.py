@@ -336,31 +336,32 @@ def fit(null: pd.DataFrame, metric: str = "auc") -> TwoLevel:
 W = 0.063  # one split's SD on the sample's word2vec (11-word lists)
 
 
-def _sd(ratio: float, k_null: int = 10) -> float:
+def sd_for_ratio(ratio: float, k_null: int = 10) -> float:
+    """The SD of true means that makes between / (within / K_N) = ratio at split SD W."""
     return float(np.sqrt(ratio * W**2 / k_null))
 
 
 # (name, model, R, K_N, K_L): the settings the config accepts and the shapes a null may
 # have, around the sample's word2vec (between / (within / K_N) about 1, skewness 1)
 STRESS_REGIMES = [
-    ("word2vec-like", TwoLevel(_sd(1), W, skew=1.0), 1000, 10, 200),
-    ("word2vec-like, K_L 1000", TwoLevel(_sd(1), W, skew=1.0), 1000, 10, 1000),
-    ("skew 2.8", TwoLevel(_sd(1), W, skew=2.8), 1000, 10, 200),
-    ("lognormal, skew 6", TwoLevel(_sd(1), W, skew=6.0, shape="lognormal"), 1000, 10, 200),
-    ("3 % of lists +4 SD", TwoLevel(_sd(1), W, skew=1.0, minority=0.03), 1000, 10, 200),
-    ("heteroscedastic (h 0.5)", TwoLevel(_sd(1), W, skew=1.0, hetero=0.5), 1000, 10, 200),
-    ("split noise skew 1", TwoLevel(_sd(1), W, skew=1.0, split_skew=1.0), 1000, 10, 200),
+    ("word2vec-like", TwoLevel(sd_for_ratio(1), W, skew=1.0), 1000, 10, 200),
+    ("word2vec-like, K_L 1000", TwoLevel(sd_for_ratio(1), W, skew=1.0), 1000, 10, 1000),
+    ("skew 2.8", TwoLevel(sd_for_ratio(1), W, skew=2.8), 1000, 10, 200),
+    ("lognormal, skew 6", TwoLevel(sd_for_ratio(1), W, skew=6.0, shape="lognormal"), 1000, 10, 200),
+    ("3 % of lists +4 SD", TwoLevel(sd_for_ratio(1), W, skew=1.0, minority=0.03), 1000, 10, 200),
+    ("heteroscedastic (h 0.5)", TwoLevel(sd_for_ratio(1), W, skew=1.0, hetero=0.5), 1000, 10, 200),
+    ("split noise skew 1", TwoLevel(sd_for_ratio(1), W, skew=1.0, split_skew=1.0), 1000, 10, 200),
     ("between/(within/K_N) 0", TwoLevel(0.0, W), 1000, 10, 200),
-    ("between/(within/K_N) 0.02", TwoLevel(_sd(0.02), W, skew=1.0), 1000, 10, 200),
-    ("between/(within/K_N) 0.09", TwoLevel(_sd(0.09), W, skew=1.0), 1000, 10, 200),
-    ("between/(within/K_N) 0.3", TwoLevel(_sd(0.3), W, skew=1.0), 1000, 10, 200),
-    ("between/(within/K_N) 2", TwoLevel(_sd(2), W, skew=1.0), 1000, 10, 200),
-    ("between/(within/K_N) 4, Gaussian", TwoLevel(_sd(4), W), 1000, 10, 200),
-    ("R 100", TwoLevel(_sd(1), W, skew=1.0), 100, 10, 200),
-    ("R 4000", TwoLevel(_sd(1), W, skew=1.0), 4000, 10, 200),
-    ("K_N 3", TwoLevel(_sd(1, 3), W, skew=1.0), 1000, 3, 200),
-    ("K_N 3, R 100", TwoLevel(_sd(1, 3), W, skew=1.0), 100, 3, 200),
-    ("K_N 50", TwoLevel(_sd(1, 50), W, skew=1.0), 1000, 50, 200),
+    ("between/(within/K_N) 0.02", TwoLevel(sd_for_ratio(0.02), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 0.09", TwoLevel(sd_for_ratio(0.09), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 0.3", TwoLevel(sd_for_ratio(0.3), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 2", TwoLevel(sd_for_ratio(2), W, skew=1.0), 1000, 10, 200),
+    ("between/(within/K_N) 4, Gaussian", TwoLevel(sd_for_ratio(4), W), 1000, 10, 200),
+    ("R 100", TwoLevel(sd_for_ratio(1), W, skew=1.0), 100, 10, 200),
+    ("R 4000", TwoLevel(sd_for_ratio(1), W, skew=1.0), 4000, 10, 200),
+    ("K_N 3", TwoLevel(sd_for_ratio(1, 3), W, skew=1.0), 1000, 3, 200),
+    ("K_N 3, R 100", TwoLevel(sd_for_ratio(1, 3), W, skew=1.0), 100, 3, 200),
+    ("K_N 50", TwoLevel(sd_for_ratio(1, 50), W, skew=1.0), 1000, 50, 200),
 ]
 
 
