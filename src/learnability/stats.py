@@ -332,11 +332,11 @@ def tail_pvalue(observed: float, null_values: np.ndarray) -> float:
     return estimate if estimate >= TAIL_VALID_LISTS / x.size else float("nan")
 
 
-def compare_with_null(observed: float, null_values: np.ndarray) -> dict:
+def compare_with_null(observed: float, null_values: np.ndarray, mc_se: float, upper: float) -> dict:
     """The empirical p-value of ``observed`` against ``null_values`` with what a reader
-    needs to judge it: its Monte Carlo standard error sqrt(p (1 - p) / R), the floor
-    1 / (R + 1), the distance from the null mean in null standard deviations, and the
-    generalised Pareto tail estimate (:func:`tail_pvalue`)."""
+    needs to judge it: its Monte Carlo standard error and upper bound (from
+    :func:`pvalue_error`), the floor 1 / (R + 1), the distance from the null mean in null
+    standard deviations, and the generalised Pareto tail estimate (:func:`tail_pvalue`)."""
     values = np.asarray(null_values, dtype=float)
     n_ge, p = empirical_pvalue(observed, values)
     sd = float(values.std(ddof=1)) if values.size > 1 else float("nan")
@@ -347,7 +347,8 @@ def compare_with_null(observed: float, null_values: np.ndarray) -> dict:
         "null_auc_max": float(values.max()),
         "n_null_ge": n_ge,
         "p_value": p,
-        "p_mc_se": float(np.sqrt(p * (1 - p) / values.size)),
+        "p_mc_se": mc_se,
+        "p_upper": upper,
         "p_floor": 1.0 / (values.size + 1),
         "null_z": (observed - float(values.mean())) / sd if sd > 0 else float("nan"),
         "p_tail": tail_pvalue(observed, values),
@@ -428,14 +429,10 @@ def resolve_method(chosen: pd.DataFrame, method: str, list_iterations: int) -> C
     null's own estimates, any other method is itself."""
     if method != "auto":
         return Choice(method, "configured")
-    k_null = int(chosen["iterations"].iloc[0])
-    if "auc_m3" not in chosen or k_null < 3:
-        if k_null == list_iterations:
-            return Choice("matched", f"the random lists have the lists' {k_null} splits")
-        return Choice("truncated", f"random lists of {k_null} splits have no third moment")
+    m3 = chosen["auc_m3"] if "auc_m3" in chosen else pd.Series(np.nan, index=chosen.index)
     return choose_method(
         chosen["auc"].to_numpy(dtype=float), chosen["auc_var"].to_numpy(dtype=float),
-        chosen["auc_m3"].to_numpy(dtype=float), k_null, list_iterations,
+        m3.to_numpy(dtype=float), int(chosen["iterations"].iloc[0]), list_iterations,
     )  # fmt: skip
 
 
@@ -551,9 +548,7 @@ def pvalues(
                 "between_var": compared.between,
                 "between_third": compared.between_third,
                 "null_skewness": compared.skewness,
-                **compare_with_null(observed, values),
-                "p_mc_se": mc_se,
-                "p_upper": upper,
+                **compare_with_null(observed, values, mc_se, upper),
             }
         )
     out = pd.DataFrame(rows)
@@ -714,13 +709,17 @@ def pair_overlaps(overlap: pd.DataFrame | None, embeddings: list[str], lists) ->
     ``embeddings``, indexed by (list_a, list_b); empty without an overlap table."""
     if overlap is None or overlap.empty:
         return pd.Series(dtype=float)
+    return _pairs_among(overlap, embeddings, lists).groupby(["list_a", "list_b"])["overlap"].max()
+
+
+def _pairs_among(overlap: pd.DataFrame, embeddings: list[str], lists) -> pd.DataFrame:
+    """The rows of the ``overlap`` table for pairs of ``lists`` in any of ``embeddings``."""
     lists = set(lists)
-    part = overlap[
+    return overlap[
         overlap["embedding"].isin(embeddings)
         & overlap["list_a"].isin(lists)
         & overlap["list_b"].isin(lists)
     ]
-    return part.groupby(["list_a", "list_b"])["overlap"].max()
 
 
 COMPARISON_UNITS = ("lists", "leaves", "clusters")
@@ -732,13 +731,8 @@ def nested_pairs(overlap: pd.DataFrame | None, embeddings: list[str], lists) -> 
     equal ones, the later name)."""
     if overlap is None or overlap.empty:
         return []
-    lists = set(lists)
-    part = overlap[
-        overlap["embedding"].isin(embeddings)
-        & overlap["list_a"].isin(lists)
-        & overlap["list_b"].isin(lists)
-        & (overlap["overlap"] > OVERLAP_WARN)
-    ]
+    part = _pairs_among(overlap, embeddings, lists)
+    part = part[part["overlap"] > OVERLAP_WARN]
     pairs = []
     for (a, b), g in part.groupby(["list_a", "list_b"], sort=True):
         row = g.loc[g["overlap"].idxmax()]
