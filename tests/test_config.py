@@ -489,3 +489,22 @@ def test_a_broken_overlay_is_one_line_naming_the_key():
     update_config(cfg, {"learnability": {"iterations": "many"}})
     with pytest.raises(ConfigError, match=r"^learnability.iterations: 'many' is not of type"):
         prepare_config(cfg, REPO / "workflow/schemas/config.schema.yaml", REPO)
+
+
+def test_pretrained_defaults_are_those_the_schema_states():
+    """The pretrained options' defaults live in learnability.defaults.PRETRAINED (a
+    `default:` in the schema would be written into every embedding's spec); each key's
+    schema description states the same default, and the workflow's params use them."""
+    from learnability.defaults import PRETRAINED
+    from learnability.workflow_config import embedding_params
+
+    props = SCHEMA["properties"]["embeddings"]["additionalProperties"]["properties"]
+    for key, value in PRETRAINED.items():
+        shown = {True: "true", False: "false", (): "none"}.get(value, value)
+        assert f"(default {shown})" in props[key]["description"], key
+        assert "default" not in props[key], key
+    params = embedding_params({"embeddings": {"e": {"method": "pretrained", "path": "x"}}}, "e")
+    assert {k: params[k] for k in PRETRAINED} == {
+        **PRETRAINED,
+        "exclude_prefixes": list(PRETRAINED["exclude_prefixes"]),
+    }

@@ -29,6 +29,7 @@ import pandas as pd
 from learnability import schemas
 from learnability.codelength import codelength_rows
 from learnability.concepts import Entry, coverage, member_indices, resolve
+from learnability.defaults import default
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
 from learnability.evaluate import (
@@ -44,21 +45,20 @@ from learnability.stats import DEFAULT_PVALUE_METHOD, check_calibrated, pvalues
 
 log = logging.getLogger(__name__)
 
-# The defaults of `score` and of `learnability evaluate`: the config schema's
-# (workflow/schemas/config.schema.yaml; tests/test_api.py checks they agree). A null is
-# kept for the session (NULL_CACHE), so a second call on the same embedding costs only
-# its lists.
-ITERATIONS = 200
-NULL_LISTS = 1000
-NULL_ITERATIONS = 10
-C = 1.0
-SEED = 2020
-N_BINS = 10
-ADJUST = "holm"
+# The defaults of `score` and of `learnability evaluate`: the config schema's, read from
+# it (learnability.defaults). A null is kept for the session (NULL_CACHE), so a second
+# call on the same embedding costs only its lists.
+ITERATIONS: int = default("learnability.iterations")
+NULL_LISTS: int = default("random_lists.lists")
+NULL_ITERATIONS: int = default("random_lists.iterations")
+C: float = default("learnability.C")
+SEED: int = default("learnability.seed")
+N_BINS: int = default("learnability.frequency_bins")
+ADJUST: str = default("random_lists.adjust")
 # the codelength's (the workflow's codelength: section)
-CODELENGTH_FRACTIONS = (0.1, 0.25, 0.5, 0.75)
-CODELENGTH_ORDERS = 20
-CODELENGTH_NULL_LISTS = 50
+CODELENGTH_FRACTIONS = tuple(default("codelength.fractions"))
+CODELENGTH_ORDERS: int = default("codelength.orders")
+CODELENGTH_NULL_LISTS: int = default("codelength.null_lists")
 NEGATIVES = ("uniform", "frequency_matched")
 
 # nulls kept across calls, oldest dropped first: (vectors, key, settings) -> null table
@@ -179,39 +179,68 @@ def as_lists(source) -> dict[str, list[Entry]]:
     return {"concept": _entries("concept", source)}
 
 
-def open_embedding(
-    path: Path,
-    tmp: Path,
-    fmt: str = "auto",
-    max_vocab: int | None = None,
-    allow_pickle: bool = False,
-    unicode_errors: str = "strict",
-) -> Embedding:
-    """An embedding directory as the workflow writes it, or any supported file, imported
-    into ``tmp`` first; loaded memory-mapped."""
+def _workflow_folder(source) -> Path | None:
+    """The folder ``source`` names, when it is one (not a spec, a short name or a file)."""
+    from learnability.embeddings.shipped import SHIPPED
+
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    text = os.fspath(source)
+    if text in SHIPPED or text.startswith("package://") or not Path(text).is_dir():
+        return None
+    return Path(text)
+
+
+def open_embedding(source, tmp: Path, name: str | None = None, **options) -> Embedding:
+    """An embedding folder as the workflow writes it (memory-mapped in place), or a
+    pretrained spec (:func:`learnability.embeddings.shipped.pretrained_spec`: a short
+    name, a path, ``package://DIST/path`` or a config mapping, with ``options`` over it)
+    imported into ``tmp`` and memory-mapped there."""
     from learnability.embeddings import load_embedding
     from learnability.embeddings.pretrained import import_embedding
+    from learnability.embeddings.shipped import SHIPPED, default_name, pretrained_spec, resolve
 
-    if path.is_dir():
-        if not (path / "vectors.npy").is_file() or not (path / "vocab.parquet").is_file():
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    folder = _workflow_folder(source)
+    if folder is not None:
+        if not (folder / "vectors.npy").is_file() or not (folder / "vocab.parquet").is_file():
             raise InputError(
-                f"{path}: a folder must hold vectors.npy and vocab.parquet (the workflow's "
-                "results/embeddings/NAME); or give the embedding file itself"
+                f"{folder}: a folder must hold vectors.npy and vocab.parquet (the "
+                "workflow's results/embeddings/NAME); or give the embedding file itself"
             )
-        return load_embedding(path, mmap=True)
+        return load_embedding(folder, mmap=True)
+    spec = pretrained_spec(source, **options)
+    path = resolve(spec["path"])
+    if not path.exists():
+        raise InputError(
+            f"{spec['path']}: no such embedding file or folder; give a file, a workflow "
+            f"embedding folder, package://DIST/path, or a shipped name ({', '.join(SHIPPED)})"
+        )
+    if spec["subword_oov"]:
+        raise InputError(
+            f"{spec['path']}: subword_oov needs the lists' words, which only the workflow "
+            "passes to the import; drop it here, or score the embedding with the workflow"
+        )
+    words = resolve(spec["words"], "the words of") if "words" in spec else None
     meta = import_embedding(
         path,
         tmp,
-        name=path.name,
-        fmt=fmt,
-        max_vocab=max_vocab,
-        allow_pickle=allow_pickle,
-        unicode_errors=unicode_errors,
+        name=name or default_name(source),
+        fmt=spec["format"],
+        member=spec.get("member"),
+        max_vocab=spec.get("max_vocab"),
+        exclude_prefixes=tuple(spec["exclude_prefixes"]),
+        frequency_ordered=spec["frequency_ordered"],
+        allow_pickle=spec["allow_pickle"],
+        unicode_errors=spec["unicode_errors"],
+        words=words,
+        words_column=spec.get("words_column"),
     )
     if meta["n_undecodable"]:
         shown = ", ".join(f"{w['where']} {w['bytes']!r}" for w in meta["undecodable_words"][:5])
         print(
-            f"{path}: {meta['n_undecodable']} words not UTF-8 ({unicode_errors}): {shown}",
+            f"{path}: {meta['n_undecodable']} words not UTF-8 ({spec['unicode_errors']}): {shown}",
             file=sys.stderr,
         )
     return load_embedding(tmp, mmap=True)
@@ -244,35 +273,58 @@ def _checked(words: list, vectors, name: str, counts=None) -> Embedding:
     return Embedding(words=list(words), vectors=vectors, counts=counts, name=name)
 
 
+def _is_spec(source) -> bool:
+    """A config mapping (``path: ...``), not a mapping of word to vector."""
+    return isinstance(source, Mapping) and any(
+        isinstance(source.get(k), str) for k in ("path", "url")
+    )
+
+
 def as_embedding(
     source,
     *,
     name: str | None = None,
-    fmt: str = "auto",
+    fmt: str | None = None,
     max_vocab: int | None = None,
-    allow_pickle: bool = False,
-    unicode_errors: str = "strict",
+    words: str | os.PathLike | None = None,
+    words_column: str | None = None,
+    member: str | None = None,
+    exclude_prefixes: Sequence[str] | None = None,
+    frequency_ordered: bool | None = None,
+    allow_pickle: bool | None = None,
+    unicode_errors: str | None = None,
 ) -> Embedding:
     """An :class:`~learnability.embeddings.store.Embedding` from a gensim
     ``KeyedVectors`` (its ``count`` attribute, when set, gives word frequencies), a
     mapping of word to vector, a ``(words, vectors)`` pair, a workflow embedding folder,
-    or a file in any format the workflow imports (read into memory)."""
+    or any embedding the workflow's config accepts (read into memory): a file, a
+    ``package://DIST/path``, a shipped name (``"glove6b"``, ``"glove6b_400k"``) or a
+    config mapping (``{"path": ..., "words": ..., "format": "npy"}``). The keyword
+    options are the config's pretrained options (``fmt`` is ``format``); given, they
+    override the spec's."""
     if isinstance(source, Embedding):
         return source
-    if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        if not path.exists():
-            raise InputError(f"{path}: no such embedding file or folder")
-        if path.is_dir():  # a workflow folder: memory-mapped in place, nothing copied
-            return open_embedding(path, path)
+    if isinstance(source, (str, os.PathLike)) or _is_spec(source):
+        from learnability.embeddings.shipped import default_name
+
+        options = dict(
+            format=fmt, max_vocab=max_vocab, words=None if words is None else os.fspath(words),
+            words_column=words_column, member=member,
+            exclude_prefixes=None if exclude_prefixes is None else tuple(exclude_prefixes),
+            frequency_ordered=frequency_ordered, allow_pickle=allow_pickle,
+            unicode_errors=unicode_errors,
+        )  # fmt: skip
+        given = source if _is_spec(source) else os.fspath(source)
+        if _workflow_folder(given) is not None:  # memory-mapped in place, nothing copied
+            return open_embedding(given, Path(given))
         with tempfile.TemporaryDirectory() as tmp:
-            emb = open_embedding(path, Path(tmp), fmt, max_vocab, allow_pickle, unicode_errors)
+            emb = open_embedding(given, Path(tmp), name, **options)
             # read into memory: the temporary folder goes away
             return Embedding(
                 words=emb.words,
                 vectors=np.array(emb.vectors),
                 counts=np.array(emb.counts),
-                name=name or path.stem,
+                name=name or default_name(given),
                 meta=emb.meta,
             )
     if hasattr(source, "index_to_key") and hasattr(source, "vectors"):
@@ -287,7 +339,8 @@ def as_embedding(
         return _checked(words, vectors, name or "embedding")
     raise InputError(
         f"cannot read an embedding from {type(source).__name__}: give a gensim KeyedVectors, "
-        "a mapping of word to vector, a (words, vectors) pair, or a path"
+        "a mapping of word to vector, a (words, vectors) pair, a path, package://DIST/path, "
+        "a shipped name or a config mapping with 'path'"
     )
 
 

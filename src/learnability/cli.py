@@ -105,14 +105,20 @@ def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> N
 
 def evaluate_command(args: argparse.Namespace) -> int:
     from learnability.api import as_embedding, score
+    from learnability.embeddings.shipped import default_name
     from learnability.tables import member_extremes, to_markdown
 
+    name = args.name or default_name(args.embedding)
     emb = as_embedding(
         args.embedding,
-        name=args.embedding.name,
+        name=name,
         fmt=args.format,
         max_vocab=args.max_vocab,
-        allow_pickle=args.allow_pickle,
+        words=args.words,
+        words_column=args.words_column,
+        member=args.member,
+        exclude_prefixes=args.exclude_prefixes,
+        allow_pickle=args.allow_pickle or None,
         unicode_errors=args.unicode_errors,
     )
     scores = score(
@@ -125,10 +131,9 @@ def evaluate_command(args: argparse.Namespace) -> int:
         C=args.C,
         seed=args.seed,
         case=args.case,
-        name=args.embedding.name,
+        name=name,
     )
     # lists too small to score were logged as skipped (learnability.api), one line each
-    name = args.embedding.name
     table = scores.lists[LIST_COLUMNS]
     covered = scores.coverage
     print(f"## {name}: {args.iterations} iterations per list, p-values ({args.pvalue_method}) "
@@ -199,16 +204,23 @@ EXIT_INPUT, EXIT_USAGE = 1, 2
 
 def _input_names(args: argparse.Namespace) -> str:
     """The files a command was given, to name in an unexpected error."""
-    names = [str(v) for k, v in vars(args).items() if isinstance(v, Path) and k != "out"]
+    names = [
+        str(v)
+        for k, v in vars(args).items()
+        if (isinstance(v, Path) and k != "out") or (k in ("embedding", "words") and v)
+    ]
     return ", ".join(names)
 
 
 def main(argv: list[str] | None = None) -> int:
     from learnability import __version__, api
-    from learnability.embeddings.pretrained import UNICODE_ERRORS
+    from learnability.defaults import PRETRAINED
+    from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
+    from learnability.embeddings.shipped import SHIPPED
     from learnability.matching import CASE_POLICIES, DEFAULT_CASE
     from learnability.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
 
+    FORMATS_AUTO = ["auto", *FORMATS]
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"learnability {__version__}")
     parser.add_argument(
@@ -235,11 +247,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ev.add_argument(
         "--embedding",
-        type=Path,
         required=True,
-        help="a workflow embedding folder (results/embeddings/NAME) or a file: word2vec "
-        "text/binary, GloVe text, fastText .vec/.bin, gensim KeyedVectors (gz, bz2, zip ok)",
+        help="a file (word2vec text/binary, GloVe text, fastText .vec/.bin, gensim "
+        "KeyedVectors, a .npy matrix with --words; gz, bz2, zip ok), a workflow embedding "
+        "folder (results/embeddings/NAME), package://DIST/path inside an installed package, "
+        f"or a shipped name: {', '.join(SHIPPED)} (the glove6b extra)",
     )
+    ev.add_argument("--name", help="the embedding's name in the tables (default: from --embedding)")
     ev.add_argument(
         "--lists", type=Path, required=True, help="a .txt list, a .dic, or a folder of them"
     )
@@ -267,8 +281,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ev.add_argument("--C", type=float, default=api.C, help=f"inverse L2 strength ({api.C})")
     ev.add_argument("--seed", type=int, default=api.SEED)
-    ev.add_argument("--format", default="auto", help="embedding file format (auto)")
+    # the config's pretrained options (embeddings.NAME), with its defaults
+    ev.add_argument(
+        "--format", choices=FORMATS_AUTO, help=f"embedding file format ({PRETRAINED['format']})"
+    )
     ev.add_argument("--max-vocab", type=int, help="keep the N most frequent words")
+    ev.add_argument(
+        "--words", help="--format npy: the matrix's words, one per row (.txt, or a table)"
+    )
+    ev.add_argument("--words-column", help="the column of --words that holds them")
+    ev.add_argument("--member", help="the file to read inside a zip archive")
+    ev.add_argument(
+        "--exclude-prefixes", nargs="+", help="skip (and count) words starting with these"
+    )
     ev.add_argument(
         "--allow-pickle",
         action="store_true",
@@ -278,9 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument(
         "--unicode-errors",
         choices=list(UNICODE_ERRORS),
-        default="strict",
-        help="a word in the embedding file that is not UTF-8: an error (strict), decoded "
-        "with U+FFFD (replace) or without its bad bytes (ignore), or skipped; counted",
+        help="a word in the embedding file that is not UTF-8: an error (strict, the "
+        "default), decoded with U+FFFD (replace) or without its bad bytes (ignore), or "
+        "skipped; counted",
     )
     ev.add_argument("--show", type=int, default=5, help="members shown per list (5)")
     ev.add_argument(

@@ -11,9 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from learnability.defaults import SCHEMA
 from learnability.workflow_config import load_schema, resolve_ref
-
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
 INTRO = """\
 # Configuring the workflow

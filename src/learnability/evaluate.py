@@ -15,6 +15,7 @@ from learnability.classify import (
     centre_of,
     fit_many,
 )
+from learnability.defaults import default
 from learnability.errors import InputError
 from learnability.lbfgs import decision_values
 from learnability.metrics import ROC_GRID, batch_metrics, batch_tpr_at
@@ -28,7 +29,7 @@ from learnability.sampling import (
 from learnability.schemas import METRICS
 
 # Each part of a split must hold at least two members, or recall and AUC are degenerate.
-MIN_WORDS = 4
+MIN_WORDS: int = default("learnability.min_words")
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from learnability.defaults import default
 from learnability.tokenize import normal_form
 
 CASE_POLICIES = ("auto", "lower", "exact")
-DEFAULT_CASE = "auto"
+DEFAULT_CASE: str = default("matching.case")
 
 
 class Matcher:

@@ -11,6 +11,7 @@ import pandas as pd
 from scipy.stats import rankdata, wilcoxon
 
 from learnability.concepts import OVERLAP_WARN
+from learnability.defaults import default
 from learnability.sampling import derive_seed
 from learnability.schemas import METRICS
 
@@ -35,7 +36,7 @@ EXACT_MAX_N = 50  # scipy's own threshold for the exact null distribution
 # - unmatched: the K_L-split mean against the K_N-split null as it is (conservative when
 #   K_L > K_N; kept to reproduce results before this choice existed).
 PVALUE_METHODS = ("auto", "rescaled_skew", "rescaled", "matched", "truncated", "unmatched")
-DEFAULT_PVALUE_METHOD = "auto"
+DEFAULT_PVALUE_METHOD: str = default("random_lists.method")
 # the methods that transform the null's values from its own split statistics, and the
 # fewest splits per random list each needs (a variance needs 2, a third cumulant 3)
 RESCALING_METHODS = {"rescaled": 2, "rescaled_skew": 3}

@@ -14,7 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from learnability.concepts import read_dictionary
+from learnability.defaults import PRETRAINED
 from learnability.embeddings import registry
+from learnability.embeddings.shipped import SPEC_KEYS
 from learnability.errors import LearnabilityError
 from learnability.evaluations.registry import FILE_KINDS
 
@@ -22,11 +24,8 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # a list name is a path component of several outputs (results/learnability/E/LIST/...)
 MAX_LIST_NAME = 100
 
-PRETRAINED_KEYS = {
-    "path", "url", "sha256", "sha1", "md5", "allow_unverified", "format", "member",
-    "max_vocab", "exclude_prefixes", "frequency_ordered", "subword_oov", "allow_pickle",
-    "unicode_errors", "words", "words_column",
-}  # fmt: skip
+# a pretrained spec's keys: what the CLI and the API also read, and the download's
+PRETRAINED_KEYS = {*SPEC_KEYS, "url", "sha256", "sha1", "md5", "allow_unverified"}
 
 
 class ConfigError(LearnabilityError):
@@ -45,11 +44,14 @@ def config_errors_in_one_line():
         sys.exit(f"Error in the config: {exc}")
 
 
-def load_schema(path) -> dict:
-    """The config schema (workflow/schemas/config.schema.yaml) as a dict."""
+def load_schema(path=None) -> dict:
+    """The config schema as a dict: ``path``, else the package's
+    (:data:`learnability.defaults.SCHEMA`, which workflow/schemas/ links to)."""
     import yaml
 
-    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    from learnability.defaults import SCHEMA
+
+    return yaml.safe_load(Path(path or SCHEMA).read_text(encoding="utf-8"))
 
 
 def resolve_ref(schema: dict, node: dict) -> dict:
@@ -224,16 +226,17 @@ def embedding_params(config: dict, name: str, spec: dict | None = None) -> dict:
     spec = config["embeddings"][name] if spec is None else spec
     method = spec["method"]
     if method == "pretrained":
+        given = {k: spec.get(k, default) for k, default in PRETRAINED.items()}
         return {
             "method": "pretrained",
-            "format": spec.get("format", "auto"),
+            "format": given["format"],
             "member": spec.get("member"),
             "max_vocab": spec.get("max_vocab"),
-            "exclude_prefixes": list(spec.get("exclude_prefixes", [])),
-            "frequency_ordered": spec.get("frequency_ordered", True),
-            "subword_oov": spec.get("subword_oov", False),
-            "allow_pickle": spec.get("allow_pickle", False),
-            "unicode_errors": spec.get("unicode_errors", "strict"),
+            "exclude_prefixes": list(given["exclude_prefixes"]),
+            "frequency_ordered": given["frequency_ordered"],
+            "subword_oov": given["subword_oov"],
+            "allow_pickle": given["allow_pickle"],
+            "unicode_errors": given["unicode_errors"],
             "words_column": spec.get("words_column"),
             "threads": 1,
         }

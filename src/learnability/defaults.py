@@ -1,0 +1,52 @@
+"""One source for the defaults that the workflow, the ``learnability`` command and the
+Python API share: the config schema (``config.schema.yaml``, shipped inside the package
+and linked from ``workflow/schemas/``, where Snakemake validates against it).
+
+:func:`default` reads a key's ``default:`` there. The pretrained-embedding options are
+the one exception: Snakemake's validation writes every ``default:`` into every object it
+validates, so a default on a pretrained-only key would land in each trained embedding's
+spec too (and trip the check that refuses pretrained keys there). Their defaults are
+:data:`PRETRAINED` below, which the schema's descriptions quote (a test keeps them
+equal)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+SCHEMA = Path(__file__).with_name("config.schema.yaml")
+
+# the options of a pretrained embedding (``embeddings.NAME`` with ``method: pretrained``)
+# that have a default; ``words``, ``words_column``, ``member`` and ``max_vocab`` have
+# none (absent: not used)
+PRETRAINED: dict[str, Any] = {
+    "format": "auto",
+    "exclude_prefixes": (),
+    "frequency_ordered": True,
+    "subword_oov": False,
+    "allow_pickle": False,
+    "unicode_errors": "strict",
+}
+
+
+@functools.cache
+def schema() -> dict:
+    """The config schema as a dict (read once)."""
+    import yaml
+
+    return yaml.safe_load(SCHEMA.read_text(encoding="utf-8"))
+
+
+def default(key: str) -> Any:
+    """The schema's ``default:`` of a dotted config key, e.g. ``"learnability.C"``; a
+    KeyError when the key has none."""
+    node: dict = schema()
+    for part in key.split("."):
+        node = node["properties"][part]
+        while "$ref" in node:  # a key whose type is shared ($defs) keeps its own default
+            ref = schema()["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+            node = {**ref, **{k: v for k, v in node.items() if k != "$ref"}}
+    if "default" not in node:
+        raise KeyError(f"config key {key} has no default in {SCHEMA.name}")
+    return node["default"]
