@@ -9,7 +9,9 @@ CORES ?= all
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run report test lint format dryrun docs rulegraph clean
+DOCS_STAMP := $(VENV)/.installed-docs
+
+.PHONY: run report test lint format dryrun docs site rulegraph clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +20,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
 
 $(DEV_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -53,8 +59,13 @@ docs: $(STAMP)
 	$(BIN)/python -m learnability.config_docs > config/README.md
 	$(BIN)/python -m learnability.config_docs --outputs docs/outputs.md
 
+# the documentation site from docs/ (Sphinx, MyST, PyData theme): warnings are errors, so
+# a broken link between pages fails it; open docs/_build/html/index.html
+site: $(DOCS_STAMP)
+	$(BIN)/python -m sphinx -b html -W --keep-going docs docs/_build/html
+
 rulegraph: $(STAMP)
 	$(BIN)/snakemake --rulegraph 2>/dev/null | dot -Tsvg > docs/rulegraph.svg
 
 clean:
-	rm -rf results logs .snakemake benchmarks/out
+	rm -rf results logs .snakemake benchmarks/out docs/_build

@@ -9,8 +9,9 @@ import re
 import pytest
 from conftest import REPO
 
-PAGES = ["docs/reliability.md", "docs/statistics.md", "docs/evaluations.md",
-         "docs/architecture.md", "README.md"]  # fmt: skip
+PAGES = sorted(
+    str(p.relative_to(REPO)) for p in [*(REPO / "docs").rglob("*.md"), REPO / "README.md"]
+)
 
 
 def defined_tests() -> dict[str, set[str]]:

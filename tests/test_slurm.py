@@ -98,8 +98,8 @@ def snakemake(
 def readme_cluster_command() -> list[str]:
     """The README's cluster command, `SBATCH_PARTITION=YOURS snakemake --profile ...`,
     without its variable and its --configfile (the tests give their own config)."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    (line,) = re.findall(r"^SBATCH_PARTITION=YOURS (snakemake --profile .*)$", readme, re.M)
+    page = (REPO / "docs/how-to/cluster.md").read_text(encoding="utf-8")
+    (line,) = re.findall(r"^SBATCH_PARTITION=YOURS (snakemake --profile .*)$", page, re.M)
     words = line.split()
     i = words.index("--configfile")
     return words[:i] + words[i + 2 :]

@@ -212,7 +212,8 @@ def _input_names(args: argparse.Namespace) -> str:
     return ", ".join(names)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command's parser (also the source of the CLI reference page)."""
     from learnability import __version__, api
     from learnability.defaults import PRETRAINED
     from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
@@ -353,6 +354,11 @@ def main(argv: list[str] | None = None) -> int:
     syn.add_argument("--seed", type=int, default=0)
     syn.add_argument("--processes", type=int, default=1, help="parts written at once (1)")
     syn.set_defaults(func=synthetic_dump_command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     out = getattr(args, "out", None)
     if out is not None and out.suffix.lower() not in OUT_SUFFIXES:

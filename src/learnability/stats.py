@@ -633,7 +633,7 @@ def wilcoxon_test(a: np.ndarray, b: np.ndarray, alternative: str = "greater") ->
     """Wilcoxon signed-rank test of a - b (zero differences dropped, as in Wilcoxon 1945).
 
     ``method`` says how the p-value was obtained: ``exact`` (n <= 50, no ties),
-    ``exact-conditional`` (n <= 50 with tied |differences|: exact given the tie pattern,
+    ``exact-conditional`` (n <= 50 with tied absolute differences: exact given the tie pattern,
     by enumerating the sign-flip distribution) or ``approximate`` (n > 50: the normal
     approximation with tie correction). ``rank_biserial`` is the matched-pairs
     rank-biserial correlation (W+ - W-) / (W+ + W-), from -1 to 1.

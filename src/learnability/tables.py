@@ -433,6 +433,59 @@ def analogy_report(per: pd.DataFrame | None) -> str:
     return "\n".join(parts)
 
 
+def _list_table(rows: list[list[str]], widths: str = "auto") -> str:
+    """A reStructuredText ``list-table`` (first row the header)."""
+    lines = [".. list-table::", "   :header-rows: 1", f"   :widths: {widths}", ""]
+    for row in rows:
+        lines += [f"   * - {row[0] or '..'}"] + [f"     - {c or '..'}" for c in row[1:]]
+    return "\n".join(lines) + "\n"
+
+
+def headline_rst(
+    t6: pd.DataFrame,
+    pvalues: pd.DataFrame,
+    wilcoxon: pd.DataFrame,
+    embeddings: list[str],
+    lists: list[str],
+    negatives: str,
+) -> str:
+    """The report's opening (reStructuredText, included by ``workflow/report/
+    workflow.rst``): each list's mean AUC per embedding with its adjusted p-value against
+    random lists of its size, and the Wilcoxon comparisons, by units."""
+    adjustment = next(iter(pvalues["adjustment"].dropna()), "adjusted")
+    pv = pvalues.set_index(["list", "embedding"])
+    rows = [["list", *embeddings]]
+    for _, row in t6.iterrows():
+        cells = [str(row["list"])]
+        for e in embeddings:
+            text = format_value(row[e])
+            if row["list"] in lists and (row["list"], e) in pv.index:
+                r = pv.loc[(row["list"], e)]
+                at_floor = float(r["p_value"]) <= float(r["p_floor"]) * (1 + 1e-9)
+                text += f" ({format_pvalue(float(r['p_adjusted']), from_floor=at_floor)})"
+            cells.append(text)
+        rows.append(cells)
+    parts = [
+        f".. rubric:: Mean AUC per list and embedding ({negatives} non-members); in "
+        f"brackets, the p-value against random lists of the list's size ({adjustment} "
+        "across the lists)\n",
+        _list_table(rows),
+    ]
+    if len(wilcoxon):
+        tests = [["units", "A > B", "lists", "W", "p", "p (Holm)"]]
+        for r in wilcoxon.itertuples():
+            tests.append(
+                [str(r.units), f"{r.embedding_a} > {r.embedding_b}", str(r.n_lists),
+                 format_value(r.statistic), format_value(r.p_value), format_value(r.p_holm)]
+            )  # fmt: skip
+        parts += [
+            ".. rubric:: Wilcoxon signed-rank tests over the per-list mean AUCs (Holm over "
+            "the pairs, within each units)\n",
+            _list_table(tests),
+        ]
+    return "\n".join(parts)
+
+
 def member_extremes(members: pd.DataFrame, k: int = 5) -> pd.DataFrame:
     """Per (list, embedding): the ``k`` strongest and ``k`` weakest members with their mean
     share of test non-members outscored (from ``members`` tables). The weakest are the
@@ -549,6 +602,10 @@ def write_all(
     )
     with atomic_path(out["wilcoxon_csv"]) as tmp:
         wilcoxon.drop(columns="negatives").to_csv(tmp, index=False)
+    if "headline" in out:
+        write_text(
+            headline_rst(t6, pvalues, wilcoxon, embeddings, lists, negatives), out["headline"]
+        )
     if members is not None:
         write_table_files(
             member_extremes(scheme(members)),

@@ -1,4 +1,4 @@
-"""Hierarchy reconstruction (Nickel & Kiela 2017; seed 003): how well an embedding's
+"""Hierarchy reconstruction (Nickel & Kiela 2017): how well an embedding's
 distances recover a graph of parent -> child edges.
 
 For each parent u, every other node of the graph (that the embedding knows) is a

@@ -1,4 +1,4 @@
-"""Pseudo-disambiguation (Lee 1999, section 3; seed 002): can the embedding tell a real
+"""Pseudo-disambiguation (Lee 1999, section 3): can the embedding tell a real
 co-occurrence (w, c1) from a fake one (w, c2)?
 
 1. Co-occurrence pairs (word, context) are every ordered pair of in-vocabulary tokens at

@@ -1,0 +1,215 @@
+"""The documentation site: it builds with warnings as errors (a broken link between pages
+or to an anchor fails it), and every example on it runs as written, in the environment
+its install line gives, printing what the page shows."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+PAGES = sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"]
+
+# Shell commands the pages give that this module does not run, each with the test that
+# does (or why none can): a command on a page that is neither run here nor listed fails
+# test_every_shell_command_on_a_page_is_run_somewhere.
+RUN_ELSEWHERE = {
+    r"make run\b.*": "test_make.py::test_make_dryrun_plans_the_default_workflow_and_make_"
+    "clean_removes_its_traces plans it; test_workflow.py runs the workflow on the smoke "
+    "config; the whole sample run (12 min) is the release check",
+    r"make test\b.*": "what CI runs (.ci/run)",
+    r"pip install -e '\.\[slurm\]'.*": "test_slurm.py::test_the_readme_cluster_command_"
+    "keeps_the_profiles_defaults (the plugin is in the dev extra)",
+    r"SBATCH_PARTITION=YOURS snakemake --profile profiles/slurm .*": "test_slurm.py::"
+    "test_the_readme_cluster_command_keeps_the_profiles_defaults",
+}
+
+
+@dataclass
+class Block:
+    info: str  # the fence's language
+    caption: str | None  # a file's name, for a block that is a file to write
+    body: str
+    line: int
+
+
+FENCE = re.compile(r"^```(\{code-block\} *)?([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
+
+
+def blocks(text: str) -> list[Block]:
+    """The fenced code blocks of a Markdown page, in order; a MyST ``code-block`` with a
+    ``:caption:`` is a file the page asks the reader to save under that name."""
+    found = []
+    for m in FENCE.finditer(text):
+        body, caption = m.group(3), None
+        if m.group(1):
+            options = re.match(r"((?::\w+:[^\n]*\n)*)\n?", body)
+            caption_match = re.search(r"^:caption: *(.+)$", options.group(1), re.M)
+            caption = caption_match.group(1).strip() if caption_match else None
+            body = body[options.end() :]
+        line = text.count("\n", 0, m.start()) + 1
+        found.append(Block(m.group(2), caption, body, line))
+    return found
+
+
+def shell_commands_of(block: Block) -> list[str]:
+    """A shell block's commands, without their comments."""
+    return [
+        line.split("  #")[0].strip()
+        for line in block.body.splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+
+
+def shell_commands(page: Path) -> list[str]:
+    found = blocks(page.read_text(encoding="utf-8"))
+    return [c for b in found if b.info in ("sh", "bash", "console") for c in shell_commands_of(b)]
+
+
+def runnable(page: Path) -> bool:
+    text = page.read_text(encoding="utf-8")
+    return any(
+        b.info == "python" and b.caption is None or b.info == "sh" and "learnability " in b.body
+        for b in blocks(text)
+    )
+
+
+def test_the_site_builds_with_warnings_as_errors(tmp_path):
+    """Sphinx with MyST and the PyData theme, -W: every page in a toctree, every link
+    between pages and to a heading resolves, every docstring on the API page parses, the
+    CLI page comes from the command's own parser."""
+    out = tmp_path / "html"
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+         str(REPO / "docs"), str(out)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-5000:]
+    cli = (out / "reference" / "cli.html").read_text(encoding="utf-8")
+    assert "--embedding" in cli and "--words-column" in cli and "synthetic-dump" in cli
+    api = (out / "reference" / "api.html").read_text(encoding="utf-8")
+    assert "Score each list on one embedding as the workflow does" in api
+    for name in ("learnability.score", "learnability.Scores", "learnability.as_embedding"):
+        assert f'id="{name}"' in api, name
+    config = (out / "reference" / "config.html").read_text(encoding="utf-8")
+    assert "random_lists.method" in config
+    assert (out / "getting-started" / "tutorial.html").is_file()
+
+
+def test_a_broken_link_fails_the_build(tmp_path):
+    """The build above can fail: a page linking to a page that does not exist does."""
+    import shutil
+
+    docs = tmp_path / "docs"
+    shutil.copytree(REPO / "docs", docs, ignore=shutil.ignore_patterns("_build"))
+    page = docs / "how-to" / "sweeps.md"
+    page.write_text(page.read_text() + "\nSee [the missing page](nowhere.md).\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q", str(docs),
+         str(tmp_path / "html")],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode != 0 and "nowhere.md" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "page", [p for p in PAGES if runnable(p)], ids=lambda p: str(p.relative_to(REPO))
+)
+def test_every_example_on_a_page_runs_and_prints_what_the_page_shows(page, tmp_path):
+    """A page's files are written, its `learnability` commands run, and each Python block
+    runs, in order, in a folder that has the repository's shipped lists; the
+    environment is `make run`'s with the extras the page's install line names. A text
+    block after a Python block is its exact output; after a command, every line it shows
+    is a line of the command's output."""
+    import userenv
+
+    text = page.read_text(encoding="utf-8")
+    extras = tuple(re.findall(r"pip install -e '\.\[(\w+)\]'", text))
+    venv = userenv.user_env(extras)
+    env = userenv.env_vars(venv)
+    (tmp_path / "resources").symlink_to(REPO / "resources")
+    found = blocks(text)
+    for i, block in enumerate(found):
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        shown = nxt.body if nxt and nxt.info == "text" and nxt.caption is None else None
+        where = f"{page.name}, line {block.line}"
+        if block.caption:
+            target = tmp_path / block.caption
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(block.body, encoding="utf-8")
+        elif block.info == "python":
+            done = subprocess.run(
+                [str(venv / "bin" / "python"), "-c", block.body], cwd=tmp_path, env=env,
+                capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+            assert done.returncode == 0, f"{where}: {done.stderr[-3000:]}"
+            if shown is not None:
+                assert done.stdout == shown, where
+        elif block.info == "sh":
+            for command in shell_commands_of(block):
+                if "learnability " not in command:
+                    continue
+                argv = shlex.split(command)
+                argv[0] = str(venv / "bin" / "learnability")
+                done = subprocess.run(
+                    argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+                )
+                assert done.returncode == 0, f"{where}: {done.stderr[-3000:]}"
+                if shown is not None:
+                    missing = [
+                        li for li in shown.splitlines() if li and li not in done.stdout.splitlines()
+                    ]
+                    assert not missing, f"{where}: not in the output: {missing}"
+
+
+def test_every_shell_command_on_a_page_is_run_somewhere():
+    """Each command a page gives in a shell block is run by the test above (a
+    `learnability` command or the extra's install line it reads), or by the test listed
+    in RUN_ELSEWHERE; a test named there exists."""
+    from test_docs import defined_tests
+
+    tests = defined_tests()
+    for why in RUN_ELSEWHERE.values():
+        for module, name in re.findall(r"(test_\w+\.py)::(test_\w+)", why):
+            assert name in tests[module], f"RUN_ELSEWHERE names {module}::{name}"
+    for page in PAGES:
+        for command in shell_commands(page):
+            if "learnability " in command or re.match(r"\.venv/bin/pip install -e '", command):
+                continue
+            assert any(re.fullmatch(p, command) for p in RUN_ELSEWHERE), (
+                f"{page.relative_to(REPO)}: no test runs {command!r}"
+            )
+
+
+def test_no_page_speaks_of_the_development_process():
+    """Pages are for users: the provenance of a number is the command that gives it, not
+    a commit or a development folder, and no page speaks of sessions or workspaces."""
+    words = re.compile(
+        r"development (workspace|machine|log)|shared/paper|shared/ARCHITECTURE|"
+        r"this session|\bat [0-9a-f]{7}\b|\bcommit [0-9a-f]{7}|in a fresh clone at|"
+        r"\bat HEAD\b",
+        re.I,
+    )
+    pages = PAGES + sorted((REPO / "config").glob("*.md")) + [REPO / "benchmarks/README.md"]
+    found = [
+        f"{p.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+        for p in pages
+        for text in [p.read_text(encoding="utf-8")]
+        for m in words.finditer(text)
+    ]
+    assert not found, found
+
+
+def test_the_readme_is_a_landing_page():
+    """At most about 300 lines, and every page it links to exists."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300
+    for link in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if not link.startswith(("http://", "https://")):
+            assert (REPO / link).exists(), link
