@@ -597,6 +597,7 @@ def get_final_outputs():
                 "members.md",
             ],
         ),
+        *expand("results/report/{negatives}/headline.rst", negatives=NEGATIVES),
         *expand(
             "results/plots/{negatives}/{figure}.{ext}",
             negatives=NEGATIVES,
