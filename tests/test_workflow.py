@@ -324,6 +324,21 @@ def test_make_report_after_a_run_holds_every_figure_and_shows_them_in_chromium(
     assert set(categories) == {"Corpus", "Embeddings", "Learnability", "Comparison"}
     if CHROMIUM is None:
         pytest.skip("chromium is not installed (apt install chromium): no screenshot")
+    import html as html_lib
+
+    # The page opens on the headline results: the mean AUCs with their p-values and the
+    # comparisons, as the browser lays out the report's own landing view
+    dom = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", f"--user-data-dir={tmp_path / 'profile0'}",
+         "--virtual-time-budget=8000", "--dump-dom", (wd / "results/report.html").as_uri()],
+        check=True, capture_output=True, text=True, timeout=120,
+    ).stdout  # fmt: skip
+    text = html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom)))
+    assert "Mean AUC per list and embedding (uniform non-members)" in text
+    assert "Wilcoxon signed-rank tests over the per-list mean AUCs" in text
+    assert re.search(r"fasttext > glove \d+ [\d.]+ [\d.]+ [\d.]+", text), text[:3000]
+    assert "non-members.The" not in text
     # Open the ROC figure the way a click in the report's menu does, and screenshot it.
     path = "results/plots/uniform/roc.png"
     show = (
