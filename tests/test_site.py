@@ -213,3 +213,29 @@ def test_the_readme_is_a_landing_page():
     for link in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
         if not link.startswith(("http://", "https://")):
             assert (REPO / link).exists(), link
+
+
+def test_every_config_example_on_a_page_is_a_valid_config_fragment():
+    """A YAML block on a page, merged into config/config.yaml as a --configfile is, passes
+    the workflow's own key checks and the schema."""
+    import yaml
+    from jsonschema import validate
+
+    from learnability.workflow_config import check_keys, load_schema
+
+    schema = load_schema()
+    default = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    checked = 0
+    for page in PAGES:
+        for block in blocks(page.read_text(encoding="utf-8")):
+            if block.info != "yaml":
+                continue
+            fragment = yaml.safe_load(block.body)
+            config = {**default, **{k: v for k, v in fragment.items()}}
+            for key, value in fragment.items():  # one level deep, as Snakemake merges
+                if isinstance(value, dict) and isinstance(default.get(key), dict):
+                    config[key] = {**default[key], **value}
+            check_keys(config, schema)
+            validate(config, schema)
+            checked += 1
+    assert checked >= 2
