@@ -156,7 +156,7 @@ def test_comparison_table_comes_from_the_scores(tmp_path):
 
 
 def test_analogy_report_per_section():
-    from learnability.tables import analogy_report
+    from learnability.evaluations.analogy import report as analogy_report
 
     rows = []
     for emb, add in (("a", [True, False, True, False]), ("b", [False, False, True, True])):
@@ -166,7 +166,7 @@ def test_analogy_report_per_section():
             rows.append({"embedding": emb, "dataset": "qw", "section": section, "line": i,
                          "status": ok, "correct_add": add[i] and ok == "ok",
                          "correct_mul": False})  # fmt: skip
-    text = analogy_report(pd.DataFrame(rows))
+    text = analogy_report({"analogy": pd.DataFrame(rows)})
     # s1: 2 asked, a 1/2, b 0/2; s2: 1 of 2 asked, a 1/1, b 1/1; total 3 asked
     assert "| s1 | 2 | 2 | 0.500 | 0.000 | 0.000 | 0.000 |" in text
     assert "| s2 | 2 | 1 | 1.000 | 0.000 | 1.000 | 0.000 |" in text
@@ -174,7 +174,7 @@ def test_analogy_report_per_section():
 
 
 def test_multi_answer_report_lists_every_failed_query():
-    from learnability.tables import multi_answer_report
+    from learnability.evaluations.multianswer import report as multi_answer_report
 
     per = pd.concat([multi("a", [True, False, False]), multi("b", [True, True, False])])
     per = per.reset_index(drop=True)
@@ -183,7 +183,7 @@ def test_multi_answer_report_lists_every_failed_query():
     per["answers"] = "x/y"
     per["neighbours"] = "n1 n2 n3 n4 n5 n6 n7"
     per.loc[2, "status"] = "query_oov"  # a's q2: not asked, not a failure
-    text = multi_answer_report(per)
+    text = multi_answer_report({"multi_answer": per})
     assert "failed queries (2)" in text  # a's q1, b's q2
     assert "| a | s | q1 | x/y | n1 n2 n3 n4 n5 |" in text
     assert "| b | s | q2 | x/y | n1 n2 n3 n4 n5 |" in text

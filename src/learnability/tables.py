@@ -344,13 +344,12 @@ def write_evaluation_tables(
     tests: pd.DataFrame,
     correlation: pd.DataFrame,
     out,
-    multi_answer: pd.DataFrame | None = None,
-    analogy: pd.DataFrame | None = None,
+    reports: dict[str, str],
 ) -> None:
     """The evaluations beside learnability (``out``: the rule's outputs): the comparison
     table in Markdown, CSV and LaTeX with one column group per evaluation, the paired
-    tests and the rank correlations in Markdown and CSV, the multi-answer sections and
-    failed queries and the analogy sections in Markdown."""
+    tests and the rank correlations in Markdown and CSV, and each kind's own report
+    (``reports``: kind -> Markdown, from its module's ``report``) as ``{kind}_md``."""
     title = "Embeddings on every evaluation (higher is better, except Mean Rank and error)"
     write_table_files(table, out.evaluations_md, out.evaluations_csv, title)
     tex = f"% {title}\n" + to_latex(table, group_sep=": ")
@@ -369,68 +368,8 @@ def write_evaluation_tables(
         out.rank_correlation_csv,
         "Rank correlation across the compared embeddings between measures",
     )
-    write_text(multi_answer_report(multi_answer), out.multi_answer_md)
-    write_text(analogy_report(analogy), out.analogy_md)
-
-
-def multi_answer_report(per: pd.DataFrame | None, neighbours: int = 5) -> str:
-    """Markdown for people: accuracy per section and embedding, then every failed query
-    with its acceptable answers and its nearest neighbours (so a reader can judge the
-    test item as well as the embedding)."""
-    if per is None or per.empty:
-        return "No multi-answer test is configured (`evaluations.multi_answer.files`).\n"
-    from learnability.evaluations.multianswer import summarise_multi_answer
-
-    parts = []
-    for ds, d in per.groupby("dataset", sort=False):
-        acc = pd.concat(
-            {e: summarise_multi_answer(g).set_index("section")["accuracy"]
-             for e, g in d.groupby("embedding", sort=False)},
-            axis=1,
-        ).reset_index()  # fmt: skip
-        parts.append(f"## {ds}: accuracy over the queries asked\n\n" + to_markdown(acc))
-        failed = d[(d["status"] == "ok") & ~d["correct"].astype(bool)].copy()
-        failed["neighbours"] = failed["neighbours"].str.split().str[:neighbours].str.join(" ")
-        shown = failed[["embedding", "section", "query", "answers", "neighbours"]]
-        parts.append(
-            f"## {ds}: failed queries ({len(failed)}), with the {neighbours} nearest "
-            f"neighbours\n\n" + (to_markdown(shown) if len(shown) else "None.\n")
-        )
-        unasked = d[d["status"] != "ok"]
-        if len(unasked):
-            parts.append(
-                f"## {ds}: queries not asked ({len(unasked)})\n\n"
-                + to_markdown(unasked[["embedding", "section", "query", "answers", "status"]])
-            )
-    return "\n".join(parts)
-
-
-def analogy_report(per: pd.DataFrame | None) -> str:
-    """Markdown for people: 3CosAdd and 3CosMul accuracy per section and embedding, with
-    the questions asked of each section (a section asked rarely says little)."""
-    if per is None or per.empty:
-        return "No analogy test is configured (`evaluations.analogy.files`).\n"
-    from learnability.evaluations.analogy import summarise_analogies
-
-    parts = []
-    for ds, d in per.groupby("dataset", sort=False):
-        frames = []
-        for emb, g in d.groupby("embedding", sort=False):
-            s = summarise_analogies(g).pivot(index="section", columns="method", values="accuracy")
-            s.columns = [f"{emb} {m}" for m in s.columns]
-            frames.append(s)
-        asked = summarise_analogies(d[d["embedding"] == d["embedding"].iloc[0]])
-        counts = asked.drop_duplicates("section").set_index("section")
-        table = pd.concat(frames, axis=1)
-        table.insert(0, "asked", counts["n_asked"])
-        table.insert(0, "questions", counts["n_questions"])
-        order = list(dict.fromkeys(d["section"])) + ["total"]
-        table = table.reindex(order).reset_index()
-        parts.append(
-            f"## {ds}: accuracy over the questions asked (asked: all four words among the "
-            "most frequent `restrict_vocab` of the first embedding)\n\n" + to_markdown(table)
-        )
-    return "\n".join(parts)
+    for name, text in reports.items():
+        write_text(text, out[f"{name}_md"])
 
 
 def _list_table(rows: list[list[str]], widths: str = "auto") -> str:

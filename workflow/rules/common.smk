@@ -258,7 +258,7 @@ def pseudo_mem_mb(wildcards, input):
         vectors_mb = os.path.getsize(input.vectors) / 1e6
     except OSError:  # a dry run before the vectors exist
         vectors_mb = 0.0
-    pairs_mb = 1400 * max(1.0, pseudo_settings()["max_tokens"] / 2e6)
+    pairs_mb = 1400 * max(1.0, evaluation_settings("pseudo")["max_tokens"] / 2e6)
     return int(1.3 * (pairs_mb + 1.4 * vectors_mb))
 
 
@@ -699,13 +699,63 @@ def evaluation_files(kind):
 
 
 def evaluation_datasets(kind):
+    """The names of a kind's datasets: its files', or the corpus' for one that reads it."""
+    if EVALUATION_KINDS[kind].needs_corpus:
+        return [DUMP]
     return [evaluation_file_name(f) for f in EVALUATIONS[kind]["files"]]
 
 
-def pseudo_settings():
-    cfg = dict(EVALUATIONS["pseudo"])
-    cfg.pop("enabled", None)
-    return cfg
+def evaluation_inputs(kind):
+    """A kind's job reads the embedding and its files (the corpus, for a kind that reads
+    it); the files are inputs, so that editing one reruns its jobs."""
+    if EVALUATION_KINDS[kind].needs_corpus:
+        files = [f"results/corpus/{DUMP}/text.txt.gz"]
+    else:
+        files = evaluation_files(kind)
+    return {
+        "vectors": "results/embeddings/{embedding}/vectors.npy",
+        "vocab": "results/embeddings/{embedding}/vocab.parquet",
+        "files": files,
+    }
+
+
+def evaluation_tables(kind):
+    return {
+        name: f"results/evaluations/{{embedding}}/{name}.parquet"
+        for name in EVALUATION_KINDS[kind].tables
+    }
+
+
+def evaluation_settings(kind):
+    """What a kind's job reads from the config: its block (without which files it reads
+    and whether it runs), and the case policy where it matches words; in ``params``, so
+    that a change reruns exactly that kind's jobs."""
+    settings = {
+        k: v for k, v in EVALUATIONS[kind].items() if k not in ("files", "enabled")
+    }
+    if EVALUATION_KINDS[kind].uses_case:
+        settings["case"] = CASE
+    return settings
+
+
+def evaluation_reports():
+    """The kinds' own Markdown reports (those with ``report`` in the registry), in the
+    HTML report with their captions."""
+    out = {}
+    for kind, spec in EVALUATION_KINDS.items():
+        if spec.report:
+            out.update(
+                table_files(kind, kind, "Comparison", "results/tables", ("md",), "md")
+            )
+    return out
+
+
+def evaluation_resources(kind):
+    # pseudo-disambiguation holds the corpus' pairs in memory and searches neighbours
+    # for each query; the other kinds fit the defaults
+    return (
+        {"mem_mb": pseudo_mem_mb, "runtime": pseudo_runtime} if kind == "pseudo" else {}
+    )
 
 
 def evaluation_outputs(wildcards=None):

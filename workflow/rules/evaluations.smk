@@ -3,110 +3,31 @@
 # tests and rank correlations, a table and a figure.
 
 
-rule evaluate_multi_answer:
-    input:
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
-        files=evaluation_files("multi_answer"),
-    output:
-        "results/evaluations/{embedding}/multi_answer.parquet",
-    log:
-        "logs/evaluations/{embedding}/multi_answer.log",
-    benchmark:
-        "benchmarks/out/evaluations/{embedding}/multi_answer.tsv"
-    conda:
-        "../envs/learnability.yaml"
-    params:
-        datasets=evaluation_datasets("multi_answer"),
-        k=EVALUATIONS["multi_answer"]["k"],
-        case=CASE,
-    script:
-        "../scripts/evaluate_multi_answer.py"
+# one rule per kind, from the registry (learnability.evaluations.registry), all running
+# the one script: the kind's module does the work
+for kind in EVALUATION_KINDS:
 
-
-rule evaluate_analogy:
-    input:
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
-        files=evaluation_files("analogy"),
-    output:
-        "results/evaluations/{embedding}/analogy.parquet",
-    log:
-        "logs/evaluations/{embedding}/analogy.log",
-    benchmark:
-        "benchmarks/out/evaluations/{embedding}/analogy.tsv"
-    conda:
-        "../envs/learnability.yaml"
-    params:
-        datasets=evaluation_datasets("analogy"),
-        restrict_vocab=EVALUATIONS["analogy"]["restrict_vocab"],
-        eps=EVALUATIONS["analogy"]["cosmul_eps"],
-        case=CASE,
-    script:
-        "../scripts/evaluate_analogy.py"
-
-
-rule evaluate_word_pairs:
-    input:
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
-        files=evaluation_files("word_pairs"),
-    output:
-        "results/evaluations/{embedding}/word_pairs.parquet",
-    log:
-        "logs/evaluations/{embedding}/word_pairs.log",
-    conda:
-        "../envs/learnability.yaml"
-    params:
-        datasets=evaluation_datasets("word_pairs"),
-        restrict_vocab=EVALUATIONS["word_pairs"]["restrict_vocab"],
-        case=CASE,
-    script:
-        "../scripts/evaluate_word_pairs.py"
-
-
-rule evaluate_hierarchy:
-    input:
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
-        files=evaluation_files("hierarchy"),
-    output:
-        edges="results/evaluations/{embedding}/hierarchy_edges.parquet",
-        parents="results/evaluations/{embedding}/hierarchy_parents.parquet",
-    log:
-        "logs/evaluations/{embedding}/hierarchy.log",
-    benchmark:
-        "benchmarks/out/evaluations/{embedding}/hierarchy.tsv"
-    conda:
-        "../envs/learnability.yaml"
-    params:
-        datasets=evaluation_datasets("hierarchy"),
-        case=CASE,
-    script:
-        "../scripts/evaluate_hierarchy.py"
-
-
-rule evaluate_pseudo:
-    input:
-        corpus=f"results/corpus/{DUMP}/text.txt.gz",
-        vectors="results/embeddings/{embedding}/vectors.npy",
-        vocab="results/embeddings/{embedding}/vocab.parquet",
-    output:
-        "results/evaluations/{embedding}/pseudo.parquet",
-    log:
-        "logs/evaluations/{embedding}/pseudo.log",
-    benchmark:
-        "benchmarks/out/evaluations/{embedding}/pseudo.tsv"
-    conda:
-        "../envs/learnability.yaml"
-    resources:
-        mem_mb=pseudo_mem_mb,
-        runtime=pseudo_runtime,
-    params:
-        dataset=DUMP,
-        settings=pseudo_settings(),
-    script:
-        "../scripts/evaluate_pseudo.py"
+    rule:
+        name:
+            f"evaluate_{kind}"
+        input:
+            **evaluation_inputs(kind),
+        output:
+            **evaluation_tables(kind),
+        log:
+            f"logs/evaluations/{{embedding}}/{kind}.log",
+        benchmark:
+            f"benchmarks/out/evaluations/{{embedding}}/{kind}.tsv"
+        conda:
+            "../envs/learnability.yaml"
+        resources:
+            **evaluation_resources(kind),
+        params:
+            kind=kind,
+            datasets=evaluation_datasets(kind),
+            settings=evaluation_settings(kind),
+        script:
+            "../scripts/evaluate.py"
 
 
 _TABLES = "results/tables"
@@ -127,10 +48,7 @@ rule evaluations_summary:
             "md",
         ),
         **table_files("rank_correlation", "", "", _TABLES, ("md", "csv"), shown=None),
-        **table_files(
-            "multi_answer", "multi_answer", "Comparison", _TABLES, ("md",), "md"
-        ),
-        **table_files("analogy", "analogy", "Comparison", _TABLES, ("md",), "md"),
+        **evaluation_reports(),
         scores="results/evaluations/scores.parquet",
         tests="results/evaluations/tests.parquet",
         correlation="results/evaluations/rank_correlation.parquet",

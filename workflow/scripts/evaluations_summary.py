@@ -25,7 +25,7 @@ with logged(snakemake) as log:
     write_table(tests, o.tests, "evaluation_tests")
     write_table(correlation, o.correlation, "rank_correlation")
     table = ev.comparison_table(scores, summary)
-    write_evaluation_tables(
-        table, tests, correlation, o, tables.get("multi_answer"), tables.get("analogy")
-    )
+    # each kind's own report, from its module (the registry's `report` flag)
+    reports = {name: k.load().report(tables) for name, k in ev.KINDS.items() if k.report}
+    write_evaluation_tables(table, tests, correlation, o, reports)
     log.info("\n%s", table.to_string(index=False))

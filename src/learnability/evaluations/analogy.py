@@ -188,3 +188,52 @@ def scores(tables: dict) -> list[dict]:
                           r.n_questions - r.n_asked)
             )  # fmt: skip
     return out
+
+
+def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.DataFrame]:
+    """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
+    ``files`` on one embedding, ``settings``: ``restrict_vocab``, ``cosmul_eps``,
+    ``case``."""
+    frames = []
+    for path, name in files:
+        questions, skipped = read_analogies(path)
+        if skipped:
+            log.warning("%s: %d malformed lines skipped (not 4 words)", name, skipped)
+        per = evaluate_analogies(
+            emb.vectors, emb.words, questions, restrict_vocab=settings["restrict_vocab"],
+            eps=settings["cosmul_eps"], case=settings["case"], dataset=name,
+            embedding=embedding,
+        )  # fmt: skip
+        total = summarise_analogies(per).query("section == 'total'")
+        log.info("%s:\n%s", name, total.to_string(index=False))
+        frames.append(per)
+    return {"analogy": pd.concat(frames, ignore_index=True)}
+
+
+def report(tables: dict) -> str:
+    """Markdown for people: 3CosAdd and 3CosMul accuracy per section and embedding, with
+    the questions asked of each section (a section asked rarely says little)."""
+    per = tables.get("analogy")
+    if per is None or per.empty:
+        return "No analogy test is configured (`evaluations.analogy.files`).\n"
+    from learnability.tables import to_markdown
+
+    parts = []
+    for ds, d in per.groupby("dataset", sort=False):
+        frames = []
+        for emb, g in d.groupby("embedding", sort=False):
+            s = summarise_analogies(g).pivot(index="section", columns="method", values="accuracy")
+            s.columns = [f"{emb} {m}" for m in s.columns]
+            frames.append(s)
+        asked = summarise_analogies(d[d["embedding"] == d["embedding"].iloc[0]])
+        counts = asked.drop_duplicates("section").set_index("section")
+        table = pd.concat(frames, axis=1)
+        table.insert(0, "asked", counts["n_asked"])
+        table.insert(0, "questions", counts["n_questions"])
+        order = list(dict.fromkeys(d["section"])) + ["total"]
+        table = table.reindex(order).reset_index()
+        parts.append(
+            f"## {ds}: accuracy over the questions asked (asked: all four words among the "
+            "most frequent `restrict_vocab` of the first embedding)\n\n" + to_markdown(table)
+        )
+    return "\n".join(parts)

@@ -198,3 +198,21 @@ def scores(tables: dict) -> list[dict]:
             score_row(emb, "hierarchy", ds, "total", "norm_order", s["norm_order"], n_ok, n_oov)
         )
     return out  # fmt: skip
+
+
+def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.DataFrame]:
+    """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
+    ``files`` on one embedding, ``settings``: ``case``."""
+    edges, parents = [], []
+    for path, name in files:
+        per_edge, per_parent, counts = evaluate_hierarchy(
+            emb.vectors, emb.words, read_edges(path), dataset=name, embedding=embedding,
+            case=settings["case"],
+        )  # fmt: skip
+        log.info("%s: %s %s", name, counts, summarise_hierarchy(per_edge, per_parent))
+        edges.append(per_edge)
+        parents.append(per_parent)
+    return {
+        "hierarchy_edges": pd.concat(edges, ignore_index=True),
+        "hierarchy_parents": pd.concat(parents, ignore_index=True),
+    }

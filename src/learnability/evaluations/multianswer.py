@@ -207,3 +207,50 @@ def scores(tables: dict) -> list[dict]:
                 )
             )
     return out  # fmt: skip
+
+
+def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.DataFrame]:
+    """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
+    ``files`` on one embedding, ``settings``: ``k`` and ``case``."""
+    frames = []
+    for path, name in files:
+        per = evaluate_multi_answer(
+            emb.vectors, emb.words, read_multi_answer(path), k=settings["k"],
+            case=settings["case"], dataset=name, embedding=embedding,
+        )  # fmt: skip
+        log.info("%s:\n%s", name, summarise_multi_answer(per).to_string(index=False))
+        frames.append(per)
+    return {"multi_answer": pd.concat(frames, ignore_index=True)}
+
+
+def report(tables: dict, neighbours: int = 5) -> str:
+    """Markdown for people: accuracy per section and embedding, then every failed query
+    with its acceptable answers and its nearest neighbours (so a reader can judge the
+    test item as well as the embedding)."""
+    per = tables.get("multi_answer")
+    if per is None or per.empty:
+        return "No multi-answer test is configured (`evaluations.multi_answer.files`).\n"
+    from learnability.tables import to_markdown
+
+    parts = []
+    for ds, d in per.groupby("dataset", sort=False):
+        acc = pd.concat(
+            {e: summarise_multi_answer(g).set_index("section")["accuracy"]
+             for e, g in d.groupby("embedding", sort=False)},
+            axis=1,
+        ).reset_index()  # fmt: skip
+        parts.append(f"## {ds}: accuracy over the queries asked\n\n" + to_markdown(acc))
+        failed = d[(d["status"] == "ok") & ~d["correct"].astype(bool)].copy()
+        failed["neighbours"] = failed["neighbours"].str.split().str[:neighbours].str.join(" ")
+        shown = failed[["embedding", "section", "query", "answers", "neighbours"]]
+        parts.append(
+            f"## {ds}: failed queries ({len(failed)}), with the {neighbours} nearest "
+            f"neighbours\n\n" + (to_markdown(shown) if len(shown) else "None.\n")
+        )
+        unasked = d[d["status"] != "ok"]
+        if len(unasked):
+            parts.append(
+                f"## {ds}: queries not asked ({len(unasked)})\n\n"
+                + to_markdown(unasked[["embedding", "section", "query", "answers", "status"]])
+            )
+    return "\n".join(parts)

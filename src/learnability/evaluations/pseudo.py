@@ -309,3 +309,25 @@ def extra_columns(scores_table: pd.DataFrame) -> list[pd.Series]:
             best["section"].str.removeprefix("knn-").astype(int).rename(f"pseudo: {ds} best k")
         )
     return out
+
+
+def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.DataFrame]:
+    """The workflow's job (``workflow/scripts/evaluate.py``): ``files`` is the corpus,
+    (path, name); ``settings``: the ``evaluations.pseudo`` block."""
+    ((corpus, name),) = files
+    s = settings
+    cfg = PseudoConfig(
+        window=s.get("window", 5),
+        folds=s.get("folds", 10),
+        ks=tuple(s.get("ks", (1, 2, 5, 10, 20, 50, 100))),
+        n_frequent=s.get("n_frequent", 50),
+        min_test_count=s.get("min_test_count", 2),
+        seed=s.get("seed", 1999),
+    )
+    result, info = evaluate_corpus(
+        corpus, emb.words, emb.vectors, cfg, max_tokens=s.get("max_tokens", 2_000_000),
+        min_count=s.get("min_count", 5), dataset=name, embedding=embedding,
+    )  # fmt: skip
+    log.info("read %s", info)
+    log.info("\n%s", result.groupby(["method", "k"])["error_rate"].agg(["mean", "std"]))
+    return {"pseudo": result}

@@ -3,8 +3,9 @@ and their columns, the module that holds its scorer, its paired tests between
 embeddings, its headline number and its columns in the comparison table.
 ``common.smk`` (the summary's inputs), the config checks, :mod:`learnability.schemas`
 (the tables' columns), ``docs/outputs.md`` (generated from here by ``make docs``), the
-summary job and the tables read this table, so a new evaluation is its config schema
-block, its rule and script, its module, and its entry here.
+summary job and the tables read this table, and the workflow's rules and their one
+script (``workflow/scripts/evaluate.py``) are generated from it: a new evaluation is
+its module (with ``job`` and ``scores``), its entry here and its config schema block.
 
 Import-light: Snakemake reads it while it builds the DAG."""
 
@@ -65,9 +66,13 @@ class PairedTest:
 @dataclass(frozen=True)
 class Kind:
     """One evaluation. ``tables``: the tables its job writes, by name (each also a
-    schema of :mod:`learnability.schemas`). ``module`` has ``scores(tables) ->
-    list[dict]`` (rows of ``SCORE_COLUMNS`` from the kind's tables), and, where the flags
-    say so,
+    schema of :mod:`learnability.schemas`). ``module`` has ``job(embedding, files,
+    settings, *, embedding, log) -> {table: DataFrame}`` (the workflow's job: ``files``
+    are (path, dataset) pairs, the corpus for a kind that ``needs_corpus``; ``settings``
+    its config block without ``files`` and ``enabled``, with ``case`` where it
+    ``uses_case``), ``scores(tables) -> list[dict]`` (rows of ``SCORE_COLUMNS`` from the
+    kind's tables), and, where the flags say so, ``report(tables) -> str`` (its Markdown
+    report, ``results/tables/{name}.md``, captioned by ``workflow/report/{name}.rst``),
     ``paired_items(table)`` (the table its tests read) and ``extra_columns(scores)``
     (comparison-table columns beyond ``columns``). ``headline``: (section, metric,
     sign), the one number per dataset that orders embeddings (sign -1: lower is better).
@@ -86,6 +91,8 @@ class Kind:
     needs_corpus: bool = False
     paired_items: bool = False
     extra_columns: bool = False
+    report: bool = False
+    uses_case: bool = True
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -198,6 +205,7 @@ _ENTRIES = (
         (PairedTest("accuracy", "multi_answer", _QUESTION, ("correct",), "mean"),),
         ("total", "accuracy", 1),
         (("total", "accuracy", "accuracy"), ("total", "oov_rate", "OOV rate")),
+        report=True,
     ),
     Kind(
         "analogy",
@@ -209,6 +217,7 @@ _ENTRIES = (
         ),
         ("total", "accuracy_3cosadd", 1),
         (("total", "accuracy_3cosadd", "3CosAdd"), ("total", "accuracy_3cosmul", "3CosMul")),
+        report=True,
     ),
     Kind(
         "word_pairs",
@@ -239,6 +248,7 @@ _ENTRIES = (
         needs_corpus=True,
         paired_items=True,
         extra_columns=True,
+        uses_case=False,
     ),
 )  # fmt: skip
 KINDS: dict[str, Kind] = {k.name: k for k in _ENTRIES}
