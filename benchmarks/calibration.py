@@ -60,7 +60,7 @@ from learnability.calibration import (
     calibration_summary,
     null_list_pvalues,
 )
-from learnability.classify import limit_threads
+from learnability.threads import limit_threads
 
 SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 

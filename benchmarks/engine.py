@@ -39,7 +39,7 @@ from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 from toysize import add_smoke
 
-from learnability.classify import fit_many, fit_reference, limit_threads
+from learnability.classify import fit_many, fit_reference
 from learnability.evaluate import (
     Protocol,
     _draw_splits,
@@ -47,6 +47,7 @@ from learnability.evaluate import (
     null_distribution,
 )
 from learnability.metrics import binary_metrics
+from learnability.threads import limit_threads
 
 V, D, SIZE, C = 50_000, 300, 400, 1.0
 CORES = os.cpu_count() or 1

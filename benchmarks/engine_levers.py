@@ -147,12 +147,12 @@ def settings(E: np.ndarray, members: np.ndarray) -> None:
     print(f"{'problems':>9s} {'memory':>6s} {'tol':>6s} {'iters':>6s} {'seconds':>8s}")
     for name, (idx, y) in (("planted", planted), ("random", random)):
         mu = centre_of(E, idx)
-        solve_rows(E, idx[:4], y[:4], 1.0, tol=1e-6, memory=10, max_iter=2000, mu=mu)
+        solve_rows(E, idx[:4], y[:4], 1.0, tol=1e-6, memory=10, max_steps=2000, mu=mu)
         for memory in (5, 10, 20, 40):
             for tol in (1e-6, 1e-5):
                 start = time.perf_counter()
                 _, iters, ok = solve_rows(
-                    E, idx, y, 1.0, tol=tol, memory=memory, max_iter=2000, threads=2, mu=mu
+                    E, idx, y, 1.0, tol=tol, memory=memory, max_steps=2000, threads=2, mu=mu
                 )
                 seconds = time.perf_counter() - start
                 assert ok.all()

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from learnability.classify import fit_many, lbfgs_batched
+from learnability.classify import fit_many
 from learnability.evaluate import Protocol, evaluate_concept_full
+from learnability.lbfgs_stacked import lbfgs_batched
 
 
 def _objective(theta, x, y, C):
@@ -27,7 +28,7 @@ def test_lbfgs_reaches_the_optimum_of_the_objective():
     from learnability.lbfgs import solve_rows
 
     Wk, iters_k, converged_k = solve_rows(
-        x.reshape(-1, 6), np.arange(240).reshape(3, 80), y, 0.5, tol=1e-9, memory=10, max_iter=500
+        x.reshape(-1, 6), np.arange(240).reshape(3, 80), y, 0.5, tol=1e-9, memory=10, max_steps=500
     )
     assert converged_k.all()
     for b in range(3):
@@ -145,7 +146,7 @@ def test_results_do_not_depend_on_the_number_of_threads(trained):
 
     vectors, members = trained
     idx, y = _problems(vectors, members, iterations=9)
-    kw = dict(tol=1e-6, memory=10, max_iter=2000)
+    kw = dict(tol=1e-6, memory=10, max_steps=2000)
     w1, it1, _ = solve_rows(vectors, idx, y, 1.0, threads=1, **kw)
     w2, it2, _ = solve_rows(vectors, idx, y, 1.0, threads=2, **kw)
     assert np.array_equal(w1, w2) and np.array_equal(it1, it2)  # bit for bit
@@ -234,7 +235,7 @@ def test_torch_backend_runs_the_same_algorithm(trained):
     """The optional GPU backend, run on the CPU with torch: same optimum as numpy.
     Skipped where torch is not installed (it is an optional extra)."""
     pytest.importorskip("torch")
-    from learnability.classify import backend_ops
+    from learnability.lbfgs_stacked import backend_ops
 
     rng = np.random.default_rng(7)
     X = np.concatenate([rng.normal(size=(4, 120, 20)), np.ones((4, 120, 1))], axis=2)
@@ -252,7 +253,7 @@ def test_torch_backend_runs_the_same_algorithm(trained):
 def test_cuda_without_torch_or_gpu_is_a_clear_error(monkeypatch):
     import builtins
 
-    from learnability.classify import backend_ops
+    from learnability.lbfgs_stacked import backend_ops
 
     real_import = builtins.__import__
 

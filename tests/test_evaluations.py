@@ -147,7 +147,8 @@ def test_comparison_table_comes_from_the_scores(tmp_path):
         "evaluation_tests_csv", "rank_correlation_md", "rank_correlation_csv",
         "multi_answer_md", "analogy_md")})  # fmt: skip
     tests = ev.compare_evaluations({}, ["w2v", "glove"])
-    write_evaluation_tables(table.reset_index(), tests, ev.rank_correlations(wide), out)
+    reports = {n: k.load().report({}) for n, k in ev.KINDS.items() if k.report}
+    write_evaluation_tables(table.reset_index(), tests, ev.rank_correlations(wide), out, reports)
     tex = out.evaluations_tex.read_text()
     assert r"\multicolumn{1}{c}{learnability}" in tex and r"\cmidrule(lr){2-2}" in tex
     assert "0.700" in out.evaluations_md.read_text()

@@ -146,32 +146,32 @@ def small_store(tmp: Path) -> dict:
 
 
 EVALUATION_CASES = [
-    ("evaluate_multi_answer", "bad.txt", ": dirs\nnorth\tsouth\teast\n", {"k": 2},
+    ("multi_answer", "bad.txt", ": dirs\nnorth\tsouth\teast\n", {"k": 2},
      r"bad\.txt, line 2: expected 'query<TAB>answer1/answer2/\.\.\.'.*one query"),
-    ("evaluate_hierarchy", "bad.tsv", "animal\tdog\nanimal\tdog\n", {},
+    ("hierarchy", "bad.tsv", "animal\tdog\nanimal\tdog\n", {},
      r"bad\.tsv, line 2: duplicate edge animal -> dog \(first on line 1\); remove one"),
-    ("evaluate_analogy", "bad.txt", "north south east west\n", {"restrict_vocab": 10, "eps": 1e-3},
+    ("analogy", "bad.txt", "north south east west\n",
+     {"restrict_vocab": 10, "cosmul_eps": 1e-3},
      r"bad\.txt, line 1: a question before any ': section' header"),
-    ("evaluate_word_pairs", "bad.tsv", "# header only\n", {"restrict_vocab": 10},
+    ("word_pairs", "bad.tsv", "# header only\n", {"restrict_vocab": 10},
      r"bad\.tsv: no pairs; expected 'word1<TAB>word2<TAB>score'"),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize("case", range(len(EVALUATION_CASES)))
 def test_evaluation_scripts_on_bad_files(tmp_path, case):
-    script, name, text, params, match = EVALUATION_CASES[case]
+    """The one evaluation script, on each kind's bad file: one line, no output."""
+    from learnability.evaluations.registry import KINDS
+
+    kind, name, text, settings, match = EVALUATION_CASES[case]
     (tmp_path / name).write_text(text)
-    output = (
-        {"edges": "e.parquet", "parents": "p.parquet"}
-        if script == "evaluate_hierarchy"
-        else {"out": "o.parquet"}
-    )
     msg = run_script(
-        script,
+        "evaluate",
         tmp_path,
         input={**small_store(tmp_path), "files": [str(tmp_path / name)]},
-        output=output,
-        params={"datasets": [name.split(".")[0]], **params},
+        output={t: f"{t}.parquet" for t in KINDS[kind].tables},
+        params={"kind": kind, "datasets": [name.split(".")[0]],
+                "settings": {**settings, "case": "auto"}},
         wildcards={"embedding": "e"},
-    )
+    )  # fmt: skip
     assert re.search(match, msg), msg

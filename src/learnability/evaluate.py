@@ -11,13 +11,12 @@ import pandas as pd
 from learnability.classify import (
     CENTRE_PROBLEMS,
     DEFAULT_CHUNK_BYTES,
-    DEFAULT_TOL,
     centre_of,
     fit_many,
 )
 from learnability.defaults import default
 from learnability.errors import InputError
-from learnability.lbfgs import decision_values
+from learnability.lbfgs import TOL, decision_values
 from learnability.metrics import ROC_GRID, batch_metrics, batch_tpr_at
 from learnability.sampling import (
     derive_seed,
@@ -43,7 +42,7 @@ class Protocol:
     train_fraction: float = 0.5
     n_bins: int = 10
     solver: str = "batched"
-    tol: float = DEFAULT_TOL
+    tol: float = TOL
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     device: str = "cpu"
 

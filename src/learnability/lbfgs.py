@@ -12,7 +12,7 @@ The problems of a batch are distributed over threads (``numba.prange``), one pro
 thread at a time and each solved by the same sequence of floating-point operations, so
 the result does not depend on the number of threads.
 
-The algorithm is the one of :func:`learnability.classify.lbfgs_batched` (which runs it on
+The algorithm is the one of :func:`learnability.lbfgs_stacked.lbfgs_batched` (which runs it on
 stacked arrays for the torch/GPU backend): memory 10, the usual gamma scaling, a first
 step scaled by the gradient's largest entry, Armijo backtracking from the unit step, and
 stopping when the gradient's largest entry is below ``tol``. The rows are read in the
@@ -22,11 +22,14 @@ arithmetic is float64.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+import logging
 
-import numba
 import numpy as np
 from numba import njit, prange
+
+from learnability.threads import numba_threads
+
+log = logging.getLogger(__name__)
 
 # Reassociation lets LLVM vectorise the dot products; it changes no result by more than
 # float64 rounding, and the compiled order is fixed, so runs stay bit-identical.
@@ -39,6 +42,12 @@ ARMIJO = 1e-4
 # fit early.
 F_SLACK = 1e-12
 MAX_HALVINGS = 40
+# every solver of `solver: batched` stops when the gradient's largest entry is below TOL,
+# keeps MEMORY curvature pairs, and gives up after MAX_STEPS L-BFGS steps (a warning
+# counts the fits that did)
+TOL = 1e-6
+MEMORY = 10
+MAX_STEPS = 2000
 
 
 @njit(fastmath=_FAST, inline="always", cache=True)
@@ -131,7 +140,7 @@ def _absmax(a):
 
 
 @njit(cache=True)
-def _solve_one(E, rows, y, C, tol, memory, max_iter, w, mu):
+def _solve_one(E, rows, y, C, tol, memory, max_steps, w, mu):
     """Fit one problem into ``w`` (length d + 1, intercept last; of the rows centred at
     ``mu``); (iterations, converged)."""
     D = E.shape[1] + 1
@@ -148,7 +157,7 @@ def _solve_one(E, rows, y, C, tol, memory, max_iter, w, mu):
     if _absmax(g) < tol:
         return 0, True
     k = 0
-    while k < max_iter:
+    while k < max_steps:
         # two-loop recursion: q = H_k g
         h = min(k, memory)
         q[:] = g
@@ -199,10 +208,10 @@ def _solve_one(E, rows, y, C, tol, memory, max_iter, w, mu):
 
 
 @njit(parallel=True, cache=True)
-def _solve_many(E, idx, y, C, tol, memory, max_iter, out, iters, converged, mu):
+def _solve_many(E, idx, y, C, tol, memory, max_steps, out, iters, converged, mu):
     d = E.shape[1]
     for b in prange(idx.shape[0]):
-        it, ok = _solve_one(E, idx[b], y[b], C, tol, memory, max_iter, out[b], mu)
+        it, ok = _solve_one(E, idx[b], y[b], C, tol, memory, max_steps, out[b], mu)
         iters[b] = it
         converged[b] = ok
         # back to the rows as they are: w . (x - mu) + b = w . x + (b - w . mu)
@@ -218,7 +227,7 @@ def solve_rows(
     *,
     tol: float,
     memory: int,
-    max_iter: int,
+    max_steps: int,
     threads: int | None = None,
     mu: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -240,22 +249,9 @@ def solve_rows(
     converged = np.empty(B, dtype=np.bool_)
     with numba_threads(threads):
         _solve_many(
-            E, idx, y, float(C), float(tol), int(memory), int(max_iter), out, iters, converged, mu
+            E, idx, y, float(C), float(tol), int(memory), int(max_steps), out, iters, converged, mu
         )
     return out, iters, converged
-
-
-@contextmanager
-def numba_threads(threads: int | None):
-    """Run the compiled kernels on at most ``threads`` threads (None: leave the current
-    setting), restoring the previous setting on exit."""
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
 
 
 @njit(parallel=True, fastmath=_FAST, cache=True)
@@ -285,3 +281,14 @@ def _as_rows(E: np.ndarray) -> np.ndarray:
     if E.dtype not in (np.float32, np.float64):
         E = E.astype(np.float64)
     return E if E.flags.c_contiguous else np.ascontiguousarray(E)
+
+
+def warn_unconverged(n_bad: int, n_fits: int, tol: float, max_steps: int = MAX_STEPS) -> None:
+    if n_bad:
+        log.warning(
+            "%d of %d fits did not converge in %d L-BFGS steps (tol %g)",
+            n_bad,
+            n_fits,
+            max_steps,
+            tol,
+        )

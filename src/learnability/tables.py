@@ -369,7 +369,7 @@ def write_evaluation_tables(
         "Rank correlation across the compared embeddings between measures",
     )
     for name, text in reports.items():
-        write_text(text, out[f"{name}_md"])
+        write_text(text, getattr(out, f"{name}_md"))
 
 
 def _list_table(rows: list[list[str]], widths: str = "auto") -> str:

@@ -1,8 +1,8 @@
-from learnability.classify import limit_threads
 from learnability.codelength import codelength_of_lists
 from learnability.io import write_table
 from learnability.jobs import bins_for, job_protocol
 from learnability.logs import logged
+from learnability.threads import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

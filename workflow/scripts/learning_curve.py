@@ -1,8 +1,8 @@
-from learnability.classify import limit_threads
 from learnability.evaluate import learning_curve
 from learnability.io import write_table
 from learnability.jobs import bins_for, job_protocol, load_concept_job
 from learnability.logs import logged
+from learnability.threads import limit_threads
 
 with logged(snakemake), limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

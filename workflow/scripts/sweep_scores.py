@@ -1,10 +1,10 @@
 import pandas as pd
 
-from learnability.classify import limit_threads
 from learnability.io import write_table
 from learnability.jobs import bins_for, job_protocol
 from learnability.logs import logged
 from learnability.sweeps import Point, restricted_vectors, score_point
+from learnability.threads import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p = snakemake.input, snakemake.params

@@ -50,8 +50,8 @@ from numba import njit, prange
 from learnability.cooccur import CooccurrenceCounter, count_members, encode_lines
 from learnability.corpus import LineCorpus, count_vocabulary, gzip_members
 from learnability.embeddings.store import Embedding
-from learnability.lbfgs import numba_threads
 from learnability.logs import Progress
+from learnability.threads import numba_threads
 
 log = logging.getLogger(__name__)
 
