@@ -700,18 +700,20 @@ def evaluation_files(kind):
 
 def evaluation_datasets(kind):
     """The names of a kind's datasets: its files', or the corpus' for one that reads it."""
-    if EVALUATION_KINDS[kind].needs_corpus:
+    spec = EVALUATION_KINDS[kind]
+    if spec.needs_corpus:
         return [DUMP]
-    return [evaluation_file_name(f) for f in EVALUATIONS[kind]["files"]]
+    return [evaluation_file_name(f) for f in EVALUATIONS[kind]["files"]] if spec.files else []
 
 
 def evaluation_inputs(kind):
     """A kind's job reads the embedding and its files (the corpus, for a kind that reads
     it); the files are inputs, so that editing one reruns its jobs."""
-    if EVALUATION_KINDS[kind].needs_corpus:
+    spec = EVALUATION_KINDS[kind]
+    if spec.needs_corpus:
         files = [f"results/corpus/{DUMP}/text.txt.gz"]
     else:
-        files = evaluation_files(kind)
+        files = evaluation_files(kind) if spec.files else []
     return {
         "vectors": "results/embeddings/{embedding}/vectors.npy",
         "vocab": "results/embeddings/{embedding}/vocab.parquet",
