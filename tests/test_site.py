@@ -24,10 +24,22 @@ RUN_ELSEWHERE = {
     "clean_removes_its_traces plans it; test_workflow.py runs the workflow on the smoke "
     "config; the whole sample run (12 min) is the release check",
     r"make test\b.*": "what CI runs (.ci/run)",
+    r"make report": "test_workflow.py::test_make_report_after_a_run_holds_every_figure_and_"
+    "shows_them_in_chromium",
+    r"make lint\b.*": "test_make.py::test_make_lint_passes_and_make_format_changes_nothing",
+    r"make docs\b.*": "test_make.py::test_make_docs_regenerates_the_committed_pages",
+    r"make site\b.*": "test_site.py::test_the_site_builds_with_warnings_as_errors runs its "
+    "sphinx command",
     r"pip install -e '\.\[slurm\]'.*": "test_slurm.py::test_the_readme_cluster_command_"
     "keeps_the_profiles_defaults (the plugin is in the dev extra)",
     r"SBATCH_PARTITION=YOURS snakemake --profile profiles/slurm .*": "test_slurm.py::"
     "test_the_readme_cluster_command_keeps_the_profiles_defaults",
+    r"(\.venv/bin/)?snakemake --cores \d+ --configfile config/contextual\.yaml": "test_"
+    "workflow_runs.py::test_contextual_and_fasttext_configs_plan_offline plans it with its "
+    "extra; test_workflow_variants.py::test_a_contextual_models_static_vectors_run_through_"
+    "the_workflow runs both reductions",
+    r"(\.venv/bin/)?pip install -e '\.\[transformer\]'": "the extra that "
+    "test_workflow_runs.py::test_contextual_and_fasttext_configs_plan_offline installs",
 }
 
 
@@ -39,6 +51,8 @@ class Block:
     line: int
 
 
+# a caption that is a file name: the page asks the reader to save the block as that file
+FILE_NAME = re.compile(r"[\w./-]+")
 FENCE = re.compile(r"^```(\{code-block\} *)?([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
 
 
@@ -139,7 +153,7 @@ def test_every_example_on_a_page_runs_and_prints_what_the_page_shows(page, tmp_p
         nxt = found[i + 1] if i + 1 < len(found) else None
         shown = nxt.body if nxt and nxt.info == "text" and nxt.caption is None else None
         where = f"{page.name}, line {block.line}"
-        if block.caption:
+        if block.caption and FILE_NAME.fullmatch(block.caption):
             target = tmp_path / block.caption
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(block.body, encoding="utf-8")
@@ -228,7 +242,7 @@ def test_every_config_example_on_a_page_is_a_valid_config_fragment():
     checked = 0
     for page in PAGES:
         for block in blocks(page.read_text(encoding="utf-8")):
-            if block.info != "yaml":
+            if block.info != "yaml" or block.caption:  # a captioned block is not a config
                 continue
             fragment = yaml.safe_load(block.body)
             config = {**default, **{k: v for k, v in fragment.items()}}
@@ -239,3 +253,42 @@ def test_every_config_example_on_a_page_is_a_valid_config_fragment():
             validate(config, schema)
             checked += 1
     assert checked >= 2
+
+
+def test_the_toy_evaluation_kind_of_the_extending_page_runs():
+    """The contributors' example, as the page gives it: its module's job and scores run on
+    an embedding (the Spearman is scipy's), its registry entry builds a Kind with the
+    registry's own helpers, and its schema block is a valid config schema."""
+    import logging
+    import types
+
+    import numpy as np
+    import yaml
+    from jsonschema import Draft202012Validator
+    from scipy import stats
+
+    from learnability.embeddings.store import Embedding
+    from learnability.evaluations import registry
+
+    page = (REPO / "docs/contributing/extending.md").read_text(encoding="utf-8")
+    found = {b.caption: b.body for b in blocks(page) if b.caption}
+    module = types.ModuleType("norms")
+    exec(found["src/learnability/evaluations/norms.py"], module.__dict__)
+    namespace = dict(vars(registry))
+    exec(found["the entry, in src/learnability/evaluations/registry.py"], namespace)
+    entry = eval(found["the entry, in src/learnability/evaluations/registry.py"].split(
+        "\n\n", 1)[1], namespace)  # fmt: skip
+    assert entry.name == "norms" and list(entry.tables) == ["norms"] and not entry.files
+    schema = yaml.safe_load(
+        found["the block, under evaluations in src/learnability/config.schema.yaml"]
+    )
+    Draft202012Validator.check_schema(schema["norms"])
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(50, 4)) * np.arange(50, 0, -1)[:, None]
+    emb = Embedding([f"w{i}" for i in range(50)], vectors, np.arange(50, 0, -1) * 10, "e")
+    tables = module.job(emb, [], {}, embedding="e", log=logging.getLogger("toy"))
+    assert list(tables["norms"].columns) == [c[0] for c in entry.tables["norms"].columns]
+    (row,) = module.scores(tables)
+    expected = stats.spearmanr(np.linalg.norm(vectors, axis=1), np.log(emb.counts)).statistic
+    assert row["evaluation"] == "norms" and row["value"] == pytest.approx(expected)
+    assert row["value"] > 0.8  # the vectors' scale grows with the count
