@@ -41,7 +41,12 @@ from learnability.evaluate import (
 )
 from learnability.matching import DEFAULT_CASE, Matcher
 from learnability.sampling import frequency_bins
-from learnability.stats import DEFAULT_PVALUE_METHOD, check_calibrated, pvalues
+from learnability.stats import (
+    DEFAULT_PVALUE_METHOD,
+    check_calibrated,
+    pvalues,
+    random_list_splits,
+)
 
 log = logging.getLogger(__name__)
 
@@ -397,7 +402,7 @@ def score(
     vocab = pd.Series(emb.words)
     matcher = Matcher(emb.words, case, emb.counts)
     protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
-    k_null = iterations if pvalue_method == "matched" else null_iterations
+    k_null = random_list_splits(pvalue_method, iterations, null_iterations)
     try:
         check_calibrated(pvalue_method, k_null, null_lists, iterations, where="pvalue_method")
     except ValueError as exc:

@@ -26,6 +26,7 @@ reports progress. The L-BFGS settings (tolerance, memory, the most steps) are
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -47,6 +48,34 @@ SOLVERS = ("batched", "reference")
 PROGRESS_BLOCK = 512
 MIN_FITS_PER_THREAD = 64
 PROGRESS_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How every classifier of a run is fitted, in one place: the inverse L2 strength
+    ``C``, the solver, its tolerance, the stacked backends' chunk size and the device.
+    The protocol (:class:`learnability.evaluate.Protocol`), the codelength, the nulls, the
+    sweeps and the API all fit through one, so a setting cannot differ between them."""
+
+    C: float
+    solver: str = "batched"
+    tol: float = TOL
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES
+    device: str = "cpu"
+
+    def run(
+        self,
+        vectors: np.ndarray,
+        train_idx: np.ndarray,
+        train_y: np.ndarray,
+        *,
+        center: bool | np.ndarray = True,
+    ) -> np.ndarray:
+        """:func:`fit_many` with these settings."""
+        return fit_many(
+            vectors, train_idx, train_y, self.C, solver=self.solver, tol=self.tol,
+            chunk_bytes=self.chunk_bytes, device=self.device, center=center,
+        )  # fmt: skip
 
 
 def fit_reference(x_train: np.ndarray, y_train: np.ndarray, C: float) -> np.ndarray:

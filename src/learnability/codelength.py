@@ -35,7 +35,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from learnability.classify import fit_many
 from learnability.evaluate import MIN_WORDS, Protocol, check_size
 from learnability.lbfgs import decision_values
 from learnability.sampling import derive_seed, sample_by_profile, sample_nonmembers
@@ -85,16 +84,10 @@ def online_codelengths(
     n = pos.shape[1]
     ends = block_ends(n, fractions)
     raw = np.full(len(orders), 2.0 * ends[0])  # the first block: 1 bit a label
-    fitting = {
-        "solver": protocol.solver,
-        "tol": protocol.tol,
-        "chunk_bytes": protocol.chunk_bytes,
-        "device": protocol.device,
-    }
     for k, nxt in zip(ends[:-1], ends[1:], strict=True):
         train_idx = np.concatenate([pos[:, :k], neg[:, :k]], axis=1)
         train_y = np.concatenate([np.ones((len(orders), k)), np.zeros((len(orders), k))], 1)
-        coef = fit_many(vectors, train_idx, train_y, protocol.C, **fitting)
+        coef = protocol.fit.run(vectors, train_idx, train_y)
         z_pos = decision_values(vectors, np.ascontiguousarray(pos[:, k:nxt]), coef)
         z_neg = decision_values(vectors, np.ascontiguousarray(neg[:, k:nxt]), coef)
         # -log p(1 | z) = log(1 + e^-z); -log p(0 | z) = log(1 + e^z)

@@ -8,20 +8,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from learnability.classify import (
-    CENTRE_PROBLEMS,
-    DEFAULT_CHUNK_BYTES,
-    centre_of,
-    fit_many,
-)
+from learnability.classify import CENTRE_PROBLEMS, DEFAULT_CHUNK_BYTES, Fit, centre_of
 from learnability.defaults import default
 from learnability.errors import InputError
 from learnability.lbfgs import TOL, decision_values
 from learnability.metrics import ROC_GRID, batch_metrics, batch_tpr_at
 from learnability.sampling import (
     derive_seed,
+    null_key,
     parse_key,
-    profile_key,
     sample_by_profile,
     split_concept,
 )
@@ -45,6 +40,11 @@ class Protocol:
     tol: float = TOL
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     device: str = "cpu"
+
+    @property
+    def fit(self) -> Fit:
+        """How its classifiers are fitted (the one home of the fit settings)."""
+        return Fit(self.C, self.solver, self.tol, self.chunk_bytes, self.device)
 
 
 @dataclass
@@ -99,17 +99,7 @@ def _fit_and_score(
     fit_many`), for a job that calls this on batches of its splits."""
     train_idx = np.stack([sp[0] for sp in splits])
     train_y = np.stack([sp[1] for sp in splits]).astype(np.float64)
-    coef = fit_many(
-        vectors,
-        train_idx,
-        train_y,
-        protocol.C,
-        solver=protocol.solver,
-        tol=protocol.tol,
-        chunk_bytes=protocol.chunk_bytes,
-        device=protocol.device,
-        center=True if centre is None else centre,
-    )
+    coef = protocol.fit.run(vectors, train_idx, train_y, center=True if centre is None else centre)
     test_idx = np.stack([sp[2] for sp in splits])
     test_y = np.stack([sp[3] for sp in splits])
     scores = decision_values(vectors, test_idx, coef)
@@ -212,15 +202,6 @@ def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -
         )
 
 
-def null_key(members: np.ndarray, protocol: Protocol, bins: np.ndarray | None) -> str:
-    """Which null a list is compared with: random lists of its size (``size-N``) or, with
-    frequency-matched negatives, of its frequency profile (``profile-...``)."""
-    if protocol.negatives == "frequency_matched":
-        assert bins is not None
-        return profile_key(bins, members, protocol.n_bins)
-    return f"size-{members.size}"
-
-
 def evaluate_concept(
     vectors: np.ndarray,
     members: np.ndarray,
@@ -279,7 +260,7 @@ def evaluate_concept_full(
         negatives=protocol.negatives,
     )
     df = pd.DataFrame(rows)
-    df.insert(0, "null_key", null_key(members, protocol, bins))
+    df.insert(0, "null_key", null_key(members, protocol.negatives, bins, protocol.n_bins))
     df.insert(0, "size", members.size)
     df.insert(0, "negatives", protocol.negatives)
     df.insert(0, "embedding", embedding)

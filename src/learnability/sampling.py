@@ -138,3 +138,14 @@ def half_split(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`split_concept` with uniform negatives and a half split."""
     return split_concept(rng, members, member_mask)
+
+
+def null_key(members: np.ndarray, negatives: str, bins: np.ndarray | None, n_bins: int) -> str:
+    """Which null a list is compared with: random lists of its size (``size-N``) or, with
+    frequency-matched negatives, of its frequency profile (``profile-...``). The jobs and
+    the workflow's DAG both ask here."""
+    if negatives == "frequency_matched":
+        if bins is None:
+            raise ValueError("frequency-matched negatives need the vocabulary's frequency bins")
+        return profile_key(bins, members, n_bins)
+    return f"size-{np.asarray(members).size}"

@@ -402,6 +402,13 @@ def comparison_null(
     return ComparedNull(means, k_null, 1.0, nan, nan, nan, nan)
 
 
+def random_list_splits(method: str, list_iterations: int, null_iterations: int) -> int:
+    """Splits per random list: the lists' own number under ``matched`` (that is what
+    makes it exact), else ``random_lists.iterations``; the workflow and the API both ask
+    here."""
+    return int(list_iterations) if method == "matched" else int(null_iterations)
+
+
 def check_calibrated(method: str, null_iterations: int, null_lists: int, list_iterations: int,
                      where: str = "random_lists.method") -> None:  # fmt: skip
     """Refuse a method whose measured size misses the goal at these settings (the table

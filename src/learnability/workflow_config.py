@@ -514,10 +514,12 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
 
 def null_iterations(config: dict) -> int:
     """Splits per random list: the lists' own number under ``method: matched``."""
+    from learnability.stats import random_list_splits
+
     rl = config["random_lists"]
-    if rl.get("method") == "matched":
-        return int(config["learnability"]["iterations"])
-    return int(rl["iterations"])
+    return random_list_splits(
+        rl.get("method"), config["learnability"]["iterations"], rl["iterations"]
+    )
 
 
 def evaluation_file_name(path: str) -> str:
@@ -533,14 +535,12 @@ def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins:
     import pandas as pd
 
     from learnability.concepts import member_indices
-    from learnability.sampling import profile_key
+    from learnability.jobs import vocab_bins, vocab_index
+    from learnability.sampling import null_key
 
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
-    if negatives != "frequency_matched":
-        return f"size-{int(resolved['status'].isin(['in_vocab', 'expanded']).sum())}"
-    from learnability.jobs import vocab_bins, vocab_index
-
     # both cached per vocabulary file: Snakemake asks for every list's key on each DAG
     # evaluation, and again after every resolve_concept checkpoint
-    bins = vocab_bins(vocab_path, n_bins)[1]
-    return profile_key(bins, member_indices(resolved, vocab_index(vocab_path)), n_bins)
+    members = member_indices(resolved, vocab_index(vocab_path))
+    bins = vocab_bins(vocab_path, n_bins)[1] if negatives == "frequency_matched" else None
+    return null_key(members, negatives, bins, n_bins)

@@ -307,15 +307,17 @@ def frequency_bins_param(wildcards):
     return N_BINS if wildcards.negatives == "frequency_matched" or profile else None
 
 
-def protocol_params(seed_section):
+def protocol_params(seed_section, n_bins=frequency_bins_param):
     """The params of every job that fits classifiers (learnability, learning_curve,
-    null_distribution), which learnability.jobs.job_protocol turns into the
-    one Protocol; the seed is that of ``seed_section`` (the lists' or the nulls')."""
+    codelength, null_distribution, sweep_scores), which learnability.jobs.job_protocol
+    turns into the one Protocol and its Fit; the seed is that of ``seed_section`` (the
+    lists' or the nulls'); ``n_bins``: the frequency bins' count, or a function of the
+    job's wildcards."""
     fitting = config["learnability"]
     return dict(
         C=fitting["C"],
         seed=config[seed_section]["seed"],
-        n_bins=frequency_bins_param,
+        n_bins=n_bins,
         solver=fitting["solver"],
         chunk_mb=fitting["chunk_mb"],
         device=fitting["device"],
@@ -703,7 +705,11 @@ def evaluation_datasets(kind):
     spec = EVALUATION_KINDS[kind]
     if spec.needs_corpus:
         return [DUMP]
-    return [evaluation_file_name(f) for f in EVALUATIONS[kind]["files"]] if spec.files else []
+    return (
+        [evaluation_file_name(f) for f in EVALUATIONS[kind]["files"]]
+        if spec.files
+        else []
+    )
 
 
 def evaluation_inputs(kind):

@@ -74,12 +74,9 @@ rule sweep_scores:
         mem_mb=fitting_mem_mb,
         runtime=60,
     params:
-        C=config["learnability"]["C"],
-        seed=config["learnability"]["seed"],
-        n_bins=N_BINS if "frequency_matched" in NEGATIVES else None,
-        solver=config["learnability"]["solver"],
-        chunk_mb=config["learnability"]["chunk_mb"],
-        device=config["learnability"]["device"],
+        **protocol_params(
+            "learnability", N_BINS if "frequency_matched" in NEGATIVES else None
+        ),
         iterations=config["learnability"]["iterations"],
         min_words=config["learnability"]["min_words"],
         bootstrap=config["learnability"]["bootstrap"],
