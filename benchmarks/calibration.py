@@ -68,7 +68,7 @@ SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 def expected_size_tables(
     null_dir: Path, keys: list[str], nulls: int, smoke: bool, region_grid: bool = False
 ) -> None:
-    from learnability.io import read_tables
+    from learnability.schemas import read_tables
     from learnability.stats import PVALUE_METHODS
     from learnability.twolevel import (
         SIZE_LEVELS,

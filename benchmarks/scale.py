@@ -435,8 +435,9 @@ def fake_enwiki(folder: Path, vocabulary: int, dim: int = 300) -> list[str]:
     sizes (as holes) and real vocabularies of ``vocabulary`` words. Returns the lists."""
     from learnability.concepts import load_entries, resolve
     from learnability.dumps import DumpFile, write_manifest
-    from learnability.io import write_float32_npy_header, write_table
+    from learnability.io import write_float32_npy_header
     from learnability.matching import Matcher
+    from learnability.schemas import write_table
     from learnability.synthdump import spell
 
     dump = "enwiki-20190701"

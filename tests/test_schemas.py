@@ -5,7 +5,7 @@ import pytest
 from conftest import REPO
 
 from learnability import schemas
-from learnability.io import write_table
+from learnability.schemas import write_table
 
 
 def documented_tables() -> dict[str, list[tuple[str, str]]]:

@@ -13,7 +13,7 @@ import pandas as pd
 from scipy.stats import kstest
 
 from learnability.evaluate import Protocol, null_distribution, null_splits
-from learnability.schemas import METRICS
+from learnability.metrics import METRICS
 from learnability.stats import (
     PVALUE_METHODS,
     RESCALING_METHODS,

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from learnability import schemas
+from learnability.defaults import OVERLAP_WARN
 from learnability.errors import InputError
 from learnability.io import decode_text, read_text_lines, read_user_bytes
 from learnability.matching import DEFAULT_CASE, Matcher
@@ -484,7 +485,6 @@ def member_indices(
 
 # A pair of lists sharing more than this share of the smaller one's members is reported
 # as nested: their AUCs are not independent units of the Wilcoxon test.
-OVERLAP_WARN = 0.5
 
 
 def list_overlap(resolved: pd.DataFrame, vocabulary: str = "own") -> pd.DataFrame:

@@ -21,8 +21,9 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
-from learnability.io import atomic_path, read_tables, write_json, write_table
+from learnability.io import atomic_path, write_json
 from learnability.logs import Progress
+from learnability.schemas import read_tables, write_table
 from learnability.tokenize import normalize, token_lines
 from learnability.wikitext import strip_wikitext
 

@@ -17,6 +17,10 @@ from typing import Any
 
 SCHEMA = Path(__file__).with_name("config.schema.yaml")
 
+# two lists sharing more than this share of the smaller one's in-vocabulary members are
+# nested: the coverage tables flag them, and the comparisons test them as one unit
+OVERLAP_WARN = 0.5
+
 # the options of a pretrained embedding (``embeddings.NAME`` with ``method: pretrained``)
 # that have a default; ``words``, ``words_column``, ``member`` and ``max_vocab`` have
 # none (absent: not used)

@@ -12,7 +12,7 @@ from learnability.classify import CENTRE_PROBLEMS, DEFAULT_CHUNK_BYTES, Fit, cen
 from learnability.defaults import default
 from learnability.errors import InputError
 from learnability.lbfgs import TOL, decision_values
-from learnability.metrics import ROC_GRID, batch_metrics, batch_tpr_at
+from learnability.metrics import METRICS, ROC_GRID, batch_metrics, batch_tpr_at
 from learnability.sampling import (
     derive_seed,
     null_key,
@@ -20,7 +20,6 @@ from learnability.sampling import (
     sample_by_profile,
     split_concept,
 )
-from learnability.schemas import METRICS
 
 # Each part of a split must hold at least two members, or recall and AUC are degenerate.
 MIN_WORDS: int = default("learnability.min_words")

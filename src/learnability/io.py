@@ -15,9 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
-import pandas as pd
 
-from learnability import schemas
 from learnability.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -126,21 +124,6 @@ def read_text_lines(path: str | os.PathLike[str], what: str) -> list[str]:
 def write_json(obj: Any, path: str | os.PathLike[str]) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def write_table(df: pd.DataFrame, path: str | os.PathLike[str], table: str) -> None:
-    """Check ``df`` against the documented schema ``table`` and write it as Parquet, atomically."""
-    df = schemas.conform(df, table)
-    with atomic_path(path) as tmp:
-        df.to_parquet(tmp, index=False)
-
-
-def read_tables(paths: list[str] | list[Path], table: str) -> pd.DataFrame:
-    """Read and concatenate Parquet files of one documented schema."""
-    frames = [pd.read_parquet(p) for p in paths]
-    if not frames:
-        return schemas.empty(table)
-    return schemas.conform(pd.concat(frames, ignore_index=True), table)
 
 
 def write_float32_npy_header(fh: IO[bytes], shape: tuple[int, int]) -> None:

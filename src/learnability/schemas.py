@@ -10,11 +10,14 @@ so files written by many jobs concatenate with one ``pd.concat``.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pandas as pd
 
 from learnability.evaluations.registry import KINDS
-
-METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
+from learnability.io import atomic_path
+from learnability.metrics import METRICS
 
 # a metric's summary over iterations: each list's (summary) and each sweep point's
 _SUMMARY_STATS: dict[str, str] = {
@@ -383,3 +386,18 @@ def conform(df: pd.DataFrame, table: str) -> pd.DataFrame:
         if out[c].dtype == object:
             out[c] = out[c].map(lambda v: None if v is None else str(v)).astype("string")
     return out
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike[str], table: str) -> None:
+    """Check ``df`` against the documented schema ``table`` and write it as Parquet, atomically."""
+    df = conform(df, table)
+    with atomic_path(path) as tmp:
+        df.to_parquet(tmp, index=False)
+
+
+def read_tables(paths: list[str] | list[Path], table: str) -> pd.DataFrame:
+    """Read and concatenate Parquet files of one documented schema."""
+    frames = [pd.read_parquet(p) for p in paths]
+    if not frames:
+        return empty(table)
+    return conform(pd.concat(frames, ignore_index=True), table)

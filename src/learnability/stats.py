@@ -10,10 +10,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata, wilcoxon
 
-from learnability.concepts import OVERLAP_WARN
-from learnability.defaults import default
+from learnability.defaults import OVERLAP_WARN, default
+from learnability.metrics import METRICS
 from learnability.sampling import derive_seed
-from learnability.schemas import METRICS
 
 # For FPR lower is better: the paper's random(max) row reports the best random list per
 # metric, which for FPR is the smallest value.

@@ -310,7 +310,7 @@ def score_point(
     iterations and no means, not dropped."""
     from learnability.concepts import member_indices
     from learnability.evaluate import evaluate_concept_full, summarize
-    from learnability.schemas import METRICS
+    from learnability.metrics import METRICS
 
     summaries, iterations = [], []
     for scheme, protocol in protocols.items():

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.io import atomic_path
-from learnability.schemas import METRICS
+from learnability.metrics import METRICS
 
 HEADERS = {
     "accuracy": "Accuracy",
@@ -278,7 +278,7 @@ def overlap_report(overlap: pd.DataFrame, min_share: float = 0.1) -> str:
     list's in-vocabulary members, largest first, per vocabulary they were resolved on
     (pairs are the same for every embedding of the shared vocabulary, so each is shown
     once), nested pairs (over half) marked."""
-    from learnability.concepts import OVERLAP_WARN
+    from learnability.defaults import OVERLAP_WARN
 
     lines = [
         "## Overlap between lists",

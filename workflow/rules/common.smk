@@ -65,7 +65,7 @@ for _warning in ignored_list_files(config):
     logger.warning(f"Warning: {_warning}")
 EMBEDDINGS = list(config["embeddings"])
 _METHOD = {e: config["embeddings"][e]["method"] for e in EMBEDDINGS}
-TRAINED = [e for e in EMBEDDINGS if _METHOD[e] not in ("random", "pretrained")]
+TRAINED = [e for e in EMBEDDINGS if _METHOD[e] in registry.TRAINED]
 TRAINED += list(SWEEP_TRAINED)
 # the spec of every embedding a job may build: the config's, and the sweep points'
 SPEC = {**config["embeddings"], **{e: p.spec for e, p in SWEEP_TRAINED.items()}}
@@ -744,6 +744,24 @@ def evaluation_settings(kind):
     if EVALUATION_KINDS[kind].uses_case:
         settings["case"] = CASE
     return settings
+
+
+def evaluation_summary_tables():
+    """The evaluations beside learnability: the comparison table, the paired tests and the
+    rank correlations between measures."""
+    folder = "results/tables"
+    return {
+        **table_files("evaluations", "evaluations", "Comparison", folder, shown="md"),
+        **table_files(
+            "evaluation_tests",
+            "evaluation_tests",
+            "Comparison",
+            folder,
+            ("md", "csv"),
+            "md",
+        ),
+        **table_files("rank_correlation", "", "", folder, ("md", "csv"), shown=None),
+    }
 
 
 def evaluation_reports():

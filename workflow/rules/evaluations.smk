@@ -30,24 +30,12 @@ for kind in EVALUATION_KINDS:
             "../scripts/evaluate.py"
 
 
-_TABLES = "results/tables"
-
-
 rule evaluations_summary:
     input:
         unpack(evaluation_outputs),
         summaries=summaries(EMBEDDINGS),
     output:
-        **table_files("evaluations", "evaluations", "Comparison", _TABLES, shown="md"),
-        **table_files(
-            "evaluation_tests",
-            "evaluation_tests",
-            "Comparison",
-            _TABLES,
-            ("md", "csv"),
-            "md",
-        ),
-        **table_files("rank_correlation", "", "", _TABLES, ("md", "csv"), shown=None),
+        **evaluation_summary_tables(),
         **evaluation_reports(),
         scores="results/evaluations/scores.parquet",
         tests="results/evaluations/tests.parquet",

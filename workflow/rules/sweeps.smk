@@ -4,6 +4,17 @@
 # sweep compares settings, paired over lists.
 
 
+# the sweep jobs draw frequency bins only under frequency-matched negatives
+SWEEP_BINS = N_BINS if "frequency_matched" in NEGATIVES else None
+# a sweep's tables for people
+SWEEP_TABLES = dict(
+    md="results/tables/sweeps/{sweep}.md",
+    points_csv="results/tables/sweeps/{sweep}_points.csv",
+    wilcoxon_csv="results/tables/sweeps/{sweep}_wilcoxon.csv",
+    wilcoxon_tex="results/tables/sweeps/{sweep}_wilcoxon.tex",
+)
+
+
 rule corpus_prefix:
     input:
         "results/corpus/{dump}/text.txt.gz",
@@ -74,9 +85,7 @@ rule sweep_scores:
         mem_mb=fitting_mem_mb,
         runtime=60,
     params:
-        **protocol_params(
-            "learnability", N_BINS if "frequency_matched" in NEGATIVES else None
-        ),
+        **protocol_params("learnability", SWEEP_BINS),
         iterations=config["learnability"]["iterations"],
         min_words=config["learnability"]["min_words"],
         bootstrap=config["learnability"]["bootstrap"],
@@ -95,15 +104,12 @@ rule sweep_summary:
         # the lists as resolved on the sweep's vocabulary: which of them nest
         concepts="results/sweeps/{sweep}/concepts.parquet",
     output:
+        **SWEEP_TABLES,
+        # a sweep over training.seed alone: the verdicts seed by seed, and the seed SDs
         scores="results/sweeps/{sweep}/learnability.parquet",
         points="results/sweeps/{sweep}/points.parquet",
         effects="results/sweeps/{sweep}/effects.parquet",
         wilcoxon="results/sweeps/{sweep}/wilcoxon.parquet",
-        md="results/tables/sweeps/{sweep}.md",
-        points_csv="results/tables/sweeps/{sweep}_points.csv",
-        wilcoxon_csv="results/tables/sweeps/{sweep}_wilcoxon.csv",
-        wilcoxon_tex="results/tables/sweeps/{sweep}_wilcoxon.tex",
-        # a sweep over training.seed alone: the verdicts seed by seed, and the seed SDs
         seed_tests="results/sweeps/{sweep}/seed_tests.parquet",
         seed_spread="results/sweeps/{sweep}/seed_spread.parquet",
     log:

@@ -1,7 +1,7 @@
 from learnability.codelength import codelength_of_lists
-from learnability.io import write_table
 from learnability.jobs import bins_for, job_protocol
 from learnability.logs import logged
+from learnability.schemas import write_table
 from learnability.threads import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):

@@ -1,9 +1,9 @@
 import pandas as pd
 
 from learnability.concepts import coverage, list_overlap, load_entries, resolve
-from learnability.io import read_tables, write_table
 from learnability.logs import logged
 from learnability.matching import Matcher
+from learnability.schemas import read_tables, write_table
 
 with logged(snakemake) as log:
     resolved = read_tables(list(snakemake.input.concepts), "concept_words")

@@ -1,5 +1,6 @@
-from learnability.io import atomic_path, read_tables
+from learnability.io import atomic_path
 from learnability.logs import logged
+from learnability.schemas import read_tables
 from learnability.tables import overlap_report, write_table_files
 
 with logged(snakemake):

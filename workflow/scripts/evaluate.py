@@ -4,8 +4,8 @@ from pathlib import Path
 
 from learnability.embeddings.store import load_embedding
 from learnability.evaluations.registry import KINDS
-from learnability.io import write_table
 from learnability.logs import logged
+from learnability.schemas import write_table
 
 with logged(snakemake) as log:
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

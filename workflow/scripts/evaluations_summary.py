@@ -1,8 +1,8 @@
 import pandas as pd
 
 from learnability import evaluations as ev
-from learnability.io import read_tables, write_table
 from learnability.logs import logged
+from learnability.schemas import read_tables, write_table
 from learnability.tables import write_evaluation_tables
 
 with logged(snakemake) as log:

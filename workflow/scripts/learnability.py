@@ -1,9 +1,9 @@
 import pandas as pd
 
 from learnability.evaluate import evaluate_concept_full, mean_roc, summarize
-from learnability.io import write_table
 from learnability.jobs import bins_for, job_protocol, load_concept_job
 from learnability.logs import logged
+from learnability.schemas import write_table
 from learnability.threads import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):

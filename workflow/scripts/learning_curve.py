@@ -1,7 +1,7 @@
 from learnability.evaluate import learning_curve
-from learnability.io import write_table
 from learnability.jobs import bins_for, job_protocol, load_concept_job
 from learnability.logs import logged
+from learnability.schemas import write_table
 from learnability.threads import limit_threads
 
 with logged(snakemake), limit_threads(snakemake.threads):

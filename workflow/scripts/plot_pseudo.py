@@ -1,6 +1,6 @@
 from learnability import plots
-from learnability.io import read_tables
 from learnability.logs import logged
+from learnability.schemas import read_tables
 
 with logged(snakemake) as log:
     out, p = snakemake.output, snakemake.params

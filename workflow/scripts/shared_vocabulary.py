@@ -1,8 +1,8 @@
 import pandas as pd
 
 from learnability.embeddings.shared import shared_vocabulary
-from learnability.io import write_table
 from learnability.logs import logged
+from learnability.schemas import write_table
 
 with logged(snakemake) as log:
     vocabs = {

@@ -1,8 +1,8 @@
 import pandas as pd
 
 from learnability.concepts import load_entries, resolve
-from learnability.io import write_table
 from learnability.logs import logged
+from learnability.schemas import write_table
 
 with logged(snakemake) as log:
     vocab = pd.read_parquet(snakemake.input.vocab, columns=["word", "count"])

@@ -1,8 +1,8 @@
 import pandas as pd
 
-from learnability.io import write_table
 from learnability.jobs import bins_for, job_protocol
 from learnability.logs import logged
+from learnability.schemas import write_table
 from learnability.sweeps import Point, restricted_vectors, score_point
 from learnability.threads import limit_threads
 

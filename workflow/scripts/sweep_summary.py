@@ -1,9 +1,8 @@
 import pandas as pd
 
 from learnability.concepts import list_overlap
-from learnability.io import read_tables, write_table
 from learnability.logs import logged
-from learnability.schemas import empty
+from learnability.schemas import empty, read_tables, write_table
 from learnability.sweeps import (
     bootstrap_replicates,
     seed_comparison,

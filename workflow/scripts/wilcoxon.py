@@ -1,5 +1,5 @@
-from learnability.io import read_tables, write_table
 from learnability.logs import logged
+from learnability.schemas import read_tables, write_table
 from learnability.stats import compare_embeddings
 
 with logged(snakemake) as log:

@@ -1,5 +1,5 @@
-from learnability.io import read_tables
 from learnability.logs import logged
+from learnability.schemas import read_tables
 from learnability.tables import write_all
 
 with logged(snakemake):

@@ -55,8 +55,8 @@ from learnability.io import (
     read_text_lines,
     write_float32_npy_header,
     write_json,
-    write_table,
 )
+from learnability.schemas import write_table
 
 FORMATS = ("word2vec_text", "glove_text", "word2vec_binary", "fasttext_bin", "gensim", "npy")
 FASTTEXT_MAGIC = 793712314  # the int32 that opens every fastText .bin

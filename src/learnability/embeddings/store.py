@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from learnability.errors import InputError
-from learnability.io import atomic_path, write_json, write_table
+from learnability.io import atomic_path, write_json
+from learnability.schemas import write_table
 
 
 @dataclass
