@@ -194,11 +194,12 @@ def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.Data
     """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
     ``files`` on one embedding, ``settings``: ``restrict_vocab``, ``cosmul_eps``,
     ``case``."""
-    frames = []
-    for path, name in files:
+
+    from learnability.evaluations.registry import warn_skipped
+
+    def one(path, name: str) -> pd.DataFrame:
         questions, skipped = read_analogies(path)
-        if skipped:
-            log.warning("%s: %d malformed lines skipped (not 4 words)", name, skipped)
+        warn_skipped(log, name, skipped, " (not 4 words)")
         per = evaluate_analogies(
             emb.vectors, emb.words, questions, restrict_vocab=settings["restrict_vocab"],
             eps=settings["cosmul_eps"], case=settings["case"], dataset=name,
@@ -206,8 +207,9 @@ def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.Data
         )  # fmt: skip
         total = summarise_analogies(per).query("section == 'total'")
         log.info("%s:\n%s", name, total.to_string(index=False))
-        frames.append(per)
-    return {"analogy": pd.concat(frames, ignore_index=True)}
+        return per
+
+    return {"analogy": pd.concat([one(*f) for f in files], ignore_index=True)}
 
 
 def report(tables: dict) -> str:

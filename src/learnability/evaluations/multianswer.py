@@ -212,15 +212,16 @@ def scores(tables: dict) -> list[dict]:
 def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.DataFrame]:
     """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
     ``files`` on one embedding, ``settings``: ``k`` and ``case``."""
-    frames = []
-    for path, name in files:
+
+    def one(path, name: str) -> pd.DataFrame:
         per = evaluate_multi_answer(
             emb.vectors, emb.words, read_multi_answer(path), k=settings["k"],
             case=settings["case"], dataset=name, embedding=embedding,
         )  # fmt: skip
         log.info("%s:\n%s", name, summarise_multi_answer(per).to_string(index=False))
-        frames.append(per)
-    return {"multi_answer": pd.concat(frames, ignore_index=True)}
+        return per
+
+    return {"multi_answer": pd.concat([one(*f) for f in files], ignore_index=True)}
 
 
 def report(tables: dict, neighbours: int = 5) -> str:

@@ -26,6 +26,12 @@ def score_row(embedding, evaluation, dataset, section, metric, value, n_items, n
     return dict(zip(SCORE_COLUMNS, (*values, int(n_oov)), strict=True))
 
 
+def warn_skipped(log, dataset: str, skipped: int, why: str = "") -> None:
+    """A job's one line for the malformed lines a reader skipped (counted, never silent)."""
+    if skipped:
+        log.warning("%s: %d malformed lines skipped%s", dataset, skipped, why)
+
+
 @dataclass(frozen=True)
 class Table:
     """A per-embedding Parquet table of a kind, written to

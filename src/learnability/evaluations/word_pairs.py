@@ -116,15 +116,17 @@ def scores(tables: dict) -> list[dict]:
 def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.DataFrame]:
     """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
     ``files`` on one embedding, ``settings``: ``restrict_vocab`` and ``case``."""
-    frames = []
-    for path, name in files:
+
+    from learnability.evaluations.registry import warn_skipped
+
+    def one(path, name: str) -> pd.DataFrame:
         pairs, skipped = read_word_pairs(path)
-        if skipped:
-            log.warning("%s: %d malformed lines skipped", name, skipped)
+        warn_skipped(log, name, skipped)
         per = evaluate_word_pairs(
             emb.vectors, emb.words, pairs, restrict_vocab=settings["restrict_vocab"],
             case=settings["case"], dataset=name, embedding=embedding,
         )  # fmt: skip
         log.info("%s: %s", name, spearman(per))
-        frames.append(per)
-    return {"word_pairs": pd.concat(frames, ignore_index=True)}
+        return per
+
+    return {"word_pairs": pd.concat([one(*f) for f in files], ignore_index=True)}
