@@ -56,8 +56,8 @@ dryrun: $(STAMP)
 # the generated pages: config/README.md from the config schema, the evaluation kinds'
 # tables in docs/outputs.md from their registry (tests fail when either is stale)
 docs: $(STAMP)
-	$(BIN)/python -m learnability.config_docs > config/README.md
-	$(BIN)/python -m learnability.config_docs --outputs docs/outputs.md
+	$(BIN)/python -m learnability.reports.config_docs > config/README.md
+	$(BIN)/python -m learnability.reports.config_docs --outputs docs/outputs.md
 
 # the documentation site from docs/ (Sphinx, MyST, PyData theme): warnings are errors, so
 # a broken link between pages fails it; open docs/_build/html/index.html

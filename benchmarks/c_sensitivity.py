@@ -25,12 +25,12 @@ import pandas as pd
 from toysize import add_smoke, require_embedding
 
 from learnability.api import load_lists
-from learnability.classify import fit_many
-from learnability.concepts import member_indices, resolve
+from learnability.concepts.lists import member_indices, resolve
 from learnability.embeddings import load_embedding
-from learnability.evaluate import Protocol, _draw_splits, evaluate_concept_full
-from learnability.sampling import derive_seed
-from learnability.tables import to_markdown
+from learnability.protocol.classify import fit_many
+from learnability.protocol.evaluate import Protocol, _draw_splits, evaluate_concept_full
+from learnability.protocol.sampling import derive_seed
+from learnability.reports.tables import to_markdown
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ Usage: python benchmarks/calibration.py [--embedding results/embeddings/word2vec
 
 ``--expected-size``: each method's expected size (its true type-I error, averaged over
 null draws) at 0.001, 0.01, 0.05 and 0.10, computed exactly under a two-level model of
-random lists' split AUCs (learnability.twolevel; no fits, seconds per row): for each
+random lists' split AUCs (learnability.statistics.twolevel; no fits, seconds per row): for each
 stress regime in ``twolevel.STRESS_REGIMES`` (skewed, heavy-tailed, heteroscedastic,
 between/within from 0 to 4, R from 100 to 4000, K_N from 3 to 50) and for models fitted
 to the null tables of each embedding under ``--null-dir`` (the workflow's own nulls:
@@ -23,12 +23,12 @@ Without it, the fitted run below:
 Truly null lists (random words; uniform non-members) are scored with each config's
 ``learnability.iterations`` splits and tested against nulls of ``random_lists.lists``
 random lists of their size scored with ``random_lists.iterations`` splits, under every
-``random_lists.method`` (learnability.calibration). Sizes run from 10 to 400 words, each
+``random_lists.method`` (learnability.statistics.calibration). Sizes run from 10 to 400 words, each
 with its own null, so that no one null draw decides a share. Each embedding is scored as
 given and as Gaussian vectors of the same shape (the chance baseline). For each method it
 prints the share of p <= 0.01, 0.05, 0.10 with its Monte Carlo standard error and the band
 the verdict allows (Bradley's 10 % of the level plus 4 standard errors:
-learnability.calibration.calibration_summary), and the Kolmogorov-Smirnov p-value against
+learnability.statistics.calibration.calibration_summary), and the Kolmogorov-Smirnov p-value against
 U(0, 1). Configs whose nulls have the same
 settings (K_N, R, C; config.yaml and paper.yaml do) share one run: the lists are scored
 with the largest K_L, and a smaller K_L's mean is that of the first K_L splits, the same
@@ -53,14 +53,14 @@ import pandas as pd
 import yaml
 from toysize import add_smoke, require_embedding
 
-from learnability.calibration import (
+from learnability.protocol.threads import limit_threads
+from learnability.statistics.calibration import (
     BRADLEY,
     LEVELS,
     Z,
     calibration_summary,
     null_list_pvalues,
 )
-from learnability.threads import limit_threads
 
 SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 
@@ -69,8 +69,8 @@ def expected_size_tables(
     null_dir: Path, keys: list[str], nulls: int, smoke: bool, region_grid: bool = False
 ) -> None:
     from learnability.schemas import read_tables
-    from learnability.stats import PVALUE_METHODS
-    from learnability.twolevel import (
+    from learnability.statistics.stats import PVALUE_METHODS
+    from learnability.statistics.twolevel import (
         SIZE_LEVELS,
         STRESS_REGIMES,
         TwoLevel,

@@ -39,15 +39,15 @@ from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 from toysize import add_smoke
 
-from learnability.classify import fit_many, fit_reference
-from learnability.evaluate import (
+from learnability.protocol.classify import fit_many, fit_reference
+from learnability.protocol.evaluate import (
     Protocol,
     _draw_splits,
     _fit_and_score,
     null_distribution,
 )
-from learnability.metrics import binary_metrics
-from learnability.threads import limit_threads
+from learnability.protocol.metrics import binary_metrics
+from learnability.protocol.threads import limit_threads
 
 V, D, SIZE, C = 50_000, 300, 400, 1.0
 CORES = os.cpu_count() or 1
@@ -166,7 +166,7 @@ def rss_child() -> None:
     rng = np.random.default_rng(3)
     vectors = rng.standard_normal((V, D)).astype(np.float32)
     proto = Protocol(iterations=1000 if BIG == 900 else 20, C=C, seed=0)
-    from learnability.evaluate import evaluate_concept_full
+    from learnability.protocol.evaluate import evaluate_concept_full
 
     evaluate_concept_full(vectors, np.arange(BIG), proto, list_name="big", embedding="e")
     peak_kb = None

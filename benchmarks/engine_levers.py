@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import engine  # noqa: E402
 from toysize import add_smoke  # noqa: E402
 
-from learnability.classify import centre_of  # noqa: E402
-from learnability.evaluate import Protocol, _draw_splits  # noqa: E402
-from learnability.lbfgs import _FAST, _link, objective, solve_rows  # noqa: E402
+from learnability.protocol.classify import centre_of  # noqa: E402
+from learnability.protocol.evaluate import Protocol, _draw_splits  # noqa: E402
+from learnability.protocol.lbfgs import _FAST, _link, objective, solve_rows  # noqa: E402
 
 FLUSH = 8  # quads of rows per float32 gradient block
 SMOKE = False  # --smoke: toy sizes (engine.smoke) and few repetitions

@@ -7,7 +7,7 @@ built by repeating the sample's pages ``--repeat`` times, written as one file an
 part per core, of about equal size (the workflow extracts each part of a dump in its own
 job). It prints MB/s of uncompressed XML for:
 
-  - ours: learnability.corpus.extract_corpus, one process per part, all cores, then
+  - ours: learnability.corpus.extract.extract_corpus, one process per part, all cores, then
     join_corpus (the workflow's extract_part and join_corpus);
   - gensim: WikiCorpus(processes=cores).get_texts(), the baseline;
   - the floor: bz2 decompression alone of the same file, one core;
@@ -42,10 +42,10 @@ sys.path[:] = [
     p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
 ]
 
-from learnability.corpus import SAMPLE_DUMP as SAMPLE  # noqa: E402
-from learnability.corpus import extract_corpus, join_corpus  # noqa: E402
-from learnability.download import resolve_package_path  # noqa: E402
-from learnability.tokenize import token_lines  # noqa: E402
+from learnability.corpus.download import resolve_package_path  # noqa: E402
+from learnability.corpus.extract import SAMPLE_DUMP as SAMPLE  # noqa: E402
+from learnability.corpus.extract import extract_corpus, join_corpus  # noqa: E402
+from learnability.corpus.tokenize import token_lines  # noqa: E402
 
 CORES = os.cpu_count() or 1
 

@@ -30,9 +30,9 @@ sys.path[:] = [
     p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
 ]
 
-from learnability.corpus import extract_corpus, gzip_members, join_corpus  # noqa: E402
+from learnability.corpus.extract import extract_corpus, gzip_members, join_corpus  # noqa: E402
+from learnability.corpus.synthdump import write_dump  # noqa: E402
 from learnability.embeddings.glove import count_for_glove  # noqa: E402
-from learnability.synthdump import write_dump  # noqa: E402
 
 
 def extract(path: Path) -> tuple[str, str, str]:

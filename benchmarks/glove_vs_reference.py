@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 from toysize import add_smoke
 
-from learnability.corpus import SAMPLE_DUMP as SAMPLE
-from learnability.corpus import write_wikicorpus_text
-from learnability.download import resolve_package_path
+from learnability.corpus.download import resolve_package_path
+from learnability.corpus.extract import SAMPLE_DUMP as SAMPLE
+from learnability.corpus.extract import write_wikicorpus_text
 from learnability.embeddings.glove import count_for_glove, fit_glove
 
 REFERENCE_ENTRIES = 1_453_098
@@ -46,8 +46,8 @@ def time_glove_python(corpus: str, threads: int) -> tuple[int, float]:
     import scipy.sparse as sp
     from glove import Glove
 
-    from learnability.cooccur import count_cooccurrences
-    from learnability.corpus import LineCorpus, count_vocabulary
+    from learnability.corpus.cooccur import count_cooccurrences
+    from learnability.corpus.extract import LineCorpus, count_vocabulary
 
     words, _ = count_vocabulary(corpus, 5)
     index = {w: i for i, w in enumerate(words)}

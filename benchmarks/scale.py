@@ -433,12 +433,12 @@ def fake_enwiki(folder: Path, vocabulary: int, dim: int = 300) -> list[str]:
     """A results folder as the paper's run leaves it before fitting: every part, the
     corpus, the embeddings, the shared space and the resolved lists, with enwiki's file
     sizes (as holes) and real vocabularies of ``vocabulary`` words. Returns the lists."""
-    from learnability.concepts import load_entries, resolve
-    from learnability.dumps import DumpFile, write_manifest
+    from learnability.concepts.lists import load_entries, resolve
+    from learnability.concepts.matching import Matcher
+    from learnability.corpus.dumps import DumpFile, write_manifest
+    from learnability.corpus.synthdump import spell
     from learnability.io import write_float32_npy_header
-    from learnability.matching import Matcher
     from learnability.schemas import write_table
-    from learnability.synthdump import spell
 
     dump = "enwiki-20190701"
     files = [

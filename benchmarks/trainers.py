@@ -20,10 +20,10 @@ from pathlib import Path
 import yaml
 from toysize import add_smoke
 
-from learnability.corpus import extract_corpus
-from learnability.download import resolve_package_path
+from learnability.corpus.download import resolve_package_path
+from learnability.corpus.extract import extract_corpus
 from learnability.embeddings import registry, train
-from learnability.workflow_config import embedding_params
+from learnability.workflow.config import embedding_params
 
 REPO = Path(__file__).resolve().parents[1]
 IMPLEMENTATION = {
@@ -54,7 +54,7 @@ def main() -> None:
             [resolve_package_path(config["dump"]["source"])], corpus, Path(tmp) / "stats.json"
         )
         if args.smoke:  # the first 10 % of the tokens
-            from learnability.corpus import corpus_prefix
+            from learnability.corpus.extract import corpus_prefix
 
             short = Path(tmp) / "short.txt.gz"
             stats = corpus_prefix(corpus, short, Path(tmp) / "short.json", 0.1)

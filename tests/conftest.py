@@ -112,12 +112,12 @@ def sklearn_aucs(
 ) -> np.ndarray:
     """The test AUC of each split, fitted and scored by scikit-learn: an independent
     reference for the learnability engine (our L-BFGS and metrics). The splits are the
-    protocol's (learnability.sampling.split_concept from each recorded seed); the model
+    protocol's (learnability.protocol.sampling.split_concept from each recorded seed); the model
     is the protocol's logistic regression, fitted to a tight tolerance."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import roc_auc_score
 
-    from learnability.sampling import split_concept
+    from learnability.protocol.sampling import split_concept
 
     mask = np.zeros(vectors.shape[0], dtype=bool)
     mask[members] = True

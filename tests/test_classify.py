@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from learnability.classify import fit_many
-from learnability.evaluate import Protocol, evaluate_concept_full
-from learnability.lbfgs_stacked import lbfgs_batched
+from learnability.protocol.classify import fit_many
+from learnability.protocol.evaluate import Protocol, evaluate_concept_full
+from learnability.protocol.lbfgs_stacked import lbfgs_batched
 
 
 def _objective(theta, x, y, C):
@@ -25,7 +25,7 @@ def test_lbfgs_reaches_the_optimum_of_the_objective():
     W, iters, converged = lbfgs_batched(X, y, C=0.5, tol=1e-9)
     assert converged.all() and (iters > 0).all()
     # the compiled kernel on the same problems, as rows of one matrix
-    from learnability.lbfgs import solve_rows
+    from learnability.protocol.lbfgs import solve_rows
 
     Wk, iters_k, converged_k = solve_rows(
         x.reshape(-1, 6), np.arange(240).reshape(3, 80), y, 0.5, tol=1e-9, memory=10, max_steps=500
@@ -54,7 +54,7 @@ def _compare(vectors, members, C=1.0, iterations=12):
 
 
 def _coefficients(vectors, members, solver, iterations=6, backend=None):
-    from learnability.evaluate import _draw_splits
+    from learnability.protocol.evaluate import _draw_splits
 
     proto = Protocol(iterations=iterations, C=1.0, seed=5)
     splits = _draw_splits(
@@ -120,7 +120,7 @@ def test_batched_equals_reference_on_a_trained_embedding(trained):
 
 
 def _problems(vectors, members, iterations=7):
-    from learnability.evaluate import _draw_splits
+    from learnability.protocol.evaluate import _draw_splits
 
     proto = Protocol(iterations=iterations, C=1.0, seed=1)
     splits = _draw_splits(
@@ -142,7 +142,7 @@ def test_compiled_kernel_and_stacked_numpy_loop_agree_whatever_the_chunks(traine
 
 
 def test_results_do_not_depend_on_the_number_of_threads(trained):
-    from learnability.lbfgs import solve_rows
+    from learnability.protocol.lbfgs import solve_rows
 
     vectors, members = trained
     idx, y = _problems(vectors, members, iterations=9)
@@ -153,7 +153,7 @@ def test_results_do_not_depend_on_the_number_of_threads(trained):
 
 
 def test_progress_blocks_change_no_bit_and_the_log_counts_the_fits(trained, monkeypatch, caplog):
-    import learnability.classify as classify
+    import learnability.protocol.classify as classify
 
     vectors, members = trained
     idx, y = _problems(vectors, members, iterations=9)
@@ -161,7 +161,7 @@ def test_progress_blocks_change_no_bit_and_the_log_counts_the_fits(trained, monk
     monkeypatch.setattr(classify, "PROGRESS_BLOCK", 2)
     monkeypatch.setattr(classify, "MIN_FITS_PER_THREAD", 1)
     monkeypatch.setattr(classify, "PROGRESS_SECONDS", 0.0)
-    with caplog.at_level("INFO", logger="learnability.classify"):
+    with caplog.at_level("INFO", logger="learnability.protocol.classify"):
         # only this call's records: where an earlier test in the worker set the level to
         # INFO, the first fit's own "9 of 9" was captured too
         caplog.clear()
@@ -186,7 +186,7 @@ def test_float32_rows_are_read_without_losing_precision(trained):
 def test_kernel_objective_and_gradient_match_numpy(dtype):
     """One fused pass gives the objective and gradient of the numpy formula, also for
     logits far beyond exp's range (no overflow) and a row count not divisible by 4."""
-    from learnability.lbfgs import objective
+    from learnability.protocol.lbfgs import objective
 
     rng = np.random.default_rng(3)
     E = rng.normal(size=(50, 7)).astype(dtype)
@@ -208,7 +208,7 @@ def test_kernel_objective_and_gradient_match_numpy(dtype):
 
 
 def test_decision_values_match_numpy():
-    from learnability.lbfgs import decision_values
+    from learnability.protocol.lbfgs import decision_values
 
     rng = np.random.default_rng(4)
     E = rng.normal(size=(40, 5)).astype(np.float32)
@@ -235,7 +235,7 @@ def test_torch_backend_runs_the_same_algorithm(trained):
     """The optional GPU backend, run on the CPU with torch: same optimum as numpy.
     Skipped where torch is not installed (it is an optional extra)."""
     pytest.importorskip("torch")
-    from learnability.lbfgs_stacked import backend_ops
+    from learnability.protocol.lbfgs_stacked import backend_ops
 
     rng = np.random.default_rng(7)
     X = np.concatenate([rng.normal(size=(4, 120, 20)), np.ones((4, 120, 1))], axis=2)
@@ -253,7 +253,7 @@ def test_torch_backend_runs_the_same_algorithm(trained):
 def test_cuda_without_torch_or_gpu_is_a_clear_error(monkeypatch):
     import builtins
 
-    from learnability.lbfgs_stacked import backend_ops
+    from learnability.protocol.lbfgs_stacked import backend_ops
 
     real_import = builtins.__import__
 
@@ -268,7 +268,7 @@ def test_cuda_without_torch_or_gpu_is_a_clear_error(monkeypatch):
 
 
 def test_null_distribution_honours_solver_options(trained):
-    from learnability.evaluate import null_distribution
+    from learnability.protocol.evaluate import null_distribution
 
     vectors, _ = trained
     kw = dict(size=20, lists=3, iterations=2, C=1.0, seed=1, embedding="e")

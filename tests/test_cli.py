@@ -6,7 +6,7 @@ import pytest
 
 from learnability import schemas
 from learnability.cli import main
-from learnability.stats import wilcoxon_test
+from learnability.statistics.stats import wilcoxon_test
 
 # The paper's Table 6 (Sutton & Cristianini 2020) as published: tests/data/paper_table6.csv
 PAPER = pd.read_csv(Path(__file__).parent / "data" / "paper_table6.csv")
@@ -257,7 +257,7 @@ def test_empath_lists_regenerates_the_shipped_lists_with_its_extra(tmp_path):
         assert path.read_bytes() == (shipped / path.name).read_bytes(), path.name
     from empath import Empath
 
-    from learnability.empath import LISTS
+    from learnability.concepts.empath import LISTS
 
     cats = Empath().cats
     for name, categories in LISTS.items():

@@ -8,9 +8,14 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 from learnability import schemas
-from learnability.codelength import block_ends, codelength_rows, draw_order, online_codelengths
-from learnability.evaluate import Protocol
-from learnability.sampling import frequency_bins
+from learnability.protocol.codelength import (
+    block_ends,
+    codelength_rows,
+    draw_order,
+    online_codelengths,
+)
+from learnability.protocol.evaluate import Protocol
+from learnability.protocol.sampling import frequency_bins
 
 PROTOCOL = Protocol(iterations=1, C=1.0, seed=3)
 FRACTIONS = [0.1, 0.25, 0.5, 0.75]

@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from learnability.concepts import (
+from learnability.concepts.lists import (
     Entry,
     concept_words,
     coverage,
@@ -12,8 +12,8 @@ from learnability.concepts import (
     read_wordlist,
     resolve,
 )
+from learnability.concepts.matching import Matcher
 from learnability.errors import InputError
-from learnability.matching import Matcher
 
 DIC = """%
 1\tposemo
@@ -96,7 +96,7 @@ def test_dic_reader_and_wildcards(tmp_path):
 
 
 def test_overlapping_wildcard_and_word_counted_once():
-    from learnability.concepts import Entry
+    from learnability.concepts.lists import Entry
 
     res = resolve(
         [Entry("happy", 1), Entry("happ*", 2)], VOCAB, list_name="l", embedding="e", source="s"
@@ -106,7 +106,7 @@ def test_overlapping_wildcard_and_word_counted_once():
 
 
 def test_member_indices_maps_words_to_rows():
-    from learnability.concepts import Entry
+    from learnability.concepts.lists import Entry
 
     res = resolve(
         [Entry("cat", 1), Entry("love", 2)], VOCAB, list_name="l", embedding="e", source="s"
@@ -258,7 +258,7 @@ def test_dic_in_utf8_with_a_bom(tmp_path):
 
 
 def test_table_and_empath_dictionaries(tmp_path):
-    from learnability.concepts import Entry, read_dictionary
+    from learnability.concepts.lists import Entry, read_dictionary
 
     csv = tmp_path / "moral.csv"
     csv.write_text("Category,Word,weight\ncare,kindness,1\nharm,cruel,1\n\ncare,Nurture*,1\n")
@@ -289,7 +289,7 @@ def test_table_and_empath_dictionaries(tmp_path):
     ],
 )
 def test_table_and_empath_errors(tmp_path, name, content, match):
-    from learnability.concepts import read_dictionary
+    from learnability.concepts.lists import read_dictionary
 
     path = tmp_path / name
     path.write_text(content)
@@ -314,8 +314,8 @@ def test_list_words_match_whatever_their_unicode_form_and_case(tmp_path):
 def test_list_overlap_counts_shared_members_over_the_smaller_list():
     """affect holds all of posemo (nested), shares one word with work, none with x; the
     report marks the nested pair and the Wilcoxon counts it."""
-    from learnability.concepts import Entry, list_overlap, resolve
-    from learnability.tables import overlap_report
+    from learnability.concepts.lists import Entry, list_overlap, resolve
+    from learnability.reports.tables import overlap_report
 
     vocab = ["happy", "glad", "sad", "angry", "job", "boss", "tree"]
     lists = {

@@ -6,7 +6,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from learnability.workflow_config import (
+from learnability.workflow.config import (
     ConfigError,
     check_config,
     embedding_params,
@@ -115,8 +115,8 @@ def test_pretrained_params_and_random_over_a_pretrained_vocabulary():
         "threads": 1,
     }
     # the lists' plain words, for a fastText .bin's n-gram vectors
-    from learnability.jobs import list_words
-    from learnability.workflow_config import list_registry
+    from learnability.workflow.config import list_registry
+    from learnability.workflow.jobs import list_words
 
     words = list_words(list_registry(cfg))
     assert "mother" in words and not any(w.endswith("*") or " " in w for w in words)
@@ -221,7 +221,7 @@ def test_anchor_paths_finds_shipped_defaults_beside_the_workflow(tmp_path, monke
     """From another folder, a default under resources/ resolves to the checkout's file;
     the user's own files stay as written, or absolute for module use (a module's prefix
     would move a relative path); URLs and package:// paths are left alone."""
-    from learnability.workflow_config import anchor_paths
+    from learnability.workflow.config import anchor_paths
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "lists").mkdir()
@@ -276,7 +276,7 @@ UNKNOWN = "unknown key; did you mean"
 def test_misspelt_keys_and_values_get_did_you_mean_in_one_line(patch, message):
     from snakemake.utils import update_config
 
-    from learnability.workflow_config import check_keys
+    from learnability.workflow.config import check_keys
 
     cfg = yaml.safe_load((REPO / "config/config.yaml").read_text())
     check_keys(cfg, SCHEMA)  # the shipped config passes
@@ -287,7 +287,7 @@ def test_misspelt_keys_and_values_get_did_you_mean_in_one_line(patch, message):
 
 
 def test_files_in_the_list_folder_that_are_not_read_get_a_warning(tmp_path):
-    from learnability.workflow_config import ignored_list_files
+    from learnability.workflow.config import ignored_list_files
 
     for name in ("family.txt", "short.TXT", "kin.dic", "words.lst", "README.md", "LICENSE-x"):
         (tmp_path / name).write_text("mother\n")
@@ -307,11 +307,11 @@ def test_files_in_the_list_folder_that_are_not_read_get_a_warning(tmp_path):
 
 
 def test_config_readme_is_generated_from_the_schema():
-    """config/README.md is the schema rendered (python -m learnability.config_docs)."""
-    from learnability.config_docs import render
+    """config/README.md is the schema rendered (python -m learnability.reports.config_docs)."""
+    from learnability.reports.config_docs import render
 
     assert (REPO / "config/README.md").read_text(encoding="utf-8") == render(SCHEMA), (
-        "regenerate: python -m learnability.config_docs > config/README.md"
+        "regenerate: python -m learnability.reports.config_docs > config/README.md"
     )
 
 
@@ -348,7 +348,7 @@ def test_schema_nodes_hold_only_json_schema_keywords():
 def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
     import importlib.util
 
-    from learnability.workflow_config import check_trainers
+    from learnability.workflow.config import check_trainers
 
     cfg = {"embeddings": {"gp": {"method": "glove_python"}, "w": {"method": "word2vec"}}}
     real = importlib.util.find_spec
@@ -374,7 +374,7 @@ def test_fill_defaults_gives_what_snakemakes_validation_gives():
 
     from snakemake.utils import validate
 
-    from learnability.workflow_config import fill_defaults
+    from learnability.workflow.config import fill_defaults
 
     cfg = yaml.safe_load((REPO / ".test/config/config.yaml").read_text())
     for section in ("matching", "evaluations", "report"):
@@ -440,7 +440,7 @@ def test_rules_repeat_no_schema_default():
 def test_a_method_whose_training_keys_are_missing_is_a_config_error():
     """A standalone config (the smoke test's, a module user's) that leaves out a block a
     method reads gets one line naming it, before any job, not a KeyError."""
-    from learnability.workflow_config import ConfigError, check_trainers
+    from learnability.workflow.config import ConfigError, check_trainers
 
     config = {
         "training": {"dim": 8, "min_count": 1, "window": 2, "seed": 0, "threads": 1},
@@ -465,7 +465,7 @@ def test_every_shipped_overlay_passes_the_workflows_config_checks(name):
     overlay fails here in a second, without a dry run."""
     from snakemake.utils import update_config
 
-    from learnability.workflow_config import prepare_config
+    from learnability.workflow.config import prepare_config
 
     cfg = load()
     update_config(cfg, load(name))
@@ -483,7 +483,7 @@ def test_every_shipped_overlay_passes_the_workflows_config_checks(name):
 def test_a_broken_overlay_is_one_line_naming_the_key():
     from snakemake.utils import update_config
 
-    from learnability.workflow_config import prepare_config
+    from learnability.workflow.config import prepare_config
 
     cfg = load()
     update_config(cfg, {"learnability": {"iterations": "many"}})
@@ -496,7 +496,7 @@ def test_pretrained_defaults_are_those_the_schema_states():
     `default:` in the schema would be written into every embedding's spec); each key's
     schema description states the same default, and the workflow's params use them."""
     from learnability.defaults import PRETRAINED
-    from learnability.workflow_config import embedding_params
+    from learnability.workflow.config import embedding_params
 
     props = SCHEMA["properties"]["embeddings"]["additionalProperties"]["properties"]
     for key, value in PRETRAINED.items():

@@ -4,7 +4,7 @@ counter, and sharding under a tiny budget, which must change nothing."""
 import numpy as np
 import pytest
 
-from learnability.cooccur import count_cooccurrences, weight_scale
+from learnability.corpus.cooccur import count_cooccurrences, weight_scale
 
 INDEX = {"a": 0, "b": 1, "c": 2}
 LINES = [["a", "b", "c", "a"], ["b", "x", "a"], ["c", "c"]]
@@ -102,7 +102,7 @@ def test_entries_are_unique_even_when_sharded(tmp_path):
 def test_radix_reduce_equals_a_sort_and_sum():
     """The compiled radix sort-and-sum against numpy's stable argsort and reduceat, on
     keys of every magnitude the counter can produce (up to V^2 for V = 2.5 M words)."""
-    from learnability.cooccur import _reduce
+    from learnability.corpus.cooccur import _reduce
 
     rng = np.random.default_rng(0)
     for n, high in [(1, 10), (7, 3), (5000, 60), (200_000, 8685**2), (50_000, 2_500_000**2)]:
@@ -138,8 +138,8 @@ def test_counting_by_member_in_processes_gives_the_same_bytes(monkeypatch, tmp_p
     """GloVe's counting of a joined corpus (one gzip member per dump part) in 2 worker
     processes, each within half a tiny budget: the same vocabulary, counts and buckets,
     entry for entry, as one process reading the file; the members' lines are the file's."""
-    from learnability import cooccur
-    from learnability.corpus import gzip_members, iter_lines, member_lines
+    from learnability.corpus import cooccur
+    from learnability.corpus.extract import gzip_members, iter_lines, member_lines
     from learnability.embeddings.glove import count_for_glove
 
     parts = [_zipf_lines(seed, n) for seed, n in ((1, 300), (2, 1), (3, 500), (4, 120))]
@@ -184,8 +184,8 @@ def test_counting_holds_its_arrays_within_the_budget(monkeypatch, tmp_path):
     and releasing the buffer before the merge (a copying sort held 1.5x)."""
     import tracemalloc
 
-    from learnability import cooccur
-    from learnability.cooccur import CooccurrenceCounter, encode_lines
+    from learnability.corpus import cooccur
+    from learnability.corpus.cooccur import CooccurrenceCounter, encode_lines
 
     lines = _zipf_lines(5, 2500, V=3000)
     index = {f"w{i}": i for i in range(3000)}

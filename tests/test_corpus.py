@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from conftest import page, write_dump
 
-from learnability import corpus
-from learnability.corpus import extract_corpus, iter_lines
+from learnability.corpus import extract as corpus
+from learnability.corpus.extract import extract_corpus, iter_lines
 from learnability.errors import InputError
 
 LONG = " ".join(f"w{i % 50}x" for i in range(2500))
@@ -88,7 +88,7 @@ def test_extraction_logs_the_share_of_the_dump_read(tmp_path, caplog, monkeypatc
     # one progress update per read: small reads give many on a small dump
     monkeypatch.setattr(corpus, "READ_SIZE", 1024)
     xml_size = len(bz2.decompress(dump.read_bytes()))
-    with caplog.at_level("INFO", logger="learnability.corpus"):
+    with caplog.at_level("INFO", logger="learnability.corpus.extract"):
         extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json", progress_every=0.0)
     size = dump.stat().st_size / 1e6
     lines = [m for m in caplog.messages if m.startswith("d.xml.bz2 read: ")]
@@ -170,7 +170,7 @@ def test_a_missing_dump_is_a_clear_error(tmp_path):
 def test_join_sums_type_counts_by_partition_as_a_counter_does(tmp_path, seed, partitions):
     """The join's hash-partitioned sum against a Counter over every part's rows: the same
     multiset of totals, whatever the number of partitions; no temporary file left."""
-    from learnability.corpus import merged_type_counts, write_counts
+    from learnability.corpus.extract import merged_type_counts, write_counts
 
     rng = np.random.default_rng(seed)
     reference: Counter[str] = Counter()

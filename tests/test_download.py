@@ -5,7 +5,7 @@ import hashlib
 import pytest
 from conftest import PAYLOAD, Handler
 
-from learnability.download import fetch, resolve_package_path
+from learnability.corpus.download import fetch, resolve_package_path
 from learnability.errors import DownloadError
 
 SHA256 = hashlib.sha256(PAYLOAD).hexdigest()
@@ -34,7 +34,7 @@ def test_dropped_connection_resumes_not_restarts(server, tmp_path):
 
 def test_progress_and_retries_are_logged(server, tmp_path, caplog):
     Handler.fail_first = [True]
-    with caplog.at_level("INFO", logger="learnability.download"):
+    with caplog.at_level("INFO", logger="learnability.corpus.download"):
         fetch(
             f"{server}/dump.bz2",
             tmp_path / "d.bz2",
@@ -110,7 +110,7 @@ def test_a_killed_download_resumes_where_it_stopped(server, tmp_path):
     dest, part = tmp_path / "big.bz2", tmp_path / "big.bz2.part"
     child = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys; from learnability.download import fetch; "
+         "import sys; from learnability.corpus.download import fetch; "
          "fetch(sys.argv[1], sys.argv[2], {'sha256': sys.argv[3]})",
          f"{server}/big.bz2", str(dest), digest["sha256"]],
     )  # fmt: skip

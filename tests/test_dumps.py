@@ -8,15 +8,15 @@ import json
 import pytest
 from conftest import Handler, multipart_dump
 
-from learnability.corpus import extract_corpus, join_corpus
-from learnability.download import fetch
-from learnability.dumps import (
+from learnability.corpus.download import fetch
+from learnability.corpus.dumps import (
     DEFAULT_PATTERN,
     build_manifest,
     parse_checksum_list,
     parse_dumpstatus,
     read_manifest,
 )
+from learnability.corpus.extract import extract_corpus, join_corpus
 from learnability.errors import DownloadError, InputError
 
 

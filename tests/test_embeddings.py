@@ -3,7 +3,7 @@ import gzip
 import numpy as np
 import pytest
 
-from learnability.corpus import count_vocabulary
+from learnability.corpus.extract import count_vocabulary
 from learnability.embeddings import load_embedding, save_embedding, train
 from learnability.embeddings.gaussian import random_embedding, write_random_embedding
 

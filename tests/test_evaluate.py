@@ -5,10 +5,10 @@ from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 
 from learnability import schemas
-from learnability.classify import fit_scores
 from learnability.errors import InputError
-from learnability.evaluate import evaluate_concept, null_distribution, summarize
-from learnability.sampling import derive_seed, half_split, sample_nonmembers
+from learnability.protocol.classify import fit_scores
+from learnability.protocol.evaluate import evaluate_concept, null_distribution, summarize
+from learnability.protocol.sampling import derive_seed, half_split, sample_nonmembers
 
 
 def test_planted_concept_is_learnable(planted):
@@ -144,7 +144,7 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
     0.5 within 4 standard errors (each list's mean varies no more than its null's random
     lists, which have fewer splits), and each list is within 4 SD of its own size's null
     (null_z, the null rescaled to the list's splits)."""
-    from learnability.stats import pvalues
+    from learnability.statistics.stats import pvalues
 
     rng = np.random.default_rng(seed + 11)
     vectors = rng.standard_normal((3000, 300))
@@ -182,7 +182,7 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
 
 
 def test_bootstrap_interval_matches_normal_theory_for_many_iterations(seed):
-    from learnability.evaluate import bootstrap_ci
+    from learnability.protocol.evaluate import bootstrap_ci
 
     rng = np.random.default_rng(seed + 4)
     values = rng.normal(0.8, 0.05, size=400)
@@ -197,7 +197,7 @@ def test_bootstrap_interval_matches_normal_theory_for_many_iterations(seed):
 def test_mean_roc_matches_sklearn_interpolation(planted):
     from sklearn.metrics import roc_curve
 
-    from learnability.metrics import ROC_GRID, tpr_at
+    from learnability.protocol.metrics import ROC_GRID, tpr_at
 
     rng = np.random.default_rng(3)
     y = rng.random(120) < 0.5
@@ -209,7 +209,7 @@ def test_mean_roc_matches_sklearn_interpolation(planted):
 
 
 def test_concept_result_roc_and_auc_agree(planted):
-    from learnability.evaluate import Protocol, evaluate_concept_full, mean_roc
+    from learnability.protocol.evaluate import Protocol, evaluate_concept_full, mean_roc
 
     vectors, members = planted
     res = evaluate_concept_full(
@@ -231,7 +231,7 @@ def test_concept_result_roc_and_auc_agree(planted):
 
 
 def test_frequency_bins_and_matched_negatives(seed):
-    from learnability.sampling import frequency_bins, split_concept
+    from learnability.protocol.sampling import frequency_bins, split_concept
 
     rng = np.random.default_rng(seed + 0)
     counts = np.sort(rng.zipf(1.5, 5000))[::-1] + 4
@@ -260,8 +260,8 @@ def test_frequency_bins_and_matched_negatives(seed):
 
 
 def test_frequency_matched_protocol_and_profile_null(planted):
-    from learnability.evaluate import Protocol, evaluate_concept_full
-    from learnability.sampling import frequency_bins
+    from learnability.protocol.evaluate import Protocol, evaluate_concept_full
+    from learnability.protocol.sampling import frequency_bins
 
     vectors, members = planted
     counts = np.arange(vectors.shape[0], 0, -1) + 4  # word 0 most frequent
@@ -305,7 +305,7 @@ def test_learning_curve_rises_with_training_fraction(planted):
     by 4-11 standard errors over 100 splits at seeds 0-11 (a rise of about 0.05; the
     nested training sets make the difference's error smaller still). At 0.9 only 6 words
     are left to test on: too noisy to compare, but computed."""
-    from learnability.evaluate import Protocol, learning_curve
+    from learnability.protocol.evaluate import Protocol, learning_curve
 
     vectors, members = planted
     lc = learning_curve(
@@ -336,7 +336,7 @@ def test_member_diagnostics_rank_planted_outsiders_last(seed):
     from far on the other side of it (2 SD below; a random word can sit far along the
     direction by chance, and then it is, for this embedding, close to the concept). They
     must rank last."""
-    from learnability.evaluate import Protocol, evaluate_concept_full
+    from learnability.protocol.evaluate import Protocol, evaluate_concept_full
 
     rng = np.random.default_rng(seed + 5)
     vectors = rng.standard_normal((3000, 20))
@@ -367,7 +367,7 @@ def test_member_diagnostics_rank_planted_outsiders_last(seed):
 
 def test_member_scores_by_hand():
     """Two splits; ties with a non-member count one half."""
-    from learnability.evaluate import member_scores
+    from learnability.protocol.evaluate import member_scores
 
     test_idx = np.array([[7, 8, 1, 2, 3], [9, 7, 4, 5, 6]])
     test_y = np.array([[1, 1, 0, 0, 0], [1, 1, 0, 0, 0]])
@@ -385,9 +385,9 @@ def test_a_null_in_batches_of_lists_gives_the_bytes_of_one_batch(planted, monkey
     holds 10^6 splits at the paper's settings): with a budget so small that each batch is
     the fewest lists that hold the fits' centre (16 splits: 4 lists of 5), every metric
     of every split equals the one-batch run, bit for bit, under both negatives schemes."""
-    from learnability import evaluate
-    from learnability.evaluate import Protocol, null_splits
-    from learnability.sampling import frequency_bins
+    from learnability.protocol import evaluate
+    from learnability.protocol.evaluate import Protocol, null_splits
+    from learnability.protocol.sampling import frequency_bins
 
     vectors, _ = planted
     bins = frequency_bins(np.arange(vectors.shape[0], 0, -1) + 4, 4)
@@ -400,7 +400,7 @@ def test_a_null_in_batches_of_lists_gives_the_bytes_of_one_batch(planted, monkey
         fitted.append(evaluate_fit_many(*args, **kwargs))
         return fitted[-1]
 
-    from learnability import classify
+    from learnability.protocol import classify
 
     evaluate_fit_many = classify.fit_many  # every fit goes through Fit.run, which calls it
     monkeypatch.setattr(classify, "fit_many", recording)

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from learnability import cooccur
-from learnability.cooccur import CooccurrenceCounter, count_cooccurrences
+from learnability.corpus import cooccur
+from learnability.corpus.cooccur import CooccurrenceCounter, count_cooccurrences
 from learnability.embeddings.glove import GloveModel, fit_glove
 
 HP = dict(x_max=10.0, alpha=0.75, eta=0.05)
@@ -199,8 +199,8 @@ def test_reference_figures_on_the_reference_corpus(tmp_path):
 
     from conftest import REPO
 
-    from learnability.corpus import write_wikicorpus_text
-    from learnability.download import resolve_package_path
+    from learnability.corpus.download import resolve_package_path
+    from learnability.corpus.extract import write_wikicorpus_text
     from learnability.embeddings.glove import count_for_glove
 
     sys.path.insert(0, str(REPO / "benchmarks"))

@@ -1,15 +1,15 @@
 """The case policy in every evaluation: on a cased vocabulary the evaluations' words find
-their vocabulary words by the same rule as the concept lists (learnability.matching)."""
+their vocabulary words by the same rule as the concept lists (learnability.concepts.matching)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from learnability.concepts.matching import Matcher
 from learnability.evaluations.analogy import Question, evaluate_analogies
 from learnability.evaluations.hierarchy import evaluate_hierarchy
 from learnability.evaluations.multianswer import Query, evaluate_multi_answer
 from learnability.evaluations.word_pairs import Pair, evaluate_word_pairs
-from learnability.matching import Matcher
 
 # "Paris" only capitalised, "France" both ways (the capitalised one more frequent, listed
 # first), "berlin" only lower-case

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, precision_score, recall_score, roc_auc_score
 
-from learnability.metrics import binary_metrics, roc_auc
+from learnability.protocol.metrics import binary_metrics, roc_auc
 
 
 @pytest.mark.parametrize("case", range(5))
@@ -43,7 +43,7 @@ def test_precision_without_positive_predictions_is_zero_like_sklearn():
 def test_batch_metrics_and_tpr_equal_the_per_row_functions(decimals):
     """The batched versions used by the workflow, row by row against the per-row functions
     (themselves checked against scikit-learn), with and without tied scores."""
-    from learnability.metrics import batch_metrics, batch_tpr_at, tpr_at
+    from learnability.protocol.metrics import batch_metrics, batch_tpr_at, tpr_at
 
     rng = np.random.default_rng(1)
     scores = rng.standard_normal((120, 40))
@@ -66,7 +66,7 @@ def test_batch_metrics_and_tpr_equal_the_per_row_functions(decimals):
 def test_average_ranks_equal_scipy_rankdata_with_ties():
     from scipy.stats import rankdata
 
-    from learnability.metrics import average_ranks
+    from learnability.protocol.metrics import average_ranks
 
     rng = np.random.default_rng(5)
     for decimals in (0, 1, 3):

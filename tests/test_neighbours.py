@@ -8,6 +8,7 @@ import pytest
 from gensim.models import KeyedVectors
 from gensim.test.utils import datapath
 
+from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.analogy import (
     evaluate_analogies,
@@ -21,7 +22,6 @@ from learnability.evaluations.multianswer import (
 )
 from learnability.evaluations.neighbours import top_k
 from learnability.evaluations.word_pairs import evaluate_word_pairs, read_word_pairs, spearman
-from learnability.tokenize import normalize
 
 
 def brute_top_k(X, q, k):
@@ -158,7 +158,7 @@ def test_a_bats_folder_reads_one_section_per_file(tmp_path, compass):
     ]
     per = evaluate_multi_answer(X, words, queries, k=2)
     assert per["correct"].tolist() == [True, False, True]
-    from learnability.workflow_config import evaluation_file_name
+    from learnability.workflow.config import evaluation_file_name
 
     assert evaluation_file_name(str(bats)) == "BATS_3.0"
     empty = tmp_path / "empty"

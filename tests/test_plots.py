@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from learnability import plots, schemas
-from learnability.metrics import ROC_GRID
+from learnability import schemas
+from learnability.protocol.metrics import ROC_GRID
+from learnability.reports import plots
 
 EMBEDDINGS = ["word2vec", "fasttext", "glove", "random"]
 

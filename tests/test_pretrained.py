@@ -222,7 +222,7 @@ def test_glove_6b_50d_from_its_wheel_agrees_with_gensims_copy_of_glove(tmp_path)
     data altered on purpose."""
     from gensim.test.utils import datapath
 
-    from learnability.download import resolve_package_path
+    from learnability.corpus.download import resolve_package_path
 
     matrix = resolve_package_path(KUMO + "glove_6B_50d_emb.npy")
     words = resolve_package_path(KUMO + "glove_6B_index.parquet")

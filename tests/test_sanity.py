@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from learnability.evaluate import evaluate_concept, null_distribution
-from learnability.stats import empirical_pvalue
+from learnability.protocol.evaluate import evaluate_concept, null_distribution
+from learnability.statistics.stats import empirical_pvalue
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -19,7 +19,7 @@ def test_null_pvalues_are_uniform_and_null_means_sit_at_chance(seed):
     band (Bradley's 10 % plus 4 standard errors, over nulls); the mean AUC of the 200
     lists is 0.5 within 4 standard errors; larger lists' means spread less, as
     1 / sqrt(size), within the error of two standard deviations."""
-    from learnability.calibration import calibration_summary
+    from learnability.statistics.calibration import calibration_summary
 
     rng = np.random.default_rng(seed)
     vectors = rng.standard_normal((4000, 40))
@@ -58,8 +58,8 @@ def test_pvalues_are_calibrated_at_the_default_configs_ratios(seed):
     trained embedding too, at the paper's ratio as well)."""
     import yaml
 
-    from learnability.calibration import calibration_summary, null_list_pvalues
-    from learnability.stats import DEFAULT_PVALUE_METHOD
+    from learnability.statistics.calibration import calibration_summary, null_list_pvalues
+    from learnability.statistics.stats import DEFAULT_PVALUE_METHOD
 
     cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     kl, kn = cfg["learnability"]["iterations"], cfg["random_lists"]["iterations"]
@@ -97,8 +97,8 @@ def test_pvalues_are_calibrated_with_frequency_matched_negatives(seed):
     errors."""
     import yaml
 
-    from learnability.calibration import calibration_summary, null_list_pvalues
-    from learnability.sampling import frequency_bins
+    from learnability.protocol.sampling import frequency_bins
+    from learnability.statistics.calibration import calibration_summary, null_list_pvalues
 
     cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     rng = np.random.default_rng(seed)

@@ -28,8 +28,8 @@ def test_docs_and_code_define_the_same_tables():
 
 def test_the_evaluation_kinds_tables_are_generated_from_their_registry():
     """The registry defines each kind's tables once; docs/outputs.md shows them (make docs)."""
-    from learnability.config_docs import with_evaluation_tables
     from learnability.evaluations import KINDS
+    from learnability.reports.config_docs import with_evaluation_tables
 
     page = (REPO / "docs" / "outputs.md").read_text(encoding="utf-8")
     assert page == with_evaluation_tables(page), "regenerate: make docs"

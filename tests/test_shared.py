@@ -7,7 +7,7 @@ import pytest
 from learnability.embeddings import Embedding, load_embedding, save_embedding
 from learnability.embeddings.shared import restrict_embedding, shared_vocabulary
 from learnability.errors import InputError
-from learnability.evaluate import Protocol, evaluate_concept_full
+from learnability.protocol.evaluate import Protocol, evaluate_concept_full
 
 
 def vocab(words, counts):

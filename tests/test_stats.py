@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 from scipy.stats import false_discovery_control, rankdata, wilcoxon
 
-from learnability.calibration import calibration_summary
-from learnability.stats import (
+from learnability.statistics.calibration import calibration_summary
+from learnability.statistics.stats import (
     adjust_pvalues,
     between_third_cumulant,
     calibrated_null,

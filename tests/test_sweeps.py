@@ -1,4 +1,4 @@
-"""Sweeps (learnability.sweeps): the grid's expansion into embeddings, the corpus prefix,
+"""Sweeps (learnability.workflow.sweeps): the grid's expansion into embeddings, the corpus prefix,
 a point's scores against the learnability job's own functions, the bootstrap bands, the
 Wilcoxon tests against scipy, and the figure."""
 
@@ -16,9 +16,10 @@ from conftest import REPO
 from scipy import stats as scipy_stats
 
 from learnability import schemas
-from learnability.corpus import corpus_prefix, iter_lines
-from learnability.evaluate import Protocol, evaluate_concept_full, summarize
-from learnability.sweeps import (
+from learnability.corpus.extract import corpus_prefix, iter_lines
+from learnability.protocol.evaluate import Protocol, evaluate_concept_full, summarize
+from learnability.workflow.config import embedding_params, fill_defaults, load_schema
+from learnability.workflow.sweeps import (
     Point,
     SweepError,
     expand_sweeps,
@@ -29,7 +30,6 @@ from learnability.sweeps import (
     trained_points,
     vocabulary_sources,
 )
-from learnability.workflow_config import embedding_params, fill_defaults, load_schema
 
 SCHEMA = load_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
 
@@ -224,7 +224,7 @@ def test_a_points_scores_are_the_learnability_jobs_own(planted):
     # splits (each from the seed the protocol derives for the list and the iteration)
     from conftest import assert_aucs_match_the_reference, sklearn_aucs
 
-    from learnability.sampling import derive_seed
+    from learnability.protocol.sampling import derive_seed
 
     seeds = [derive_seed(3, "concept", "planted", i) for i in range(6)]
     reference = sklearn_aucs(vectors.astype(np.float32), members, seeds, C=1.0)
@@ -313,7 +313,7 @@ def test_the_wilcoxon_tests_pair_the_methods_at_each_setting_as_scipy_does():
 
 
 def test_the_sweep_figure_has_a_panel_per_parameter_and_scheme(tmp_path):
-    from learnability.plots import save, sweep_figure
+    from learnability.reports.plots import save, sweep_figure
 
     rows = []
     for scheme in ("uniform", "frequency_matched"):
@@ -349,7 +349,7 @@ def test_the_seed_comparison_tests_each_seed_and_their_mean_and_measures_the_spr
     test and the test over the seeds' mean AUCs are scipy's exact Wilcoxon on the same
     numbers; every_seed is False (seed 2's p is 0.11); the spread is numpy's SD across
     seeds beside std / sqrt(iterations)."""
-    from learnability.sweeps import is_seed_sweep, seed_comparison
+    from learnability.workflow.sweeps import is_seed_sweep, seed_comparison
 
     rng = np.random.default_rng(0)
     lists = [f"l{i}" for i in range(6)]

@@ -1,4 +1,4 @@
-"""The synthetic dump (learnability.synthdump): what the workflow's extraction reads back
+"""The synthetic dump (learnability.corpus.synthdump): what the workflow's extraction reads back
 from it, how its vocabulary grows, and that the workflow's manifest accepts it."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from learnability import synthdump
 from learnability.cli import main
-from learnability.corpus import extract_corpus
-from learnability.dumps import build_manifest, read_manifest
+from learnability.corpus import synthdump
+from learnability.corpus.dumps import build_manifest, read_manifest
+from learnability.corpus.extract import extract_corpus
 
 
 def test_extraction_gives_back_exactly_the_drawn_tokens(tmp_path, seed):

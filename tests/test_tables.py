@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from learnability import schemas
-from learnability.tables import (
+from learnability.reports.tables import (
     best_marks,
     ceil_significant,
     format_pvalue,

@@ -1,7 +1,13 @@
 import random
 import re
 
-from learnability.tokenize import _classes, normalize, token_lines, tokenize, tokenize_normalized
+from learnability.corpus.tokenize import (
+    _classes,
+    normalize,
+    token_lines,
+    tokenize,
+    tokenize_normalized,
+)
 
 # The rule's plain form: letters/digits with internal apostrophes (then a letter test).
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")

@@ -1,11 +1,11 @@
 """The expected size of the p-value methods under the two-level model
-(learnability.twolevel): the measurement checked against independent references, then the
+(learnability.statistics.twolevel): the measurement checked against independent references, then the
 default's calibration checked the way it is used, at the workflow's own ratios."""
 
 import numpy as np
 import pytest
 
-from learnability.twolevel import SIZE_LEVELS, TwoLevel, attainable, expected_size
+from learnability.statistics.twolevel import SIZE_LEVELS, TwoLevel, attainable, expected_size
 
 W = 0.063  # one split's SD around its list's mean, as on the sample's word2vec
 
@@ -76,7 +76,7 @@ def test_the_default_is_calibrated_where_rescaling_holds_and_where_it_fails(seed
     rescaled_skew's 0.01 size is 2-3x the level and fails by far, while auto, which
     chose the exact truncated for every such null, holds. The tolerances are the sizes'
     own Monte Carlo errors; 20 consecutive seeds pass (tests/seeds.py)."""
-    from learnability.twolevel import SIZE_GOAL
+    from learnability.statistics.twolevel import SIZE_GOAL
 
     skewed = TwoLevel(_between(1), W, skew=1.0)
     size = expected_size(skewed, lists=1000, null_iterations=10, list_iterations=200,

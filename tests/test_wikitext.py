@@ -1,9 +1,9 @@
 import random
 import re
 
-from learnability import wikitext as W
-from learnability.tokenize import tokenize
-from learnability.wikitext import strip_wikitext
+from learnability.corpus import wikitext as W
+from learnability.corpus.tokenize import tokenize
+from learnability.corpus.wikitext import strip_wikitext
 
 WIKITEXT = """{{Infobox person|name=Ada {{nested|deep}}|born=1815}}
 '''Ada Lovelace''' was an [[England|English]] [[mathematician]]s and writer.<ref name="a">{{cite book|title=Secret}}</ref>

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from learnability.wordnet import build_lists, hypernym_edges, read_supersenses
+from learnability.concepts.wordnet import build_lists, hypernym_edges, read_supersenses
 
 HEADER = "  1 This software and database is being provided to you, the LICENSEE, by  \n"
 NOUNS = (

@@ -27,21 +27,21 @@ import numpy as np
 import pandas as pd
 
 from learnability import schemas
-from learnability.codelength import codelength_rows
-from learnability.concepts import Entry, coverage, member_indices, resolve
+from learnability.concepts.lists import Entry, coverage, member_indices, resolve
+from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.defaults import default
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
-from learnability.evaluate import (
+from learnability.protocol.codelength import codelength_rows
+from learnability.protocol.evaluate import (
     MIN_WORDS,
     Protocol,
     evaluate_concept_full,
     null_distribution,
     summarize,
 )
-from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.sampling import frequency_bins
-from learnability.stats import (
+from learnability.protocol.sampling import frequency_bins
+from learnability.statistics.stats import (
     DEFAULT_PVALUE_METHOD,
     check_calibrated,
     pvalues,
@@ -117,7 +117,7 @@ def load_lists(path: Path) -> dict[str, list[Entry]]:
     """Concept lists from a ``.txt`` list, a dictionary (``.dic``, a ``word,category``
     ``.csv``/``.tsv`` or Empath's ``categories.tsv``; every category) or a folder of them
     (suffixes in any case); other files in a folder are named on stderr, not read."""
-    from learnability.concepts import read_dictionary, read_wordlist
+    from learnability.concepts.lists import read_dictionary, read_wordlist
 
     path = Path(path)
     if path.is_dir():
@@ -153,7 +153,7 @@ def load_lists(path: Path) -> dict[str, list[Entry]]:
 
 def _entries(name: str, words) -> list[Entry]:
     if isinstance(words, (str, os.PathLike)) and Path(words).is_file():
-        from learnability.concepts import read_wordlist
+        from learnability.concepts.lists import read_wordlist
 
         return read_wordlist(words)
     if isinstance(words, str) or not isinstance(words, Sequence | np.ndarray | pd.Series):
@@ -380,7 +380,7 @@ def score(
 
     ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
     give each mean an interval in ``summary`` (0: none). Each list's online codelength
-    (:mod:`learnability.codelength`) averages ``codelength_orders`` orders (0: none),
+    (:mod:`learnability.protocol.codelength`) averages ``codelength_orders`` orders (0: none),
     beside ``codelength_null_lists`` random lists of its size; ``lists`` shows both
     compressions. Lists with fewer than ``min_words`` words in the vocabulary are
     reported in ``skipped``, not scored."""

@@ -56,8 +56,8 @@ def read_aucs(path: Path) -> pd.DataFrame:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from learnability.stats import compare_embeddings
-    from learnability.tables import to_markdown
+    from learnability.reports.tables import to_markdown
+    from learnability.statistics.stats import compare_embeddings
 
     summary = read_aucs(args.aucs)
     embeddings = args.embeddings or list(dict.fromkeys(summary["embedding"]))
@@ -106,7 +106,7 @@ def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> N
 def evaluate_command(args: argparse.Namespace) -> int:
     from learnability.api import as_embedding, score
     from learnability.embeddings.shipped import default_name
-    from learnability.tables import member_extremes, to_markdown
+    from learnability.reports.tables import member_extremes, to_markdown
 
     name = args.name or default_name(args.embedding)
     emb = as_embedding(
@@ -165,14 +165,14 @@ def evaluate_command(args: argparse.Namespace) -> int:
 
 
 def wordnet_command(args: argparse.Namespace) -> int:
-    from learnability.wordnet import write_lists
+    from learnability.concepts.wordnet import write_lists
 
     write_lists(args.out_dir, args.wordnet, args.hypernyms)
     return 0
 
 
 def empath_command(args: argparse.Namespace) -> int:
-    from learnability.empath import build_lists
+    from learnability.concepts.empath import build_lists
 
     for name, n in build_lists(args.out_dir).items():
         print(f"{name}\t{n}")
@@ -180,7 +180,7 @@ def empath_command(args: argparse.Namespace) -> int:
 
 
 def synthetic_dump_command(args: argparse.Namespace) -> int:
-    from learnability.synthdump import write_dump
+    from learnability.corpus.synthdump import write_dump
 
     if args.xml_mb <= 0 or args.parts < 1 or args.processes < 1:
         raise InputError("synthetic-dump: --xml-mb must be > 0, --parts and --processes >= 1")
@@ -215,11 +215,11 @@ def _input_names(args: argparse.Namespace) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The command's parser (also the source of the CLI reference page)."""
     from learnability import __version__, api
+    from learnability.concepts.matching import CASE_POLICIES, DEFAULT_CASE
     from learnability.defaults import PRETRAINED
     from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
     from learnability.embeddings.shipped import SHIPPED
-    from learnability.matching import CASE_POLICIES, DEFAULT_CASE
-    from learnability.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
+    from learnability.statistics.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
 
     FORMATS_AUTO = ["auto", *FORMATS]
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])
@@ -346,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="bz2 parts, dumpstatus.json and sha1sums.txt of made-up articles whose "
         "vocabulary grows like English Wikipedia's (2.5 M words at min_count 5 at 2.6 B "
         "tokens), with the embedded sample's markup; for rehearsing the workflow at scale "
-        "(learnability.synthdump says how)",
+        "(learnability.corpus.synthdump says how)",
     )
     syn.add_argument("out_dir", type=Path)
     syn.add_argument("--xml-mb", type=float, default=100.0, help="MB of XML in all (100)")

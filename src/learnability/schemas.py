@@ -17,7 +17,7 @@ import pandas as pd
 
 from learnability.evaluations.registry import KINDS
 from learnability.io import atomic_path
-from learnability.metrics import METRICS
+from learnability.protocol.metrics import METRICS
 
 # a metric's summary over iterations: each list's (summary) and each sweep point's
 _SUMMARY_STATS: dict[str, str] = {
@@ -238,7 +238,7 @@ TABLES: dict[str, dict[str, str]] = {
         for kind in KINDS.values()
         for name, table in kind.tables.items()
     },
-    # sweeps (learnability.sweeps): each row also carries one param_<key> column per
+    # sweeps (learnability.workflow.sweeps): each row also carries one param_<key> column per
     # swept parameter (VARIABLE below), after these
     "sweep_scores": {
         "sweep": "string",

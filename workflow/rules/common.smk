@@ -21,17 +21,17 @@ from snakemake.io import checkpoint_target
 from snakemake.logging import logger
 from snakemake.utils import min_version, validate
 
-from learnability.dumps import read_manifest
+from learnability.corpus.dumps import read_manifest
 from learnability.embeddings import registry
 from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
 from learnability.schemas import fingerprint
-from learnability.sweeps import (
+from learnability.workflow.sweeps import (
     is_seed_sweep,
     prefix_percent,
     trained_points,
     vocabulary_sources,
 )
-from learnability.workflow_config import (
+from learnability.workflow.config import (
     config_errors_in_one_line,
     evaluation_file_name,
     embedding_params,
@@ -50,7 +50,7 @@ min_version("9.0")
 IN_MODULE = not workflow.modifier.is_main_snakefile()
 with config_errors_in_one_line():
     # validated, defaults filled, paths anchored, cross-checked; LISTS: the list registry;
-    # SWEEPS: name -> its points (learnability.sweeps), each an embedding named by its
+    # SWEEPS: name -> its points (learnability.workflow.sweeps), each an embedding named by its
     # settings; only those that train themselves get a train_embedding job
     SCHEMA, LISTS, SWEEPS = prepare_config(
         config,
@@ -84,7 +84,7 @@ VOCABULARY = config["compare"]["vocabulary"]
 IN_SHARED = set(COMPARED) if VOCABULARY == "shared" else set()
 NEGATIVES = list(config["learnability"]["negatives"])
 N_BINS = config["learnability"]["frequency_bins"]
-# how list entries and evaluation words find a cased vocabulary (learnability.matching)
+# how list entries and evaluation words find a cased vocabulary (learnability.concepts.matching)
 CASE = config["matching"]["case"]
 LEARNING_CURVE = list(config["learnability"]["learning_curve"])
 CODELENGTH = config["codelength"]["enabled"]
@@ -309,7 +309,7 @@ def frequency_bins_param(wildcards):
 
 def protocol_params(seed_section, n_bins=frequency_bins_param):
     """The params of every job that fits classifiers (learnability, learning_curve,
-    codelength, null_distribution, sweep_scores), which learnability.jobs.job_protocol
+    codelength, null_distribution, sweep_scores), which learnability.workflow.jobs.job_protocol
     turns into the one Protocol and its Fit; the seed is that of ``seed_section`` (the
     lists' or the nulls'); ``n_bins``: the frequency bins' count, or a function of the
     job's wildcards."""
@@ -648,7 +648,7 @@ def get_final_outputs():
 
 def sweep_vocabularies(wildcards):
     """The vocabularies a sweep's shared vocabulary is made of: one per vocabulary group
-    (learnability.sweeps.vocabulary_sources), so a grid point that leaves the vocabulary
+    (learnability.workflow.sweeps.vocabulary_sources), so a grid point that leaves the vocabulary
     alone (dim, window) is not one of them and rescores nothing else."""
     sources = vocabulary_sources(SWEEPS[wildcards.sweep])
     return [f"results/embeddings/{e}/vocab.parquet" for e in sources]
@@ -692,7 +692,7 @@ def sweep_outputs(suffix):
 def evaluation_files(kind):
     """The files of one evaluation, package:// sources resolved to the installed file (an
     input, so that editing a file reruns its jobs)."""
-    from learnability.download import resolve_package_path
+    from learnability.corpus.download import resolve_package_path
 
     return [
         str(resolve_package_path(f)) if f.startswith("package://") else f

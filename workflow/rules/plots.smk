@@ -1,4 +1,4 @@
-# Figures for people, from the Parquet outputs alone (learnability.plots). Each is a PNG
+# Figures for people, from the Parquet outputs alone (learnability.reports.plots). Each is a PNG
 # at 200 dpi (shown in the report), an SVG with editable text and a PDF (for papers).
 
 

@@ -1,8 +1,8 @@
-from learnability.codelength import codelength_of_lists
-from learnability.jobs import bins_for, job_protocol
 from learnability.logs import logged
+from learnability.protocol.codelength import codelength_of_lists
+from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
-from learnability.threads import limit_threads
+from learnability.workflow.jobs import bins_for, job_protocol
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

@@ -1,8 +1,8 @@
 import pandas as pd
 
-from learnability.concepts import coverage, list_overlap, load_entries, resolve
+from learnability.concepts.lists import coverage, list_overlap, load_entries, resolve
+from learnability.concepts.matching import Matcher
 from learnability.logs import logged
-from learnability.matching import Matcher
 from learnability.schemas import read_tables, write_table
 
 with logged(snakemake) as log:

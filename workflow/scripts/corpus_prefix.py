@@ -1,4 +1,4 @@
-from learnability.corpus import corpus_prefix
+from learnability.corpus.extract import corpus_prefix
 from learnability.logs import logged
 
 with logged(snakemake) as log:

@@ -1,7 +1,7 @@
 from learnability.io import atomic_path
 from learnability.logs import logged
+from learnability.reports.tables import overlap_report, write_table_files
 from learnability.schemas import read_tables
-from learnability.tables import overlap_report, write_table_files
 
 with logged(snakemake):
     overlap = read_tables([snakemake.input.overlap], "overlap")

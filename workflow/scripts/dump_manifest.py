@@ -1,4 +1,4 @@
-from learnability.dumps import build_manifest
+from learnability.corpus.dumps import build_manifest
 from learnability.logs import logged
 
 with logged(snakemake) as log:

@@ -2,8 +2,8 @@ import pandas as pd
 
 from learnability import evaluations as ev
 from learnability.logs import logged
+from learnability.reports.tables import write_evaluation_tables
 from learnability.schemas import read_tables, write_table
-from learnability.tables import write_evaluation_tables
 
 with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output

@@ -1,5 +1,5 @@
-from learnability.download import fetch
-from learnability.dumps import manifest_entry
+from learnability.corpus.download import fetch
+from learnability.corpus.dumps import manifest_entry
 from learnability.logs import logged
 
 with logged(snakemake) as log:

@@ -1,4 +1,4 @@
-from learnability.download import fetch, file_digest
+from learnability.corpus.download import fetch, file_digest
 from learnability.logs import logged
 
 with logged(snakemake) as log:

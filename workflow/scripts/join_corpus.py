@@ -1,4 +1,4 @@
-from learnability.corpus import join_corpus
+from learnability.corpus.extract import join_corpus
 from learnability.logs import logged
 
 with logged(snakemake) as log:

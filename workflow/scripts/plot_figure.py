@@ -1,5 +1,5 @@
-from learnability import plots
 from learnability.logs import logged
+from learnability.reports import plots
 from learnability.schemas import read_tables
 
 with logged(snakemake) as log:

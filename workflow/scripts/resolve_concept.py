@@ -1,6 +1,6 @@
 import pandas as pd
 
-from learnability.concepts import load_entries, resolve
+from learnability.concepts.lists import load_entries, resolve
 from learnability.logs import logged
 from learnability.schemas import write_table
 

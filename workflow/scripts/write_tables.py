@@ -1,6 +1,6 @@
 from learnability.logs import logged
+from learnability.reports.tables import write_all
 from learnability.schemas import read_tables
-from learnability.tables import write_all
 
 with logged(snakemake):
     i, p = snakemake.input, snakemake.params

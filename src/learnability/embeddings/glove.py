@@ -8,7 +8,7 @@ with its own bias, to the log co-occurrence counts by weighted least squares:
 
 What this module shares with ``glove.c`` (the version with gradient clipping):
 
-- counts: :mod:`learnability.cooccur` in the ``reference`` convention (rare words removed
+- counts: :mod:`learnability.corpus.cooccur` in the ``reference`` convention (rare words removed
   before windowing, both directions, 1/distance, no window across a newline), over the
   words with count >= min_count, most frequent first;
 - initialisation: every weight and bias uniform in [-0.5, 0.5) / dim; AdaGrad's
@@ -33,7 +33,7 @@ a percent (benchmarks/glove_vs_reference.py).
 
 Memory: the parameters take 2 x 2 x V x (dim + 1) float64 (weights and AdaGrad sums, as
 ``glove.c``); the entries 16 bytes each (int32 row, int32 column, float64 count) plus an
-8-byte shuffle index, in buckets of at most ``learnability.cooccur.BUCKET_ENTRIES``
+8-byte shuffle index, in buckets of at most ``learnability.corpus.cooccur.BUCKET_ENTRIES``
 (2^25) entries: with more than one bucket the entries wait on disk and one bucket at a
 time is in memory (768 MiB at most). Counting stays within its own budget.
 """
@@ -47,11 +47,11 @@ import time
 import numpy as np
 from numba import njit, prange
 
-from learnability.cooccur import CooccurrenceCounter, count_members, encode_lines
-from learnability.corpus import LineCorpus, count_vocabulary, gzip_members
+from learnability.corpus.cooccur import CooccurrenceCounter, count_members, encode_lines
+from learnability.corpus.extract import LineCorpus, count_vocabulary, gzip_members
 from learnability.embeddings.store import Embedding
 from learnability.logs import Progress
-from learnability.threads import numba_threads
+from learnability.protocol.threads import numba_threads
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +174,7 @@ def fit_glove(
     *,
     on_iteration=None,
 ) -> tuple[GloveModel, list[float], int]:
-    """Fit GloVe to co-occurrence ``buckets`` (a :class:`~learnability.cooccur.Buckets`).
+    """Fit GloVe to co-occurrence ``buckets`` (a :class:`~learnability.corpus.cooccur.Buckets`).
 
     Each iteration visits the buckets in a fresh random order and each bucket's entries in
     a fresh random permutation (one bucket: a full reshuffle). Returns the model, the mean

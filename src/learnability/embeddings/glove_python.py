@@ -4,7 +4,7 @@ Kept for users who want the design's package; ``glove`` (:mod:`.glove`) is the
 reference algorithm. This one ties word and context vectors and counts each pair once.
 
 The vocabulary honours ``min_count``. Co-occurrences are counted by
-:mod:`learnability.cooccur` in glove-python's own convention (words below min_count keep
+:mod:`learnability.corpus.cooccur` in glove-python's own convention (words below min_count keep
 their place in the window, no self pairs, upper triangle, 1/distance weights), within a
 memory budget, sharding to disk beyond it; glove-python's counter held every pair in
 memory and summed in single precision. ``x_max``/``alpha`` shape the weighting function
@@ -19,8 +19,8 @@ import numpy as np
 import scipy.sparse as sp
 from glove import Glove
 
-from learnability.cooccur import count_cooccurrences
-from learnability.corpus import LineCorpus, count_vocabulary
+from learnability.corpus.cooccur import count_cooccurrences
+from learnability.corpus.extract import LineCorpus, count_vocabulary
 from learnability.embeddings.store import Embedding
 
 

@@ -67,7 +67,7 @@ def resolve(path: str, what: str = "embedding") -> Path:
     error naming the extra to install for a shipped embedding)."""
     if not path.startswith("package://"):
         return Path(path)
-    from learnability.download import resolve_package_path
+    from learnability.corpus.download import resolve_package_path
     from learnability.errors import DownloadError
 
     try:

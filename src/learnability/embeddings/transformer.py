@@ -58,7 +58,7 @@ BLOCK_TOKENS = 1 << 20
 def resolve(source: str, what: str) -> Path:
     """A config path, or ``package://DIST/path`` inside an installed package."""
     if source.startswith("package://"):
-        from learnability.download import resolve_package_path
+        from learnability.corpus.download import resolve_package_path
         from learnability.errors import DownloadError
 
         try:

@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from learnability.concepts.matching import DEFAULT_CASE, Matcher
+from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.neighbours import (
     block_size,
@@ -32,8 +34,6 @@ from learnability.evaluations.neighbours import (
     top_of_scores,
 )
 from learnability.io import read_text_lines
-from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.tokenize import normalize
 
 GENSIM_RESTRICT_VOCAB = 300_000
 COSMUL_EPS = 0.001
@@ -43,7 +43,7 @@ def restricted_index(
     words: list[str], restrict_vocab: int, case: str = DEFAULT_CASE
 ) -> tuple[int, Matcher]:
     """(limit, a matcher) over the ``restrict_vocab`` first (most frequent) words, under
-    the ``case`` policy (:mod:`learnability.matching`). On a lower-case vocabulary every
+    the ``case`` policy (:mod:`learnability.concepts.matching`). On a lower-case vocabulary every
     policy is gensim's case-insensitive lookup; on a cased one ``auto`` takes the form as
     written first, then its lower-case form, then the more frequent case variant (gensim:
     the more frequent variant always)."""
@@ -218,7 +218,7 @@ def report(tables: dict) -> str:
     per = tables.get("analogy")
     if per is None or per.empty:
         return "No analogy test is configured (`evaluations.analogy.files`).\n"
-    from learnability.tables import to_markdown
+    from learnability.reports.tables import to_markdown
 
     parts = []
     for ds, d in per.groupby("dataset", sort=False):

@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from learnability.concepts.matching import DEFAULT_CASE, Matcher
+from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.neighbours import norms
 from learnability.io import read_text_lines
-from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.tokenize import normalize
 
 
 def read_edges(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -92,7 +92,7 @@ def evaluate_hierarchy(
     """Returns (per-edge ranks, OOV edges last with ``status = oov``; per-parent AP;
     counts). Every node of the graph that the embedding knows is a candidate for every
     parent. Nodes (read lower-cased) are found under the ``case`` policy
-    (:mod:`learnability.matching`): on a cased vocabulary ``auto`` finds "paris" as
+    (:mod:`learnability.concepts.matching`): on a cased vocabulary ``auto`` finds "paris" as
     "Paris" when only that form is there."""
     matcher = Matcher(words, case)
     nodes = pd.unique(pd.concat([edges["parent"], edges["child"]]))

@@ -7,7 +7,7 @@ A test file has ``: section`` header lines, then one query per line::
 
 A query is correct when any acceptable answer is among its k nearest neighbours by
 cosine, the query itself excluded. Words are matched by the corpus' own normalisation
-(NFKC, one apostrophe, lowercase: :func:`learnability.tokenize.normalize`), so a list in
+(NFKC, one apostrophe, lowercase: :func:`learnability.corpus.tokenize.normalize`), so a list in
 any case finds the corpus' words; the WWP notebook upper-cases both sides instead, which
 is the same match for a lowercased corpus.
 
@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from learnability.concepts.matching import DEFAULT_CASE, Matcher
+from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.neighbours import top_k
 from learnability.io import read_text_lines
-from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.tokenize import normalize
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,8 @@ def evaluate_multi_answer(
     """One row per query (schema ``multi_answer``): whether it could be asked, whether an
     answer was among the query's k neighbours, the best answer's rank (1 = nearest) and
     the neighbours themselves, so that a failed query can be read off the table. Words
-    are found in the vocabulary under the ``case`` policy (:mod:`learnability.matching`)."""
+    are found in the vocabulary under the ``case`` policy
+    (:mod:`learnability.concepts.matching`)."""
     matcher = Matcher(words, case)
     rows = []
     asked: list[int] = []
@@ -231,7 +232,7 @@ def report(tables: dict, neighbours: int = 5) -> str:
     per = tables.get("multi_answer")
     if per is None or per.empty:
         return "No multi-answer test is configured (`evaluations.multi_answer.files`).\n"
-    from learnability.tables import to_markdown
+    from learnability.reports.tables import to_markdown
 
     parts = []
     for ds, d in per.groupby("dataset", sort=False):

@@ -14,12 +14,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from learnability.concepts.matching import DEFAULT_CASE
+from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.analogy import GENSIM_RESTRICT_VOCAB, restricted_index
 from learnability.evaluations.neighbours import unit_rows
 from learnability.io import read_text_lines
-from learnability.matching import DEFAULT_CASE
-from learnability.tokenize import normalize
 
 
 @dataclass(frozen=True)

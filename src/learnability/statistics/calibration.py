@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kstest
 
-from learnability.evaluate import Protocol, null_distribution, null_splits
-from learnability.metrics import METRICS
-from learnability.stats import (
+from learnability.protocol.evaluate import Protocol, null_distribution, null_splits
+from learnability.protocol.metrics import METRICS
+from learnability.statistics.stats import (
     PVALUE_METHODS,
     RESCALING_METHODS,
     comparison_null,
@@ -57,7 +57,7 @@ def null_list_pvalues(
     between-list variance, its ECDF), so the lists of a size are split among
     ``nulls_per_size`` independent nulls: the shares then estimate calibration over null
     draws, as a user meets it, and not one draw's luck."""
-    from learnability.sampling import parse_key
+    from learnability.protocol.sampling import parse_key
 
     kls = sorted({list_iterations} if isinstance(list_iterations, int) else set(list_iterations))
     auc = list(METRICS).index("auc")

@@ -114,8 +114,8 @@ def sample_lexicon() -> Lexicon:
 
     import pandas as pd
 
-    from learnability.corpus import SAMPLE_DUMP, extract_corpus
-    from learnability.download import resolve_package_path
+    from learnability.corpus.download import resolve_package_path
+    from learnability.corpus.extract import SAMPLE_DUMP, extract_corpus
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)

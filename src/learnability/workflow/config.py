@@ -3,7 +3,7 @@ needs while it builds the DAG.
 
 Used by ``workflow/rules/common.smk`` (and testable without Snakemake). Every error
 names the config key and says what to change. What a job calls while it runs is
-:mod:`learnability.jobs`.
+:mod:`learnability.workflow.jobs`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from learnability.concepts import read_dictionary
+from learnability.concepts.lists import read_dictionary
 from learnability.defaults import PRETRAINED
 from learnability.embeddings import registry
 from learnability.embeddings.shipped import SPEC_KEYS
@@ -197,7 +197,7 @@ def local_file(path: str, key: str) -> Path:
     """A config path to a local file, or ``package://DIST/path`` inside an installed
     package, resolved; a clear error when it is missing."""
     if path.startswith("package://"):
-        from learnability.download import resolve_package_path
+        from learnability.corpus.download import resolve_package_path
         from learnability.errors import DownloadError
 
         try:
@@ -462,7 +462,7 @@ def check_config(config: dict) -> None:
             f"{config['random_lists']['sizes']}"
         )
 
-    from learnability.stats import DEFAULT_PVALUE_METHOD, check_calibrated
+    from learnability.statistics.stats import DEFAULT_PVALUE_METHOD, check_calibrated
 
     rl = config["random_lists"]
     method = rl.get("method", DEFAULT_PVALUE_METHOD)
@@ -496,7 +496,7 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     checks, the list registry and the sweeps' points. Returns (schema, lists, sweeps);
     a bad config raises :class:`ConfigError` in one line (the schema's own validate may
     raise its own error)."""
-    from learnability.sweeps import expand_sweeps
+    from learnability.workflow.sweeps import expand_sweeps
 
     drop_removed(config)
     schema = load_schema(schema_path)
@@ -514,7 +514,7 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
 
 def null_iterations(config: dict) -> int:
     """Splits per random list: the lists' own number under ``method: matched``."""
-    from learnability.stats import random_list_splits
+    from learnability.statistics.stats import random_list_splits
 
     rl = config["random_lists"]
     return random_list_splits(
@@ -531,12 +531,12 @@ def evaluation_file_name(path: str) -> str:
 
 def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins: int) -> str:
     """The null a resolved list needs: ``size-N``, or ``profile-...`` under frequency-matched
-    negatives (the same key :func:`learnability.evaluate.null_key` gives it)."""
+    negatives (the same key :func:`learnability.protocol.evaluate.null_key` gives it)."""
     import pandas as pd
 
-    from learnability.concepts import member_indices
-    from learnability.jobs import vocab_bins, vocab_index
-    from learnability.sampling import null_key
+    from learnability.concepts.lists import member_indices
+    from learnability.protocol.sampling import null_key
+    from learnability.workflow.jobs import vocab_bins, vocab_index
 
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
     # both cached per vocabulary file: Snakemake asks for every list's key on each DAG

@@ -11,8 +11,8 @@ import pandas as pd
 from scipy.stats import rankdata, wilcoxon
 
 from learnability.defaults import OVERLAP_WARN, default
-from learnability.metrics import METRICS
-from learnability.sampling import derive_seed
+from learnability.protocol.metrics import METRICS
+from learnability.protocol.sampling import derive_seed
 
 # For FPR lower is better: the paper's random(max) row reports the best random list per
 # metric, which for FPR is the smallest value.

@@ -11,13 +11,13 @@ Solvers:
   problems per call. It has three backends that run the same algorithm:
 
   - ``numba`` (the default on ``device: cpu``): compiled, one problem per thread at a time,
-    each problem's rows kept in cache for its whole solve (:mod:`learnability.lbfgs`);
+    each problem's rows kept in cache for its whole solve (:mod:`learnability.protocol.lbfgs`);
   - ``torch`` (any other ``device``, e.g. ``cuda``) and ``numpy``: the problems of a
-    chunk stacked into tensors with one shared loop (:mod:`learnability.lbfgs_stacked`).
+    chunk stacked into tensors with one shared loop (:mod:`learnability.protocol.lbfgs_stacked`).
 
 This module only dispatches: it picks the solver and the backend, centres the rows and
 reports progress. The L-BFGS settings (tolerance, memory, the most steps) are
-:mod:`learnability.lbfgs`'s.
+:mod:`learnability.protocol.lbfgs`'s.
 
 - ``reference``: scikit-learn's Newton-Cholesky solver with a tight tolerance, one fit at
   a time, kept so that anyone can rerun the equivalence check.
@@ -31,15 +31,15 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from learnability.lbfgs import MAX_STEPS, MEMORY, TOL, warn_unconverged
-from learnability.lbfgs_stacked import (
+from learnability.logs import Progress
+from learnability.protocol.lbfgs import MAX_STEPS, MEMORY, TOL, warn_unconverged
+from learnability.protocol.lbfgs_stacked import (
     DEFAULT_CHUNK_BYTES,
     backend_ops,
     chunk_size,
     lbfgs_batched,
     resolve_backend,
 )
-from learnability.logs import Progress
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ PROGRESS_SECONDS = 10.0
 class Fit:
     """How every classifier of a run is fitted, in one place: the inverse L2 strength
     ``C``, the solver, its tolerance, the stacked backends' chunk size and the device.
-    The protocol (:class:`learnability.evaluate.Protocol`), the codelength, the nulls, the
+    The protocol (:class:`learnability.protocol.evaluate.Protocol`), the codelength, the nulls, the
     sweeps and the API all fit through one, so a setting cannot differ between them."""
 
     C: float
@@ -131,7 +131,7 @@ def fit_many(
     else:
         mu = centre_of(vectors, train_idx) if center else np.zeros(d)
     if backend == "numba":
-        from learnability.lbfgs import solve_rows
+        from learnability.protocol.lbfgs import solve_rows
 
         out = np.empty((n_fits, d + 1))
         progress = Progress("fits", n_fits, unit="fits", every=PROGRESS_SECONDS, logger=log)

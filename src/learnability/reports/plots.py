@@ -23,8 +23,8 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from learnability.io import atomic_path  # noqa: E402
-from learnability.stats import RESCALING_METHODS, comparison_null  # noqa: E402
-from learnability.tables import format_pvalue  # noqa: E402
+from learnability.reports.tables import format_pvalue  # noqa: E402
+from learnability.statistics.stats import RESCALING_METHODS, comparison_null  # noqa: E402
 
 DPI = 200  # PNGs at print resolution; SVG and PDF are vector
 PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included

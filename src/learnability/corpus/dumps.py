@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urljoin
 
-from learnability.download import fetch
+from learnability.corpus.download import fetch
 from learnability.errors import DownloadError, InputError
 from learnability.io import atomic_path
 

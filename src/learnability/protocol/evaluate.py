@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from learnability.classify import CENTRE_PROBLEMS, DEFAULT_CHUNK_BYTES, Fit, centre_of
 from learnability.defaults import default
 from learnability.errors import InputError
-from learnability.lbfgs import TOL, decision_values
-from learnability.metrics import METRICS, ROC_GRID, batch_metrics, batch_tpr_at
-from learnability.sampling import (
+from learnability.protocol.classify import CENTRE_PROBLEMS, DEFAULT_CHUNK_BYTES, Fit, centre_of
+from learnability.protocol.lbfgs import TOL, decision_values
+from learnability.protocol.metrics import METRICS, ROC_GRID, batch_metrics, batch_tpr_at
+from learnability.protocol.sampling import (
     derive_seed,
     null_key,
     parse_key,
@@ -94,7 +94,7 @@ def _fit_and_score(
 ):
     """Fit every split (in batches) and score its test half: metrics and TPR per split,
     and with ``per_member`` the held-out score of every test member (see
-    :func:`member_scores`). ``centre``: the fits' centre (:func:`~learnability.classify.
+    :func:`member_scores`). ``centre``: the fits' centre (:func:`~learnability.protocol.classify.
     fit_many`), for a job that calls this on batches of its splits."""
     train_idx = np.stack([sp[0] for sp in splits])
     train_y = np.stack([sp[1] for sp in splits]).astype(np.float64)

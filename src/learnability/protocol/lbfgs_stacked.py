@@ -2,13 +2,13 @@
 into (B, n, d + 1) arrays with one shared optimiser loop, the shape a GPU wants. It runs
 on torch (``device: cuda``; torch is an optional extra, imported only here) or on numpy
 (to test the torch path on a CPU, and as an independent check of the compiled kernel,
-:mod:`learnability.lbfgs`, which runs the same algorithm one problem per thread)."""
+:mod:`learnability.protocol.lbfgs`, which runs the same algorithm one problem per thread)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from learnability.lbfgs import ARMIJO, F_SLACK, MAX_STEPS, MEMORY, TOL, warn_unconverged
+from learnability.protocol.lbfgs import ARMIJO, F_SLACK, MAX_STEPS, MEMORY, TOL, warn_unconverged
 
 BACKENDS = ("numba", "numpy", "torch")
 # The stacked backends work in chunks of this many bytes of design matrices. On a CPU a

@@ -129,7 +129,7 @@ def expand_sweeps(config: dict, training_schema: dict | None = None) -> dict[str
     Points that train exactly as an earlier embedding (a user's, or another point) get
     it as their ``source``, so that training is not repeated."""
     from learnability.embeddings import registry
-    from learnability.workflow_config import embedding_params
+    from learnability.workflow.config import embedding_params
 
     embeddings = config["embeddings"]
     owners: dict[str, str] = {}
@@ -308,9 +308,9 @@ def score_point(
     the list, so all points of a sweep see the same splits and non-members. A list with
     fewer than ``min_words`` members in the sweep vocabulary is kept as a row with 0
     iterations and no means, not dropped."""
-    from learnability.concepts import member_indices
-    from learnability.evaluate import evaluate_concept_full, summarize
-    from learnability.metrics import METRICS
+    from learnability.concepts.lists import member_indices
+    from learnability.protocol.evaluate import evaluate_concept_full, summarize
+    from learnability.protocol.metrics import METRICS
 
     summaries, iterations = [], []
     for scheme, protocol in protocols.items():
@@ -361,7 +361,7 @@ def bootstrap_replicates(
     over lists: each list's iterations resampled on their own (the Monte Carlo error of
     each list's mean, as ``learnability.bootstrap`` measures it), then averaged over the
     lists."""
-    from learnability.sampling import derive_seed
+    from learnability.protocol.sampling import derive_seed
 
     out = {}
     for (embedding, scheme), g in iterations.groupby(["embedding", "negatives"], sort=False):
@@ -461,8 +461,8 @@ def sweep_wilcoxon(
     main comparison does), ``p_holm_sweep`` over every test of the sweep, scheme and
     units. ``overlap`` (schema ``overlap``, the lists on the sweep's vocabulary, which
     every method shares) counts nested pairs and adds the tests over disjoint ``units``
-    (:func:`learnability.stats.compare_embeddings`)."""
-    from learnability.stats import adjust_pvalues, compare_embeddings
+    (:func:`learnability.statistics.stats.compare_embeddings`)."""
+    from learnability.statistics.stats import adjust_pvalues, compare_embeddings
 
     if len(methods) < 2:
         return pd.DataFrame()
@@ -530,7 +530,7 @@ def seed_comparison(
     across seeds beside its split SD and the split-noise SE of its mean (split SD /
     sqrt(iterations), averaged over seeds): a seed SD far above the split SE means the
     training seed, not the splits, decides the list's AUC."""
-    from learnability.stats import compare_embeddings
+    from learnability.statistics.stats import compare_embeddings
 
     auc = scores[(scores["metric"] == "auc") & (scores["iterations"] > 0)]
     per_seed = sweep_wilcoxon(scores, methods, alternative, overlap, units)

@@ -20,12 +20,12 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
+from learnability.corpus.tokenize import normalize, token_lines
+from learnability.corpus.wikitext import strip_wikitext
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
 from learnability.logs import Progress
 from learnability.schemas import read_tables, write_table
-from learnability.tokenize import normalize, token_lines
-from learnability.wikitext import strip_wikitext
 
 try:
     import indexed_bzip2
@@ -521,7 +521,7 @@ def count_vocabulary(
     if members is None:
         members = gzip_members(corpus) if processes > 1 else []
     if len(members) > 1:
-        from learnability.parallel import process_pool
+        from learnability.corpus.parallel import process_pool
 
         tasks = [(str(corpus), a, b) for a, b in members]
         with process_pool(min(processes, len(members))) as pool:

@@ -2,7 +2,7 @@
 reading a job's vectors and list, its frequency bins, its Protocol from the rule's
 params, the words whose subword vectors an import needs. What Snakemake needs while it
 builds the DAG (config checks, input functions' helpers) is
-:mod:`learnability.workflow_config`; this module imports nothing from it."""
+:mod:`learnability.workflow.config`; this module imports nothing from it."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def list_words(lists: dict[str, dict]) -> list[str]:
     words a fastText .bin gives n-gram vectors with ``subword_oov``."""
     import re
 
-    from learnability.concepts import load_entries
-    from learnability.tokenize import normalize
+    from learnability.concepts.lists import load_entries
+    from learnability.corpus.tokenize import normalize
 
     words = set()
     for spec in lists.values():
@@ -35,7 +35,7 @@ def vocab_bins(vocab_path: str, n_bins: int):
 
     import pandas as pd
 
-    from learnability.sampling import frequency_bins
+    from learnability.protocol.sampling import frequency_bins
 
     key = (vocab_path, os.stat(vocab_path).st_mtime_ns, n_bins)
     if key not in _BINS_CACHE:
@@ -79,7 +79,7 @@ def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
     import numpy as np
     import pandas as pd
 
-    from learnability.concepts import member_indices
+    from learnability.concepts.lists import member_indices
 
     vectors = np.load(vectors_path, mmap_mode="r")
     vocab = pd.read_parquet(vocab_path, columns=["word"])["word"]
@@ -87,11 +87,11 @@ def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
 
 
 def job_protocol(params, negatives: str, *, iterations: int | None = None):
-    """The :class:`~learnability.evaluate.Protocol` of a job from its rule's params
+    """The :class:`~learnability.protocol.evaluate.Protocol` of a job from its rule's params
     (common.smk's ``protocol_params``): the learnability, learning-curve and null jobs
     all build theirs here. ``n_bins`` is None for jobs that draw no frequency bins, which
     keep the Protocol's own default."""
-    from learnability.evaluate import Protocol
+    from learnability.protocol.evaluate import Protocol
 
     bins = {} if params.n_bins is None else {"n_bins": params.n_bins}
     return Protocol(

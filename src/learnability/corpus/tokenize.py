@@ -39,7 +39,7 @@ def normalize(text: str) -> str:
 
 def normal_form(text: str) -> str:
     """Step 1 of the rule without the lowercasing: NFKC, one apostrophe (how a word as
-    written is compared with a cased vocabulary, :mod:`learnability.matching`)."""
+    written is compared with a cased vocabulary, :mod:`learnability.concepts.matching`)."""
     if not text.isascii():  # NFKC leaves ASCII unchanged
         text = unicodedata.normalize("NFKC", text)
     # str.replace per apostrophe: str.translate with a mapping costs ~40 ns a character,
@@ -65,7 +65,7 @@ def _classes() -> np.ndarray:
     """The class of every code point (0 other, 1 letter, 2 decimal digit), read off the
     regex engine's own ``[^\\W\\d_]`` and ``\\d`` so that it cannot drift from them
     (they follow the running Python's Unicode version)."""
-    from learnability._token_kernel import DIGIT, LETTER
+    from learnability.corpus._token_kernel import DIGIT, LETTER
 
     every = "".join(map(chr, range(0x110000)))
     codes = np.frombuffer(every.encode("utf-32-le", "surrogatepass"), np.uint32)
@@ -83,10 +83,10 @@ def token_lines(text: str, max_line_tokens: int = _NO_LIMIT) -> tuple[str, int, 
     that has tokens becomes lines of at most ``max_line_tokens`` space-separated tokens,
     each ending in a newline. Returns that text, the number of tokens and of lines.
 
-    One compiled pass (learnability._token_kernel): the extractor's hot path, 4x the
+    One compiled pass (learnability.corpus._token_kernel): the extractor's hot path, 4x the
     speed of the regex and a join per paragraph.
     """
-    from learnability._token_kernel import tokenize_codepoints
+    from learnability.corpus._token_kernel import tokenize_codepoints
 
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
     out, tokens, lines = tokenize_codepoints(codes, _classes(), max_line_tokens)

@@ -1,8 +1,9 @@
 """Concept lists: plain word lists and LIWC-style ``.dic`` dictionaries, and their coverage.
 
-Entries are put in the corpus tokeniser's normal form (:func:`~learnability.tokenize.normal_form`)
-and found in a vocabulary under one case policy (:mod:`learnability.matching`), so a list
-word and a corpus token are compared under one rule. Nothing is dropped silently:
+Entries are put in the corpus tokeniser's normal form
+(:func:`~learnability.corpus.tokenize.normal_form`) and found in a vocabulary under one
+case policy (:mod:`learnability.concepts.matching`), so a list word and a corpus token
+are compared under one rule. Nothing is dropped silently:
 every entry ends up in the resolution table with a status (see ``docs/outputs.md``).
 """
 
@@ -17,11 +18,11 @@ import numpy as np
 import pandas as pd
 
 from learnability import schemas
+from learnability.concepts.matching import DEFAULT_CASE, Matcher
+from learnability.corpus.tokenize import normal_form
 from learnability.defaults import OVERLAP_WARN
 from learnability.errors import InputError
 from learnability.io import decode_text, read_text_lines, read_user_bytes
-from learnability.matching import DEFAULT_CASE, Matcher
-from learnability.tokenize import normal_form
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,7 @@ def resolve(
     in two, like "well-known", and that the vocabulary does not hold as written: GloVe
     6B has "in-law"), ``duplicate`` (a word already resolved by an earlier entry). The
     concept is the set of words with status ``in_vocab`` or ``expanded``; no word appears
-    twice in it. ``case`` is the case policy (:mod:`learnability.matching`; ``counts``
+    twice in it. ``case`` is the case policy (:mod:`learnability.concepts.matching`; ``counts``
     pick the most frequent case variant); ``match`` says how each word was found and
     ``variants`` lists the vocabulary's other case variants of it. ``position`` numbers
     the entries as read (duplicates included); ``conditional`` marks rows of LIWC entries
@@ -473,7 +474,7 @@ def member_indices(
     """Row indices in the embedding of the concept's words (see :func:`concept_words`).
     ``vocabulary`` may be a ``pd.Index`` of the words, whose hash table is built once and
     kept by pandas: a caller that looks up many lists in one large vocabulary passes one
-    (:func:`learnability.jobs.vocab_index`)."""
+    (:func:`learnability.workflow.jobs.vocab_index`)."""
     index = vocabulary if isinstance(vocabulary, pd.Index) else pd.Index(list(vocabulary))
     words = concept_words(resolved)
     rows = index.get_indexer(words)

@@ -35,9 +35,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from learnability.evaluate import MIN_WORDS, Protocol, check_size
-from learnability.lbfgs import decision_values
-from learnability.sampling import derive_seed, sample_by_profile, sample_nonmembers
+from learnability.protocol.evaluate import MIN_WORDS, Protocol, check_size
+from learnability.protocol.lbfgs import decision_values
+from learnability.protocol.sampling import derive_seed, sample_by_profile, sample_nonmembers
 
 LN2 = float(np.log(2.0))
 
@@ -191,7 +191,7 @@ def codelength_of_lists(
 ) -> pd.DataFrame:
     """:func:`codelength_rows` for every list of one embedding (``concepts``: list name
     -> its ``concept_words`` file), the vectors read once: the workflow's job."""
-    from learnability.concepts import member_indices
+    from learnability.concepts.lists import member_indices
 
     vectors = np.load(vectors_path, mmap_mode="r")
     vocab = pd.read_parquet(vocab_path, columns=["word"])["word"]

@@ -1,4 +1,4 @@
-"""The tokenisation rule of :mod:`learnability.tokenize` as one compiled pass over code
+"""The tokenisation rule of :mod:`learnability.corpus.tokenize` as one compiled pass over code
 points, for the corpus extractor: the regex engine tested each character's Unicode
 category in C but handed every token back to Python as an object, and the extractor
 then joined the tokens into lines again. Here tokens are copied straight into the

@@ -5,7 +5,7 @@ Our trained vocabularies are lower-case (the tokeniser lowercases), but imported
 often are not: GoogleNews word2vec, GloVe 840B and fastText's crawl and wiki-news sets
 keep "Australia" and "australia" as two words. The ``case`` policy says how a word as
 written finds its vocabulary word; every text is first put in the tokeniser's normal form
-(NFKC, one apostrophe: :func:`learnability.tokenize.normal_form`):
+(NFKC, one apostrophe: :func:`learnability.corpus.tokenize.normal_form`):
 
 - ``auto`` (default): the form as written if the vocabulary has it, else its lower-case
   form, else the most frequent vocabulary word that lower-cases to the same form (a case
@@ -28,8 +28,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from learnability.corpus.tokenize import normal_form
 from learnability.defaults import default
-from learnability.tokenize import normal_form
 
 CASE_POLICIES = ("auto", "lower", "exact")
 DEFAULT_CASE: str = default("matching.case")

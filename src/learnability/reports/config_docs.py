@@ -2,8 +2,8 @@
 section, with its type, default and description. The evaluation kinds' part of
 ``docs/outputs.md`` from their registry: each kind's tables, what a row is, and their
 columns. The schema and the registry are the one source; ``make docs`` regenerates both
-(``python -m learnability.config_docs > config/README.md`` and ``python -m
-learnability.config_docs --outputs docs/outputs.md``), and tests fail when a page
+(``python -m learnability.reports.config_docs > config/README.md`` and ``python -m
+learnability.reports.config_docs --outputs docs/outputs.md``), and tests fail when a page
 differs."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 
 from learnability.defaults import SCHEMA
-from learnability.workflow_config import load_schema, resolve_ref
+from learnability.workflow.config import load_schema, resolve_ref
 
 INTRO = """\
 # Configuring the workflow
 
-<!-- Generated from workflow/schemas/config.schema.yaml by
-     `python -m learnability.config_docs > config/README.md`; edit the schema, not this. -->
+<!-- Generated from src/learnability/config.schema.yaml by
+     `python -m learnability.reports.config_docs > config/README.md`; edit the schema, not this. -->
 
 `config/config.yaml` is the default: the Wikipedia fragment inside gensim's package data,
 word2vec, fastText and GloVe trained on it with the paper's hyperparameters, a Gaussian
@@ -174,7 +174,9 @@ def main(argv: list[str] | None = None) -> None:
         path = Path(argv[1])
         path.write_text(with_evaluation_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
     elif argv:
-        raise SystemExit("usage: python -m learnability.config_docs [--outputs docs/outputs.md]")
+        raise SystemExit(
+            "usage: python -m learnability.reports.config_docs [--outputs docs/outputs.md]"
+        )
     else:
         sys.stdout.write(render(load_schema(SCHEMA)))
 

@@ -12,12 +12,12 @@ The problems of a batch are distributed over threads (``numba.prange``), one pro
 thread at a time and each solved by the same sequence of floating-point operations, so
 the result does not depend on the number of threads.
 
-The algorithm is the one of :func:`learnability.lbfgs_stacked.lbfgs_batched` (which runs it on
-stacked arrays for the torch/GPU backend): memory 10, the usual gamma scaling, a first
-step scaled by the gradient's largest entry, Armijo backtracking from the unit step, and
-stopping when the gradient's largest entry is below ``tol``. The rows are read in the
-embedding's own dtype (float32 for our stored embeddings, so no float64 copy is made); all
-arithmetic is float64.
+The algorithm is the one of :func:`learnability.protocol.lbfgs_stacked.lbfgs_batched`
+(which runs it on stacked arrays for the torch/GPU backend): memory 10, the usual gamma
+scaling, a first step scaled by the gradient's largest entry, Armijo backtracking from
+the unit step, and stopping when the gradient's largest entry is below ``tol``. The rows
+are read in the embedding's own dtype (float32 for our stored embeddings, so no float64
+copy is made); all arithmetic is float64.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import logging
 import numpy as np
 from numba import njit, prange
 
-from learnability.threads import numba_threads
+from learnability.protocol.threads import numba_threads
 
 log = logging.getLogger(__name__)
 
