@@ -22,6 +22,7 @@ from snakemake.logging import logger
 from snakemake.utils import min_version, validate
 
 from learnability.corpus.dumps import read_manifest
+from learnability.defaults import SCHEMA as SCHEMA_FILE
 from learnability.embeddings import registry
 from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
 from learnability.schemas import fingerprint
@@ -52,9 +53,11 @@ with config_errors_in_one_line():
     # validated, defaults filled, paths anchored, cross-checked; LISTS: the list registry;
     # SWEEPS: name -> its points (learnability.workflow.sweeps), each an embedding named by its
     # settings; only those that train themselves get a train_embedding job
+    # the schema inside the installed package (workflow/schemas/ links to it): a module
+    # read from a remote Snakefile validates against the same file its jobs import
     SCHEMA, LISTS, SWEEPS = prepare_config(
         config,
-        workflow.source_path("../schemas/config.schema.yaml"),
+        str(SCHEMA_FILE),
         ROOT,
         absolute=IN_MODULE,
         validate=validate,
