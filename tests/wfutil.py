@@ -15,9 +15,14 @@ from conftest import REPO
 
 def rule_names() -> set[str]:
     """Every rule and checkpoint the workflow defines (its .smk files, read as text)."""
+    from learnability.evaluations.registry import KINDS
+
     files = [REPO / "workflow" / "Snakefile", *(REPO / "workflow" / "rules").glob("*.smk")]
     text = "\n".join(f.read_text() for f in files)
-    return set(re.findall(r"^\s*(?:rule|checkpoint) (\w+)", text, re.M))
+    names = set(re.findall(r"^\s*(?:rule|checkpoint) (\w+)", text, re.M))
+    # the evaluation rules are generated, one per registered kind (evaluations.smk)
+    assert 'f"evaluate_{kind}"' in text
+    return names | {f"evaluate_{kind}" for kind in KINDS}
 
 
 # What a rerun must not touch when the corpus is reused. Checked against the rules that
