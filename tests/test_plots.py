@@ -247,3 +247,16 @@ def test_long_list_names_are_cut_to_fit_their_panel():
     long = "noun_communication_and_other_very_long_things"
     assert plots.panel_title(long).endswith("\u2026") and len(plots.panel_title(long)) == 26
     assert plots.panel_title("family") == "family"
+
+
+def test_a_long_title_stays_inside_a_narrow_figure():
+    """A heatmap of three embeddings is narrow; the title (corpus, config, scheme) wraps
+    to the figure's width instead of running off both edges."""
+    lists, t = tables(3)
+    title = ("Mean ROC AUC per list and embedding\npretrained embeddings, config GloVe 6B "
+             "50d (config/glove6b50d.yaml), uniform non-members")  # fmt: skip
+    fig = plots.heatmap_figure(t["summary"], lists, EMBEDDINGS[:3], title)
+    fig.canvas.draw()
+    box = fig._suptitle.get_window_extent()
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width, (box, fig.bbox.width)
+    assert fig._suptitle.get_text().count("\n") >= 2  # its second line was wrapped

@@ -103,6 +103,15 @@ def panel_title(name: str) -> str:
     return name if len(name) <= TITLE_CHARS else name[: TITLE_CHARS - 1] + "\u2026"
 
 
+def _fitted(title: str, width: float, fontsize: float) -> str:
+    """``title`` with each line wrapped to a figure ``width`` inches wide (about 0.55 em
+    a character), so that a narrow figure (few embeddings or lists) shows all of it."""
+    import textwrap
+
+    chars = max(20, int(width * 72 / (0.55 * fontsize)))
+    return "\n".join(textwrap.fill(line, chars) for line in title.splitlines())
+
+
 def _panels(n: int, title: str, panel: tuple[float, float] = PANEL, extra_bottom: float = 0.0):
     rows, cols = grid(n)
     w, h = figure_size(n, panel, extra_bottom)
@@ -121,7 +130,7 @@ def _panels(n: int, title: str, panel: tuple[float, float] = PANEL, extra_bottom
     )
     for ax in axes.flat[n:]:
         ax.set_visible(False)
-    fig.suptitle(title, fontsize=11, y=1 - 0.08 / h, va="top")
+    fig.suptitle(_fitted(title, w, 11), fontsize=11, y=1 - 0.08 / h, va="top")
     return fig, axes
 
 
@@ -347,7 +356,7 @@ def heatmap_figure(
                 ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=7,
                         color="k" if v > mid else "w")  # fmt: skip
     fig.colorbar(im, ax=ax, label="mean ROC AUC over iterations", shrink=0.8)
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(_fitted(title, width, 10), fontsize=10)
     return fig
 
 
