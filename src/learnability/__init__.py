@@ -55,6 +55,21 @@ class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module.__spec__ = module.__spec__.loader_state
 
 
+def former_module(package: str, main: str):
+    """A package's ``__getattr__`` that gives the names of the module it replaced (now
+    its submodule ``main``), imported on first use: ``learnability.corpus.X`` and
+    ``learnability.concepts.X`` keep working."""
+
+    def __getattr__(name: str):
+        module = importlib.import_module(f"{package}.{main}")
+        try:
+            return getattr(module, name)
+        except AttributeError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+
+    return __getattr__
+
+
 if not any(isinstance(f, _Moved) for f in sys.meta_path):
     sys.meta_path.append(_Moved())
 

@@ -8,15 +8,6 @@ the full scale.
 ``learnability.corpus.NAME`` still gives what the former module ``learnability.corpus``
 held (now :mod:`.extract`)."""
 
-_MAIN = "extract"
+from learnability import former_module
 
-
-def __getattr__(name: str):
-    # the former module's names, imported on first use
-    import importlib
-
-    main = importlib.import_module(f"{__name__}.{_MAIN}")
-    try:
-        return getattr(main, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = former_module(__name__, "extract")
