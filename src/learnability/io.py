@@ -131,3 +131,11 @@ def write_float32_npy_header(fh: IO[bytes], shape: tuple[int, int]) -> None:
     stream its rows as raw bytes (memory stays bounded whatever the array's size)."""
     header = {"descr": "<f4", "fortran_order": False, "shape": tuple(shape)}
     np.lib.format.write_array_header_1_0(fh, header)
+
+
+def save_array(array: Any, path: str | os.PathLike[str]) -> None:
+    """``np.save`` to ``path``, atomically (no partial file if the job dies)."""
+    import numpy as np
+
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.save(fh, np.asarray(array))

@@ -583,6 +583,62 @@ def table_files(
     return out
 
 
+def scheme_coefficients(wildcards):
+    # every list's split classifiers on one embedding and scheme, in LISTS order
+    return expand(
+        "results/learnability/{embedding}/{list}/{negatives}/coefficients.npy",
+        embedding=[wildcards.embedding],
+        list=list(LISTS),
+        negatives=[wildcards.negatives],
+    )
+
+
+def diagnostics_files(name, embeddings=EMBEDDINGS):
+    """Input function: one diagnostics table (suggestions, suggestion_check,
+    entanglement) of every embedding, for the negatives scheme of the job."""
+
+    def files(wildcards):
+        return expand(
+            "results/diagnostics/{embedding}/{negatives}/{name}.parquet",
+            embedding=embeddings,
+            negatives=[wildcards.negatives],
+            name=[name],
+        )
+
+    return files
+
+
+CHECK = config["suggestions"]["check"]["folds"] > 0
+ENTANGLEMENT = config["entanglement"]["iterations"] > 0
+EXPLORER = config["explorer"]["enabled"]
+# the scheme the explorer shows: the configured one if the run has it, else its first
+EXPLORER_NEGATIVES = (
+    config["explorer"]["negatives"]
+    if config["explorer"]["negatives"] in NEGATIVES
+    else NEGATIVES[0]
+)
+
+
+def explorer_inputs(wildcards):
+    scheme = {"negatives": EXPLORER_NEGATIVES}
+    w = type("W", (), scheme)
+    files = dict(
+        vectors=[f"{space(e)}/vectors.npy" for e in EMBEDDINGS],
+        vocab=[f"{space(e)}/vocab.parquet" for e in EMBEDDINGS],
+        members=expand(
+            "results/learnability/{embedding}/{list}/{negatives}/members.parquet",
+            embedding=EMBEDDINGS,
+            list=list(LISTS),
+            **scheme,
+        ),
+        summaries=summaries(EMBEDDINGS, [EXPLORER_NEGATIVES]),
+        suggestions=diagnostics_files("suggestions")(w),
+    )
+    if ENTANGLEMENT:
+        files["entanglement"] = diagnostics_files("entanglement")(w)
+    return files
+
+
 def get_final_outputs():
     # the corpus is built only when an embedding is trained on it
     outputs = [f"results/corpus/{DUMP}/stats.json"] if TRAINED else []
@@ -621,6 +677,31 @@ def get_final_outputs():
             negatives=NEGATIVES,
         ),
     ]
+    outputs += expand("results/tables/{negatives}/suggestions.md", negatives=NEGATIVES)
+    if CHECK:
+        outputs += expand(
+            "results/tables/{negatives}/suggestion_check.{ext}",
+            negatives=NEGATIVES,
+            ext=["md", "csv", "tex"],
+        )
+    if ENTANGLEMENT:
+        outputs += expand(
+            "results/plots/{negatives}/entanglement.{ext}",
+            negatives=NEGATIVES,
+            ext=["png", "svg", "pdf"],
+        )
+        outputs += expand(
+            "results/tables/{negatives}/entanglement.md", negatives=NEGATIVES
+        )
+    if len(COMPARED) > 1:
+        outputs += expand(
+            "results/{folder}/ranking.{ext}",
+            zip,
+            folder=["tables", "tables", "tables", "plots", "plots", "plots"],
+            ext=["md", "csv", "tex", "png", "svg", "pdf"],
+        )
+    if EXPLORER:
+        outputs.append("results/explorer.html")
     outputs += [
         "results/evaluations/scores.parquet",
         "results/tables/evaluations.md",

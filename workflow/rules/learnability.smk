@@ -8,6 +8,7 @@ rule learnability:
         summary="results/learnability/{embedding}/{list}/{negatives}/summary.parquet",
         roc="results/learnability/{embedding}/{list}/{negatives}/roc.parquet",
         members="results/learnability/{embedding}/{list}/{negatives}/members.parquet",
+        coef="results/learnability/{embedding}/{list}/{negatives}/coefficients.npy",
     log:
         "logs/learnability/{embedding}/{list}/{negatives}.log",
     benchmark:

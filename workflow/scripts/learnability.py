@@ -1,5 +1,6 @@
 import pandas as pd
 
+from learnability.io import save_array
 from learnability.logs import logged
 from learnability.protocol.evaluate import evaluate_concept_full, mean_roc, summarize
 from learnability.protocol.threads import limit_threads
@@ -20,6 +21,7 @@ with logged(snakemake) as log, limit_threads(snakemake.threads):
         vocabulary=pd.read_parquet(i.vocab, columns=["word"])["word"],
     )
     write_table(result.members, snakemake.output.members, "members")
+    save_array(result.coef, snakemake.output.coef)
     write_table(result.iterations, snakemake.output.iterations, "iterations")
     summary = summarize(result.iterations, bootstrap=p.bootstrap, level=p.confidence, seed=p.seed)
     write_table(summary, snakemake.output.summary, "summary")

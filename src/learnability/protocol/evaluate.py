@@ -51,6 +51,9 @@ class ConceptResult:
     iterations: pd.DataFrame  # schema "iterations"
     tpr: np.ndarray  # (iterations, len(ROC_GRID)): TPR at ROC_GRID per iteration
     members: pd.DataFrame | None = None  # schema "members" (evaluate_concept_full)
+    # (iterations, d + 1): each split's fitted (w, b), in iteration order; what the
+    # suggested additions score the vocabulary with (learnability.diagnostics.suggestions)
+    coef: np.ndarray | None = None
 
 
 def _pools(bins: np.ndarray, mask: np.ndarray, n_bins: int) -> list[np.ndarray]:
@@ -105,7 +108,8 @@ def _fit_and_score(
     metrics = batch_metrics(test_y, scores)
     rows = [{m: float(metrics[m][i]) for m in metrics} for i in range(len(splits))]
     if per_member:
-        return rows, batch_tpr_at(test_y, scores), member_scores(test_idx, test_y, scores)
+        held_out = member_scores(test_idx, test_y, scores)
+        return rows, batch_tpr_at(test_y, scores), held_out, coef
     return rows, batch_tpr_at(test_y, scores)
 
 
@@ -179,12 +183,12 @@ def _run_iterations(
     bins: np.ndarray | None,
 ):
     splits = _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
-    metrics, tpr, held_out = _fit_and_score(vectors, splits, protocol, per_member=True)
+    metrics, tpr, held_out, coef = _fit_and_score(vectors, splits, protocol, per_member=True)
     rows = [
         {"iteration": i, "seed": seed, **m}
         for i, (seed, m) in enumerate(zip(seeds, metrics, strict=True))
     ]
-    return rows, tpr, held_out
+    return rows, tpr, held_out, coef
 
 
 def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -> None:
@@ -248,7 +252,7 @@ def evaluate_concept_full(
     seeds = [
         derive_seed(protocol.seed, "concept", list_name, i) for i in range(protocol.iterations)
     ]
-    rows, tpr, held_out = _run_iterations(vectors, members, protocol, seeds, bins)
+    rows, tpr, held_out, coef = _run_iterations(vectors, members, protocol, seeds, bins)
     labels = vocabulary if vocabulary is not None else np.arange(vectors.shape[0])
     per_member = member_table(
         *held_out,
@@ -264,7 +268,7 @@ def evaluate_concept_full(
     df.insert(0, "negatives", protocol.negatives)
     df.insert(0, "embedding", embedding)
     df.insert(0, "list", list_name)
-    return ConceptResult(df, tpr, per_member)
+    return ConceptResult(df, tpr, per_member, coef)
 
 
 def mean_roc(result: ConceptResult) -> pd.DataFrame:

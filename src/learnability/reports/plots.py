@@ -360,6 +360,78 @@ def heatmap_figure(
     return fig
 
 
+def entanglement_figure(
+    table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str], title: str
+) -> Figure:
+    """One heatmap per embedding: row A (erased), column B (rescored), the share of B's
+    AUC above chance that erasing A removes (schema ``entanglement``)."""
+    lists = [li for li in lists if li in set(table["list_a"])]
+    embeddings = [e for e in embeddings if e in set(table["embedding"])]
+    side = 0.3 * len(lists) + 1.2
+    width = len(embeddings) * side + 1.6
+    fig = plt.figure(figsize=(width, side + 1.4), dpi=DPI, layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, max(1, len(embeddings)), squeeze=False)[0])
+    im = None
+    for ax, name in zip(axes, embeddings, strict=True):
+        part = table[table["embedding"] == name]
+        share = part.pivot(index="list_a", columns="list_b", values="share").reindex(
+            index=lists, columns=lists
+        )
+        values = share.to_numpy(dtype=float)
+        im = ax.imshow(values, cmap="RdBu_r", vmin=-1, vmax=1, aspect="equal")
+        ax.set_xticks(range(len(lists)), lists, rotation=60, ha="right", fontsize=7)
+        ax.set_yticks(range(len(lists)), lists, fontsize=7)
+        ax.set_title(panel_title(name), fontsize=9)
+        ax.set_xlabel("rescored list (B)", fontsize=8)
+        if len(lists) <= 25:
+            for (i, j), v in np.ndenumerate(values):
+                if np.isfinite(v):
+                    ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=5.5,
+                            color="w" if abs(v) > 0.6 else "k")  # fmt: skip
+    axes[0].set_ylabel("erased list (A)", fontsize=8)
+    if im is not None:
+        fig.colorbar(im, ax=list(axes), label="share of B's AUC above 0.5 that A accounts for",
+                     shrink=0.8)  # fmt: skip
+    fig.suptitle(_fitted(title, width, 10), fontsize=10)
+    return fig
+
+
+def ranking_figure(table: pd.DataFrame, title: str) -> Figure:
+    """Per negatives scheme, the compared embeddings best first: the mean AUC with its
+    bootstrap interval, each labelled with its rank and rank interval; between adjacent
+    rows, whether the paired test (Holm) separates them (schema ``ranking``)."""
+    schemes = list(dict.fromkeys(table["negatives"]))
+    n = table.groupby("negatives").size().max()
+    width = 5.2 * len(schemes) + 0.8
+    fig = plt.figure(figsize=(width, 0.45 * n + 1.6), dpi=DPI, layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(schemes), squeeze=False)[0])
+    for ax, scheme in zip(axes, schemes, strict=True):
+        part = table[table["negatives"] == scheme].sort_values("rank")
+        y = np.arange(len(part))[::-1]
+        err = [part["mean"] - part["ci_low"], part["ci_high"] - part["mean"]]
+        ax.errorbar(part["mean"], y, xerr=err, fmt="o", color="k", ms=4, capsize=3)
+        labels = [f"{r.embedding}  #{r.rank} [{r.rank_low:g}, {r.rank_high:g}]"
+                  for r in part.itertuples()]  # fmt: skip
+        ax.set_yticks(y, labels, fontsize=8)
+        x_right = float(part["ci_high"].max())
+        span = max(1e-3, x_right - float(part["ci_low"].min()))
+        for k, r in enumerate(part.itertuples()):
+            if r.next_embedding is None or pd.isna(r.next_embedding):
+                continue
+            mark = "separated" if r.separated else "not separated"
+            ax.annotate(f"{mark} (Holm p = {format_pvalue(r.p_adjusted)})",
+                        (x_right + 0.04 * span, y[k] - 0.5), fontsize=6.5, va="center",
+                        color="k" if r.separated else LIST_COLOR)  # fmt: skip
+        ax.set_xlim(float(part["ci_low"].min()) - 0.05 * span, x_right + 0.8 * span)
+        ax.set_ylim(-0.7, len(part) - 0.3)
+        ax.set_xlabel(f"mean {part['metric'].iloc[0].upper()} over lists (bootstrap interval)",
+                      fontsize=8)  # fmt: skip
+        ax.set_title(f"{scheme} non-members", fontsize=9)
+        ax.tick_params(axis="x", labelsize=7)
+    fig.suptitle(_fitted(title, width, 10), fontsize=10)
+    return fig
+
+
 PSEUDO_SIZE = (7.2, 5.4)  # inches
 
 

@@ -73,6 +73,15 @@ def bins_for(vocab_path: str, n_bins: int | None):
     return vocab_bins(vocab_path, int(n_bins))[1]
 
 
+def baseline_bins(vocab_path: str, n_bins: int):
+    """Frequency bins for a baseline matched to frequency, or None where the vocabulary
+    has no counts (then the baseline is uniform, and the output says so)."""
+    import pandas as pd
+
+    counts = pd.read_parquet(vocab_path, columns=["count"])["count"]
+    return vocab_bins(vocab_path, int(n_bins))[1] if len(counts) and (counts > 0).all() else None
+
+
 def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
     """What a per-(list, embedding) job reads: the vectors (memory-mapped) and the rows of
     the concept's words in them."""

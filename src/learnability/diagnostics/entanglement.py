@@ -1,0 +1,92 @@
+"""How much of concept B is concept A: erase A from the embedding with LEACE
+(:mod:`learnability.diagnostics.leace`) and rescore B with the same protocol and splits.
+
+For each ordered pair (A, B): the eraser of A is fitted on the whole vocabulary (label:
+membership of A), applied to every row, and B's splits (the learnability job's own
+seeds, so its first ``iterations`` splits) are fitted and scored again. ``share`` is the
+part of B's AUC above chance (0.5) that erasing A removes: (before - after) / (before -
+0.5). On the diagonal (A = B) it says how completely one direction carried the list; a
+share near 0 says B is learnable without anything linear about A; nested lists (``posemo``
+inside ``affect``) give a large share one way and a smaller one the other.
+
+Cost: one eraser per list (two d-vectors once the covariance's roots are known) and
+``lists^2 x iterations`` fits, which is why ``entanglement.iterations`` defaults to fewer
+splits than the protocol's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from learnability.diagnostics.leace import Eraser, Whitening
+from learnability.protocol.sampling import derive_seed
+
+CHANCE = 0.5
+
+
+def _aucs(vectors: np.ndarray, splits: list, protocol) -> np.ndarray:
+    from learnability.protocol.evaluate import _fit_and_score
+
+    rows, _ = _fit_and_score(vectors, splits, protocol)
+    return np.array([r["auc"] for r in rows])
+
+
+def entanglement(
+    vectors: np.ndarray,
+    lists: Mapping[str, np.ndarray],
+    protocol,
+    *,
+    bins: np.ndarray | None = None,
+    embedding: str,
+) -> pd.DataFrame:
+    """Every ordered pair of ``lists`` (name -> member rows): B's mean AUC over
+    ``protocol.iterations`` splits before and after erasing A, the share of B's AUC above
+    chance that A accounts for, and that share's Monte Carlo standard error over the
+    paired splits (schema ``entanglement``)."""
+    from learnability.protocol.evaluate import _draw_splits
+
+    x = np.asarray(vectors, dtype=np.float64)
+    n = x.shape[0]
+    members = {name: np.unique(np.asarray(m, dtype=np.int64)) for name, m in lists.items()}
+    splits = {
+        name: _draw_splits(
+            n,
+            m,
+            protocol,
+            [derive_seed(protocol.seed, "concept", name, i) for i in range(protocol.iterations)],
+            bins,
+        )
+        for name, m in members.items()
+    }
+    before = {name: _aucs(x, splits[name], protocol) for name in members}
+    white = Whitening.of(x)
+    rows = []
+    for a, m_a in members.items():
+        z = np.zeros(n)
+        z[m_a] = 1.0
+        erased = Eraser.fit(x, z, white)(x)
+        for b, m_b in members.items():
+            after = _aucs(erased, splits[b], protocol)
+            above = before[b].mean() - CHANCE
+            diff = before[b] - after
+            se = diff.std(ddof=1) / np.sqrt(diff.size) if diff.size > 1 else np.nan
+            rows.append(
+                {
+                    "embedding": embedding,
+                    "negatives": protocol.negatives,
+                    "list_a": a,
+                    "list_b": b,
+                    "n_a": int(m_a.size),
+                    "n_b": int(m_b.size),
+                    "n_shared": int(np.intersect1d(m_a, m_b).size),
+                    "iterations": protocol.iterations,
+                    "auc_before": float(before[b].mean()),
+                    "auc_after": float(after.mean()),
+                    "share": float(diff.mean() / above) if above > 0 else np.nan,
+                    "share_se": float(se / above) if above > 0 else np.nan,
+                }
+            )
+    return pd.DataFrame(rows)

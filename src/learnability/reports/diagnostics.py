@@ -1,0 +1,139 @@
+"""Tables for people from the diagnostics' Parquet outputs: the suggested additions, their
+held-out check beside its baseline, the entanglement matrix, and the ranking with
+resolution (Markdown, CSV and LaTeX, as the other tables)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from learnability.reports.tables import format_pvalue, format_value, write_table_files
+
+SUGGESTIONS_SHOWN = 10
+
+
+def suggestions_markdown(
+    table: pd.DataFrame, lists: Sequence[str], shown: int = SUGGESTIONS_SHOWN
+) -> str:
+    """Each list's first ``shown`` suggestions per embedding, with their mean probability."""
+    lines = []
+    for name in lists:
+        part = table[table["list"] == name]
+        if part.empty:
+            continue
+        lines += [f"### {name}", "", "| embedding | suggested additions (mean probability) |",
+                  "|---|---|"]  # fmt: skip
+        for emb, g in part.groupby("embedding", sort=False):
+            g = g.sort_values("rank").head(shown)
+            words = ", ".join(f"{w} ({p:.2f})" for w, p in zip(g["word"], g["mean_probability"],
+                                                               strict=True))  # fmt: skip
+            lines.append(f"| {emb} | {words} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def check_table(check: pd.DataFrame, lists: Sequence[str]) -> pd.DataFrame:
+    """One row per (list, embedding): recall@k beside its frequency-matched baseline for
+    every k, and the p-value at the largest k."""
+    ks = sorted(check["k"].unique())
+    rows = []
+    order = {name: i for i, name in enumerate(lists)}
+    for (name, emb), g in check.groupby(["list", "embedding"], sort=False):
+        g = g.set_index("k")
+        row = {"list": name, "embedding": emb, "size": int(g["size"].iloc[0]),
+               "hidden": int(g["hidden"].iloc[0])}  # fmt: skip
+        for k in ks:
+            row[f"recall@{k}"] = g.loc[k, "recall"]
+            row[f"baseline@{k}"] = g.loc[k, "baseline_recall"]
+        row[f"p (k={ks[-1]})"] = format_pvalue(g.loc[ks[-1], "p_value"])
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    if df.empty:
+        return df
+    df["_order"] = df["list"].map(order)
+    return df.sort_values(["_order", "embedding"], kind="stable").drop(columns="_order")
+
+
+def entanglement_matrix(table: pd.DataFrame, embedding: str, lists: Sequence[str]) -> pd.DataFrame:
+    """Rows: the erased list A; columns: the rescored list B; cells: B's share."""
+    part = table[table["embedding"] == embedding]
+    present = [name for name in lists if name in set(part["list_a"])]
+    m = part.pivot(index="list_a", columns="list_b", values="share").reindex(
+        index=present, columns=present
+    )
+    m.index.name = None
+    return m.rename_axis(columns=None).reset_index(names="erased \\ rescored")
+
+
+def ranking_table(ranking: pd.DataFrame) -> pd.DataFrame:
+    """The compact ranking: per scheme, rank, rank interval, mean with its interval, and
+    the test against the next embedding down."""
+    rows = []
+    for r in ranking.sort_values(["negatives", "rank"], kind="stable").itertuples():
+        below = r.next_embedding is not None and not pd.isna(r.next_embedding)
+        rows.append(
+            {
+                "negatives": r.negatives,
+                "rank": int(r.rank),
+                "embedding": r.embedding,
+                "rank interval": f"[{r.rank_low:g}, {r.rank_high:g}]",
+                f"mean {r.metric}": r.mean,
+                "interval": f"[{format_value(r.ci_low)}, {format_value(r.ci_high)}]",
+                "vs next (Holm p)": (
+                    f"{'>' if r.separated else '~'} {r.next_embedding} "
+                    f"({format_pvalue(r.p_adjusted)})"
+                )
+                if below
+                else "",  # fmt: skip
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+RANKING_NOTE = """
+Rank interval: the percentile bootstrap interval of the rank over resampled lists and,
+within each, resampled splits. "> next": the one-sided Wilcoxon signed-rank test over
+per-list means separates it from the embedding ranked below, after Holm over the
+adjacent pairs; "~ next": it does not.
+"""
+
+CHECK_NOTE = """
+Each list's members are split into folds; each fold is hidden in turn, the protocol runs
+on the rest, and recall@k is the share of hidden members among the top k suggestions.
+baseline@k: the recall random vocabulary words of the hidden members' frequency would get
+from the same suggestions. p: the chance of that many hits or more at the baseline's
+rates (exact Poisson-binomial).
+"""
+
+
+def write_check(check: pd.DataFrame, lists: Sequence[str], md: str, csv: str, tex: str,
+                title: str) -> None:  # fmt: skip
+    table = check_table(check, lists)
+    write_table_files(table, md, None, title, tex, footer=CHECK_NOTE)
+    from learnability.io import atomic_path
+
+    with atomic_path(csv) as tmp:
+        check.to_csv(tmp, index=False)
+
+
+def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
+                       md: str, csv: str, title: str) -> None:  # fmt: skip
+    from learnability.io import atomic_path
+    from learnability.reports.tables import to_markdown, write_text
+
+    parts = [f"## {title}", ""]
+    for emb in embeddings:
+        if emb not in set(table["embedding"]):
+            continue
+        m = entanglement_matrix(table, emb, lists)
+        parts += [f"### {emb}", "", to_markdown(m, digits=2)]
+    parts.append("Cell: the share of the column list's AUC above 0.5 that erasing the row "
+                 "list (LEACE) removes; 1 = all of it, 0 = none.\n")  # fmt: skip
+    write_text("\n".join(parts), md)
+    with atomic_path(csv) as tmp:
+        table.to_csv(tmp, index=False)
+
+
+def write_ranking(ranking: pd.DataFrame, md: str, csv: str, tex: str, title: str) -> None:
+    write_table_files(ranking_table(ranking), md, csv, title, tex, footer=RANKING_NOTE)

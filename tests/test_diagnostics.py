@@ -1,0 +1,253 @@
+"""The dictionary doctor (suggested additions and their held-out check), LEACE and
+concept entanglement, and rankings with resolution: each against a brute-force or
+hand-computed reference, or a planted concept whose answer is known."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import binom, wilcoxon
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+
+from learnability.diagnostics import suggestions as sug
+from learnability.diagnostics.entanglement import entanglement
+from learnability.diagnostics.leace import Eraser, Whitening
+from learnability.protocol.evaluate import Protocol, evaluate_concept_full
+from learnability.protocol.sampling import frequency_bins
+from learnability.statistics.ranking import rank_embeddings
+
+
+def planted(seed, n=3000, d=20, size=60, shift=2.5, direction=0):
+    """Gaussian vectors with ``size`` words shifted along one axis: a concept."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d))
+    concept = np.sort(rng.choice(n, size, replace=False))
+    x[concept, direction] += shift
+    return x, concept, rng
+
+
+# --- suggestions ------------------------------------------------------------------------
+
+
+def test_vocabulary_scores_match_the_full_score_matrix_in_blocks(monkeypatch):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((500, 7)).astype(np.float32)
+    coef = rng.standard_normal((9, 8))
+    exclude = np.zeros(500, bool)
+    exclude[rng.choice(500, 30, replace=False)] = True
+    monkeypatch.setattr(sug, "BLOCK_BYTES", 8 * 9 * 37)  # 37 rows a block: 14 blocks
+    logit, prob, share = sug.vocabulary_scores(x, coef, exclude, top=11)
+    z = x.astype(np.float64) @ coef[:, :7].T + coef[:, 7]  # (words, splits), brute force
+    np.testing.assert_allclose(logit[~exclude], z[~exclude].mean(1), rtol=1e-12)
+    np.testing.assert_allclose(prob[~exclude], (1 / (1 + np.exp(-z[~exclude]))).mean(1))
+    counts = np.zeros(500)
+    for j in range(9):
+        candidates = np.flatnonzero(~exclude)
+        counts[candidates[np.argsort(-z[candidates, j])[:11]]] += 1
+    np.testing.assert_allclose(share[~exclude], counts[~exclude] / 9)
+    assert np.isnan(share[exclude]).all() and np.isnan(prob[exclude]).all()
+
+
+def test_suggestions_find_the_planted_words_left_out_of_a_list(seed):
+    x, concept, rng = planted(seed, shift=4.0)
+    given = np.sort(rng.choice(concept, 40, replace=False))
+    missing = np.setdiff1d(concept, given)
+    result = evaluate_concept_full(
+        x, given, Protocol(iterations=50, C=1.0, seed=seed), list_name="c", embedding="e"
+    )
+    words = [f"w{i}" for i in range(x.shape[0])]
+    table = sug.suggestions(x, result.coef, given, top=20, words=words, counts=None,
+                            list_name="c", embedding="e", negatives="uniform")  # fmt: skip
+    assert table["rank"].tolist() == list(range(1, 21))
+    assert not set(table["index"]) & set(given)
+    assert table["mean_probability"].is_monotonic_decreasing
+    found = np.isin(missing, table["index"]).mean()
+    # 20 of the 2960 outside words are planted: a random top 20 finds 0.7 % of them
+    assert found >= 0.6, found
+
+
+def test_poisson_binomial_tail_matches_scipy_and_enumeration():
+    assert sug.poisson_binomial_sf(3, np.full(12, 0.2)) == pytest.approx(binom.sf(2, 12, 0.2))
+    p = np.array([0.1, 0.5, 0.7, 0.05, 0.3])
+    for hits in range(7):
+        brute = sum(
+            np.prod([q if b else 1 - q for q, b in zip(p, bits, strict=True)])
+            for bits in itertools.product([0, 1], repeat=5)
+            if sum(bits) >= hits
+        )
+        assert sug.poisson_binomial_sf(hits, p) == pytest.approx(brute, abs=1e-12)
+
+
+def test_the_check_finds_hidden_members_of_a_planted_concept_above_its_baseline(seed):
+    x, concept, _ = planted(seed, size=100)
+    counts = np.arange(x.shape[0], 0, -1) + 10
+    bins = frequency_bins(counts, 10)
+    table = sug.suggestion_check(
+        x, concept, Protocol(iterations=20, C=1.0, seed=seed), bins=bins, ks=[10, 50],
+        holdout=0.2, folds=5, list_name="c", embedding="e",
+    )  # fmt: skip
+    assert table["hidden"].tolist() == [100, 100]
+    row = table.set_index("k").loc[50]
+    # every member hidden once; a random word of a member's bin is in the top 50 with
+    # probability about 50 / 2900
+    assert row["baseline_recall"] < 0.05 and row["recall"] > 0.3, row
+    assert row["p_value"] < 1e-6
+
+
+def test_the_baseline_explains_a_list_that_is_only_frequent_words(seed):
+    """A list of frequent words in an embedding with a frequency direction: the
+    classifiers learn "frequent", the suggestions find hidden members, and frequent
+    random words as often: recall is near its frequency-matched baseline."""
+    rng = np.random.default_rng(seed)
+    n, d = 2000, 10
+    counts = np.sort(rng.integers(10, 100000, n))[::-1]
+    bins = frequency_bins(counts, 10)
+    x = rng.standard_normal((n, d))
+    x[:, 0] += 3.0 * bins  # frequency is linearly decodable
+    top_bin = np.flatnonzero(bins == bins.max())
+    members = np.sort(rng.choice(top_bin, 100, replace=False))
+    table = sug.suggestion_check(
+        x, members, Protocol(iterations=20, C=1.0, seed=seed), bins=bins, ks=[50],
+        holdout=0.2, folds=5, list_name="frequent", embedding="e",
+    )  # fmt: skip
+    row = table.iloc[0]
+    assert row["recall"] > 0.1  # the suggestions are frequent words: some hidden members
+    # and about as many frequent non-members: no evidence beyond frequency
+    assert row["p_value"] > 0.001, row
+    assert abs(row["recall"] - row["baseline_recall"]) < 0.15, row
+
+
+# --- LEACE ------------------------------------------------------------------------------
+
+
+def test_leace_erasure_matches_a_case_computed_by_hand():
+    """Sigma = [[2, 1], [1, 1]], Sigma_xz = (sqrt2 / 4, 0): the eraser is
+    r(x) = x - e1 (Sigma^-1 e1) . (x - mu) / (Sigma^-1)_11 = (x2, x2) for mu = 0."""
+    s = np.sqrt(2)
+    x = np.array([[s, s], [-s, -s], [s, 0.0], [-s, 0.0]])
+    z = np.array([0, 0, 1, 0])
+    white = Whitening.of(x)
+    np.testing.assert_allclose(white.root @ white.root, [[2, 1], [1, 1]], atol=1e-12)
+    erased = Eraser.fit(x, z)(x)
+    np.testing.assert_allclose(erased, [[s, s], [-s, -s], [0, 0], [0, 0]], atol=1e-12)
+
+
+def test_leace_matches_its_closed_form_without_whitening():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((400, 6)) @ rng.standard_normal((6, 6))
+    z = (x[:, 0] + rng.standard_normal(400) > 0).astype(float)
+    mu = x.mean(0)
+    sigma = np.cov(x.T, bias=True)
+    sxz = (x - mu).T @ (z - z.mean()) / len(z)
+    b = np.linalg.solve(sigma, sxz)
+    expected = x - np.outer((x - mu) @ b, sxz) / (sxz @ b)
+    np.testing.assert_allclose(Eraser.fit(x, z)(x), expected, atol=1e-9)
+
+
+def test_after_erasure_logistic_regression_has_chance_auc_on_the_concept(seed):
+    x, concept, _ = planted(seed, n=2000, d=10, size=200)
+    z = np.isin(np.arange(len(x)), concept).astype(int)
+    before = LogisticRegression(C=1e4, max_iter=2000).fit(x, z)
+    assert roc_auc_score(z, before.decision_function(x)) > 0.9
+    erased = Eraser.fit(x, z)(x)
+    np.testing.assert_allclose(erased[z == 1].mean(0), erased[z == 0].mean(0), atol=1e-10)
+    after = LogisticRegression(C=1e4, solver="newton-cholesky", tol=1e-12).fit(erased, z)
+    # w = 0 is the optimum (equal class means zero the gradient there): what the solver
+    # returns is zero to its tolerance, so every score is the intercept, AUC one half
+    assert np.abs(after.coef_).max() < 1e-7 * np.abs(before.coef_).max()
+    # and fitted on one half of the erased words, it scores the other half at chance:
+    # within 4 standard errors of the AUC (Hanley & McNeil's, about 0.03 here)
+    train = np.arange(len(x)) % 2 == 0
+    half = LogisticRegression(C=1e4, max_iter=2000).fit(erased[train], z[train])
+    auc = roc_auc_score(z[~train], half.decision_function(erased[~train]))
+    n1, n0 = z[~train].sum(), (~train).sum() - z[~train].sum()
+    se = np.sqrt((n0 + n1 + 1) / (12 * n0 * n1))
+    assert abs(auc - 0.5) < 4 * se, (auc, se)
+
+
+# --- entanglement -----------------------------------------------------------------------
+
+
+def _pair(seed, shared: bool):
+    rng = np.random.default_rng(seed)
+    n, d = 2000, 20
+    x = rng.standard_normal((n, d))
+    a, b = np.split(rng.choice(n, 120, replace=False), 2)
+    x[a, 0] += 3.0
+    x[b, 0 if shared else 1] += 3.0
+    return x, {"a": np.sort(a), "b": np.sort(b)}
+
+
+def test_entanglement_is_high_for_a_shared_direction_and_near_zero_otherwise(seed):
+    protocol = Protocol(iterations=20, C=1.0, seed=seed)
+    shared = entanglement(*_pair(seed, True), protocol, embedding="e").set_index(
+        ["list_a", "list_b"]
+    )
+    apart = entanglement(*_pair(seed, False), protocol, embedding="e").set_index(
+        ["list_a", "list_b"]
+    )
+    assert shared.loc[("a", "b"), "auc_before"] > 0.9
+    assert shared.loc[("a", "b"), "share"] > 0.8
+    assert shared.loc[("b", "a"), "share"] > 0.8
+    # orthogonal directions: erasing a leaves b's AUC (its standard error is about 0.01)
+    assert abs(apart.loc[("a", "b"), "share"]) < 0.1
+    assert abs(apart.loc[("b", "a"), "share"]) < 0.1
+    # erasing a list from itself removes its learnability
+    for table in (shared, apart):
+        assert table.loc[("a", "a"), "share"] > 0.8
+        assert table.loc[("a", "a"), "auc_after"] < 0.6
+
+
+# --- rankings ---------------------------------------------------------------------------
+
+
+def _iterations(means: dict[str, np.ndarray], splits: int, noise: float, seed: int):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for e, per_list in means.items():
+        for li, m in enumerate(per_list):
+            for i, v in enumerate(m + noise * rng.standard_normal(splits)):
+                rows.append({"list": f"l{li}", "embedding": e, "negatives": "uniform",
+                             "iteration": i, "auc": v})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_ranking_separates_a_clear_gap_and_not_a_tie(seed):
+    rng = np.random.default_rng(seed)
+    base = 0.8 + 0.05 * rng.standard_normal(20)
+    wobble = 0.002 * np.where(np.arange(20) % 2, 1, -1)  # median difference zero
+    means = {"worse": base - wobble, "best": base + 0.05, "tied": base + wobble}
+    table = rank_embeddings(_iterations(means, 30, 0.01, seed), list(means), seed=seed)
+    assert table["embedding"].tolist()[0] == "best"
+    best = table.iloc[0]
+    assert (best["rank_low"], best["rank_high"]) == (1.0, 1.0)
+    assert best["separated"]
+    second = table.iloc[1]
+    assert not second["separated"]
+    assert second["rank_low"] == 2.0 and second["rank_high"] == 3.0
+    # the adjacent pairs' p-values are scipy's exact Wilcoxon, Holm-adjusted over 2
+    per_list = {e: np.asarray(v) for e, v in _per_list(table, means, seed).items()}
+    pairs = zip(table["embedding"][:2], table["next_embedding"][:2], strict=True)
+    p = [wilcoxon(per_list[a] - per_list[b], alternative="greater").pvalue for a, b in pairs]
+    np.testing.assert_allclose(table["p_value"][:2], p, rtol=1e-9)
+    lo, hi = sorted(p)
+    holm = [min(1, 2 * lo), max(min(1, 2 * lo), hi)]
+    np.testing.assert_allclose(sorted(table["p_adjusted"][:2]), holm, rtol=1e-9)
+
+
+def _per_list(table, means, seed):
+    # recomputed from the same frame the ranking read
+    frame = _iterations(means, 30, 0.01, seed)
+    return {e: g.groupby("list")["auc"].mean().to_numpy() for e, g in frame.groupby("embedding")}
+
+
+def test_rank_intervals_cover_the_truth_for_exchangeable_embeddings(seed):
+    """Three embeddings with the same true means: every rank interval spans 1 to 3 (each
+    could be any)."""
+    rng = np.random.default_rng(seed)
+    base = 0.8 + 0.05 * rng.standard_normal(15)
+    means = {e: base for e in ("a", "b", "c")}
+    table = rank_embeddings(_iterations(means, 20, 0.02, seed + 1), list(means), seed=seed)
+    assert (table["rank_low"] <= 1.5).sum() >= 2 and (table["rank_high"] >= 2.5).all()

@@ -1,0 +1,32 @@
+import pandas as pd
+
+from learnability.diagnostics.suggestions import suggestion_check
+from learnability.logs import logged
+from learnability.protocol.threads import limit_threads
+from learnability.schemas import write_table
+from learnability.workflow.jobs import baseline_bins, job_protocol, load_concept_job
+
+with logged(snakemake) as log, limit_threads(snakemake.threads):
+    i, p, w = snakemake.input, snakemake.params, snakemake.wildcards
+    protocol = job_protocol(p, w.negatives, iterations=p.check["iterations"])
+    bins = baseline_bins(i.vocab, p.n_bins)
+    tables = []
+    for name, concept in zip(p.lists, i.concepts, strict=True):
+        vectors, members = load_concept_job(i.vectors, i.vocab, concept)
+        kept = members.size - -(-members.size // round(1 / p.check["holdout"]))
+        if kept < p.min_words:
+            log.warning("%s: not checked: %d members leave %d after hiding a fold, fewer "
+                        "than learnability.min_words (%d)", name, members.size, kept,
+                        p.min_words)  # fmt: skip
+            continue
+        tables.append(
+            suggestion_check(
+                vectors, members, protocol, bins=bins, ks=p.check["k"],
+                holdout=p.check["holdout"], folds=p.check["folds"], list_name=name,
+                embedding=w.embedding,
+            )
+        )  # fmt: skip
+        row = tables[-1].iloc[-1]
+        log.info("%s: recall@%d %.3f (baseline %.3f)", name, row["k"], row["recall"],
+                 row["baseline_recall"])  # fmt: skip
+    write_table(pd.concat(tables, ignore_index=True), snakemake.output[0], "suggestion_check")
