@@ -64,8 +64,9 @@ def test_suggestions_find_the_planted_words_left_out_of_a_list(seed):
     assert not set(table["index"]) & set(given)
     assert table["mean_probability"].is_monotonic_decreasing
     found = np.isin(missing, table["index"]).mean()
-    # 20 of the 2960 outside words are planted: a random top 20 finds 0.7 % of them
-    assert found >= 0.6, found
+    # 20 of the 2960 outside words are planted: a random top 20 finds 0.7 % of them (at
+    # 20 seeds this finds 55-95 %)
+    assert found >= 0.4, found
 
 
 def test_poisson_binomial_tail_matches_scipy_and_enumeration():
@@ -189,29 +190,36 @@ def test_entanglement_is_high_for_a_shared_direction_and_near_zero_otherwise(see
         ["list_a", "list_b"]
     )
     assert shared.loc[("a", "b"), "auc_before"] > 0.9
-    assert shared.loc[("a", "b"), "share"] > 0.8
-    assert shared.loc[("b", "a"), "share"] > 0.8
-    # orthogonal directions: erasing a leaves b's AUC (its standard error is about 0.01)
-    assert abs(apart.loc[("a", "b"), "share"]) < 0.1
-    assert abs(apart.loc[("b", "a"), "share"]) < 0.1
-    # erasing a list from itself removes its learnability
+    # one shared direction: erasing either removes most of the other (0.70-1.03 at 20
+    # seeds; not all: the eraser is fitted to a's sample mean, and b's own noise remains)
+    assert shared.loc[("a", "b"), "share"] > 0.5
+    assert shared.loc[("b", "a"), "share"] > 0.5
+    # orthogonal directions: erasing a leaves b's AUC (within 0.01 at 20 seeds; the
+    # share's standard error is about 0.003)
+    assert abs(apart.loc[("a", "b"), "share"]) < 0.05
+    assert abs(apart.loc[("b", "a"), "share"]) < 0.05
+    # erasing a list from itself removes its learnability, and more: the eraser equalises
+    # the class means over all members, so the held-out half lands below the non-members
     for table in (shared, apart):
-        assert table.loc[("a", "a"), "share"] > 0.8
-        assert table.loc[("a", "a"), "auc_after"] < 0.6
+        assert table.loc[("a", "a"), "share"] > 1.0
+        assert table.loc[("a", "a"), "auc_after"] < 0.5
 
 
 # --- rankings ---------------------------------------------------------------------------
 
 
 def _iterations(means: dict[str, np.ndarray], splits: int, noise: float, seed: int):
+    """An iterations table: per embedding and list, ``splits`` AUCs around its mean."""
     rng = np.random.default_rng(seed)
-    rows = []
+    frames = []
     for e, per_list in means.items():
-        for li, m in enumerate(per_list):
-            for i, v in enumerate(m + noise * rng.standard_normal(splits)):
-                rows.append({"list": f"l{li}", "embedding": e, "negatives": "uniform",
-                             "iteration": i, "auc": v})  # fmt: skip
-    return pd.DataFrame(rows)
+        n = len(per_list)
+        auc = np.repeat(per_list, splits) + noise * rng.standard_normal(n * splits)
+        frames.append(pd.DataFrame({
+            "list": np.repeat([f"l{i}" for i in range(n)], splits), "embedding": e,
+            "negatives": "uniform", "iteration": np.tile(np.arange(splits), n), "auc": auc,
+        }))  # fmt: skip
+    return pd.concat(frames, ignore_index=True)
 
 
 def test_ranking_separates_a_clear_gap_and_not_a_tie(seed):
@@ -243,11 +251,17 @@ def _per_list(table, means, seed):
     return {e: g.groupby("list")["auc"].mean().to_numpy() for e, g in frame.groupby("embedding")}
 
 
-def test_rank_intervals_cover_the_truth_for_exchangeable_embeddings(seed):
-    """Three embeddings with the same true means: every rank interval spans 1 to 3 (each
-    could be any)."""
+@pytest.mark.parametrize("n_lists", [8, 22])  # the sample's lists, and GloVe 6B's
+def test_ranking_separates_exchangeable_embeddings_at_most_at_its_level(seed, n_lists):
+    """Three embeddings with the same true means: the share of datasets in which any
+    adjacent pair is separated (the family-wise error Holm controls) is at most 0.05,
+    within 3 binomial standard errors over 300 datasets."""
     rng = np.random.default_rng(seed)
-    base = 0.8 + 0.05 * rng.standard_normal(15)
-    means = {e: base for e in ("a", "b", "c")}
-    table = rank_embeddings(_iterations(means, 20, 0.02, seed + 1), list(means), seed=seed)
-    assert (table["rank_low"] <= 1.5).sum() >= 2 and (table["rank_high"] >= 2.5).all()
+    errors, datasets = 0, 300
+    for r in range(datasets):
+        base = 0.8 + 0.05 * rng.standard_normal(n_lists)
+        means = {e: base for e in ("a", "b", "c")}
+        frame = _iterations(means, 10, 0.02, int(rng.integers(2**31)))
+        table = rank_embeddings(frame, list(means), resamples=10, seed=r)
+        errors += bool(table["separated"].any())
+    assert errors / datasets <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / datasets), errors

@@ -321,7 +321,15 @@ def test_make_report_after_a_run_holds_every_figure_and_shows_them_in_chromium(
     for table in ("evaluations.md", "evaluation_tests.md", "multi_answer.md"):
         assert results[f"results/tables/{table}"]["caption"], table
     categories = json.loads(re.search(r"var categories = (\{.*?\});\n", html).group(1))
-    assert set(categories) == {"Corpus", "Embeddings", "Learnability", "Comparison"}
+    assert set(categories) == {"Corpus", "Embeddings", "Learnability", "Comparison",
+                               "Suggestions", "Entanglement"}  # fmt: skip
+    for name in (
+        "results/tables/ranking.csv",
+        "results/plots/ranking.png",
+        "results/plots/uniform/entanglement.png",
+        "results/tables/frequency_matched/suggestion_check.csv",
+    ):
+        assert results[name]["caption"], name  # fmt: skip
     if CHROMIUM is None:
         pytest.skip("chromium is not installed (apt install chromium): no screenshot")
     import html as html_lib

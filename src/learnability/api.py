@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +30,9 @@ from learnability import schemas
 from learnability.concepts.lists import Entry, coverage, member_indices, resolve
 from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.defaults import default
+from learnability.diagnostics.entanglement import entanglement
+from learnability.diagnostics.suggestions import suggestion_check
+from learnability.diagnostics.suggestions import suggestions as suggest
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
 from learnability.protocol.codelength import codelength_rows
@@ -65,6 +68,13 @@ CODELENGTH_FRACTIONS = tuple(default("codelength.fractions"))
 CODELENGTH_ORDERS: int = default("codelength.orders")
 CODELENGTH_NULL_LISTS: int = default("codelength.null_lists")
 NEGATIVES = ("uniform", "frequency_matched")
+# the diagnostics' (the workflow's suggestions: and entanglement: sections)
+SUGGESTIONS: int = default("suggestions.top")
+CHECK_FOLDS: int = default("suggestions.check.folds")
+CHECK_HOLDOUT: float = default("suggestions.check.holdout")
+CHECK_ITERATIONS: int = default("suggestions.check.iterations")
+CHECK_K = tuple(default("suggestions.check.k"))
+ENTANGLEMENT_ITERATIONS: int = default("entanglement.iterations")
 
 # nulls kept across calls, oldest dropped first: (vectors, key, settings) -> null table
 NULL_CACHE: dict[tuple, pd.DataFrame] = {}
@@ -97,7 +107,10 @@ class Scores:
     - ``summary``, ``iterations``, ``members``, ``null``, ``concept_words``, ``coverage``,
       ``codelength`` (each list's online codelength and its null's; empty when
       ``codelength_orders`` is 0);
-    - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary, and why.
+    - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary, and why;
+    - ``suggestions``, ``suggestion_check``, ``entanglement``: what each list may be
+      missing, the held-out check of that, and how much of each list is each other one
+      (:mod:`learnability.diagnostics`; empty when turned off).
     """
 
     lists: pd.DataFrame
@@ -111,6 +124,11 @@ class Scores:
     skipped: pd.DataFrame
     codelength: pd.DataFrame = field(default_factory=lambda: schemas.empty("codelength"))
     settings: dict = field(default_factory=dict)
+    suggestions: pd.DataFrame = field(default_factory=lambda: schemas.empty("suggestions"))
+    suggestion_check: pd.DataFrame = field(
+        default_factory=lambda: schemas.empty("suggestion_check")
+    )
+    entanglement: pd.DataFrame = field(default_factory=lambda: schemas.empty("entanglement"))
 
 
 def load_lists(path: Path) -> dict[str, list[Entry]]:
@@ -369,6 +387,12 @@ def score(
     codelength_orders: int = CODELENGTH_ORDERS,
     codelength_null_lists: int = CODELENGTH_NULL_LISTS,
     codelength_fractions: Sequence[float] = CODELENGTH_FRACTIONS,
+    suggestions: int = SUGGESTIONS,
+    check_folds: int = CHECK_FOLDS,
+    check_iterations: int = CHECK_ITERATIONS,
+    check_holdout: float = CHECK_HOLDOUT,
+    check_k: Sequence[int] = CHECK_K,
+    entanglement_iterations: int = ENTANGLEMENT_ITERATIONS,
     name: str | None = None,
 ) -> Scores:
     """Score each list on one embedding as the workflow does: ``iterations`` random half
@@ -383,7 +407,14 @@ def score(
     (:mod:`learnability.protocol.codelength`) averages ``codelength_orders`` orders (0: none),
     beside ``codelength_null_lists`` random lists of its size; ``lists`` shows both
     compressions. Lists with fewer than ``min_words`` words in the vocabulary are
-    reported in ``skipped``, not scored."""
+    reported in ``skipped``, not scored.
+
+    The diagnostics (the workflow's ``suggestions:`` and ``entanglement:`` sections): the
+    ``suggestions`` words outside each list its own classifiers score highest (0: none);
+    their held-out check, ``check_folds`` folds of ``check_holdout`` of the members hidden
+    in turn with ``check_iterations`` splits each, recall at each of ``check_k`` (0 folds:
+    none); and each ordered pair of lists' entanglement with ``entanglement_iterations``
+    splits (0: none)."""
     if negatives not in NEGATIVES:
         raise InputError(f"negatives {negatives!r}: use one of {', '.join(NEGATIVES)}")
     emb = as_embedding(embedding, name=name)
@@ -412,6 +443,7 @@ def score(
     bins_digest = _digest(bins) if bins is not None else ""
     null_seed = seed + 1 if null_seed is None else null_seed
     resolutions, covers, results, skipped, nulls, codes = [], [], [], [], {}, []
+    suggested, checks, members_of = [], [], {}
     for list_name, list_entries in entries.items():
         resolved = resolve(
             list_entries,
@@ -449,6 +481,25 @@ def score(
             vocabulary=vocab,
         )
         results.append(result)
+        if suggestions:
+            suggested.append(
+                suggest(emb.vectors, result.coef, idx, top=suggestions, words=emb.words,
+                        counts=np.asarray(emb.counts), list_name=list_name, embedding=label,
+                        negatives=negatives)
+            )  # fmt: skip
+        held = idx.size - -(-idx.size // max(2, round(1 / check_holdout)))
+        if check_folds and held >= min_words:
+            checks.append(
+                suggestion_check(
+                    emb.vectors, idx, replace(protocol, iterations=check_iterations),
+                    bins=_baseline_bins(emb, n_bins), ks=check_k, holdout=check_holdout,
+                    folds=check_folds, list_name=list_name, embedding=label,
+                )
+            )  # fmt: skip
+        elif check_folds:
+            log.warning("%s: suggestions not checked: %d members leave %d after hiding a "
+                        "fold, fewer than %d", list_name, idx.size, held, min_words)  # fmt: skip
+        members_of[list_name] = idx
         if codelength_orders:
             codes.append(
                 codelength_rows(
@@ -470,6 +521,12 @@ def score(
                 while len(NULL_CACHE) > NULL_CACHE_SIZE:
                     NULL_CACHE.pop(next(iter(NULL_CACHE)))
             nulls[key] = NULL_CACHE[settings].assign(embedding=label)
+    entangled = (
+        entanglement(emb.vectors, members_of, replace(protocol, iterations=entanglement_iterations),
+                     bins=bins, embedding=label)
+        if entanglement_iterations and members_of
+        else schemas.empty("entanglement")
+    )  # fmt: skip
     covered = pd.DataFrame(covers).reset_index(drop=True)
     skipped_table = pd.DataFrame(skipped, columns=["list", "n_entries", "n_in_vocab", "reason"])
     if not results:
@@ -508,7 +565,10 @@ def score(
         null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
         seed=seed, null_seed=null_seed, case=case, adjust=adjust,
         codelength_orders=codelength_orders, codelength_null_lists=codelength_null_lists,
-        codelength_fractions=list(codelength_fractions),
+        codelength_fractions=list(codelength_fractions), suggestions=suggestions,
+        check_folds=check_folds, check_iterations=check_iterations,
+        check_holdout=check_holdout, check_k=list(check_k),
+        entanglement_iterations=entanglement_iterations,
     )  # fmt: skip
     return Scores(
         lists=table,
@@ -522,4 +582,19 @@ def score(
         skipped=skipped_table,
         codelength=codes_table,
         settings=settings,
+        suggestions=_concat(suggested, "suggestions"),
+        suggestion_check=_concat(checks, "suggestion_check"),
+        entanglement=schemas.conform(entangled, "entanglement"),
     )
+
+
+def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
+    if not frames:
+        return schemas.empty(table)
+    return schemas.conform(pd.concat(frames, ignore_index=True), table)
+
+
+def _baseline_bins(emb: Embedding, n_bins: int) -> np.ndarray | None:
+    """Frequency bins for the check's baseline, or None (uniform) without counts."""
+    counts = np.asarray(emb.counts)
+    return frequency_bins(counts, n_bins) if counts.size and (counts > 0).all() else None

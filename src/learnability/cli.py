@@ -132,6 +132,9 @@ def evaluate_command(args: argparse.Namespace) -> int:
         seed=args.seed,
         case=args.case,
         name=name,
+        suggestions=args.suggestions,
+        check_folds=args.check_folds,
+        entanglement_iterations=args.entanglement_iterations,
     )
     # lists too small to score were logged as skipped (learnability.api), one line each
     table = scores.lists[LIST_COLUMNS]
@@ -151,6 +154,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
     weakest = member_extremes(scores.members, k=args.show)
     print("## Weakest and strongest members (share of held-out non-members outscored)\n")
     print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
+    print_diagnostics(scores, args.show)
     if args.out:
         write_by_suffix(table, args.out)
     if args.out_dir:
@@ -161,7 +165,56 @@ def evaluate_command(args: argparse.Namespace) -> int:
         write_by_suffix(covered, args.out_dir / f"coverage{ext}", "coverage")
         write_by_suffix(scores.members, args.out_dir / f"members{ext}", "members")
         write_by_suffix(scores.null, args.out_dir / f"null{ext}", "null")
+        for table_name in ("suggestions", "suggestion_check", "entanglement"):
+            frame = getattr(scores, table_name)
+            write_by_suffix(frame, args.out_dir / f"{table_name}{ext}", table_name)
+        if len(scores.suggestions):
+            write_page(scores, emb, args.out_dir / "explorer.html", args.seed)
     return 0
+
+
+def print_diagnostics(scores, shown: int) -> None:
+    """The diagnostics in short: each list's first suggestions, the held-out check, and
+    the most entangled pairs."""
+    from learnability.reports.diagnostics import check_table
+    from learnability.reports.tables import to_markdown
+
+    if len(scores.suggestions):
+        print("\n## Suggested additions (mean probability over the splits' classifiers)\n")
+        top = scores.suggestions[scores.suggestions["rank"] <= shown]
+        rows = {
+            name: ", ".join(f"{w} ({q:.2f})" for w, q in g[["word", "mean_probability"]].values)
+            for name, g in top.groupby("list", sort=False)
+        }
+        rows = pd.Series(rows, name="suggestions").rename_axis("list")
+        print(to_markdown(rows.reset_index()), end="")
+    if len(scores.suggestion_check):
+        print("\n## Held-out check: recall@k of hidden members, beside random words of "
+              "their frequency (baseline@k)\n")  # fmt: skip
+        table = check_table(scores.suggestion_check, list(dict.fromkeys(scores.lists["list"])))
+        print(to_markdown(table.drop(columns=["embedding"])), end="")
+    pairs = scores.entanglement
+    pairs = pairs[pairs["list_a"] != pairs["list_b"]]
+    if len(pairs):
+        print("\n## Most entangled pairs (share of B's AUC above chance lost when A is erased)\n")
+        top = pairs.nlargest(shown, "share")[
+            ["list_a", "list_b", "auc_before", "auc_after", "share"]
+        ]
+        print(to_markdown(top), end="")
+
+
+def write_page(scores, emb, path: Path, seed: int) -> None:
+    """The explorer page of one embedding's lists (learnability.reports.explorer)."""
+    from learnability.reports.explorer import explorer_figure, panels_for, write_explorer
+
+    label = scores.settings["embedding"]
+    panels = panels_for(
+        emb.vectors, emb.words, embedding=label, lists=list(scores.lists["list"]),
+        members=scores.members, suggestions=scores.suggestions, summary=scores.summary,
+        non_members=200, seed=seed,
+    )  # fmt: skip
+    title = f"learnability explorer: {label} ({scores.settings['negatives']} non-members)"
+    write_explorer(explorer_figure(panels, scores.entanglement, title), path)
 
 
 def wordnet_command(args: argparse.Namespace) -> int:
@@ -320,11 +373,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, help="also write the per-list table (.csv, .parquet or .json)"
     )
     ev.add_argument(
+        "--suggestions",
+        type=int,
+        default=api.SUGGESTIONS,
+        help=f"words outside each list that its classifiers score highest ({api.SUGGESTIONS}; "
+        "0: none)",
+    )
+    ev.add_argument(
+        "--check-folds",
+        type=int,
+        default=api.CHECK_FOLDS,
+        help="folds of the members hidden in turn to check the suggestions "
+        f"({api.CHECK_FOLDS}; 0: no check)",
+    )
+    ev.add_argument(
+        "--entanglement-iterations",
+        type=int,
+        default=api.ENTANGLEMENT_ITERATIONS,
+        help="splits per pair of lists for their entanglement (LEACE) "
+        f"({api.ENTANGLEMENT_ITERATIONS}; 0: none)",
+    )
+    ev.add_argument(
         "--out-dir",
         type=Path,
         help="also write lists, concept_words (every entry's status, matched form and "
-        "wildcard expansions), coverage, members and null tables into this folder, with "
-        "the workflow's schemas",
+        "wildcard expansions), coverage, members, null, suggestions, suggestion_check and "
+        "entanglement tables into this folder, with the workflow's schemas, and "
+        "explorer.html (one page, opens offline)",
     )
     ev.add_argument(
         "--out-format", choices=["parquet", "csv"], default="parquet", help="of --out-dir"

@@ -182,11 +182,8 @@ rule explorer:
     input:
         unpack(explorer_inputs),
     output:
-        report(
-            "results/explorer.html",
-            caption="../report/explorer.rst",
-            category="Explorer",
-        ),
+        # a page of its own (5 MB of it plotly.js), opened from the file, not the report
+        "results/explorer.html",
     log:
         "logs/explorer.log",
     conda:

@@ -195,7 +195,7 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
         title={"text": first[1]["title.text"], "x": 0.01},
         height=980,
         margin={"t": 140, "l": 60, "r": 40, "b": 60},
-        legend={"orientation": "h", "y": 0.47, "x": 0.0},
+        legend={"orientation": "h", "y": -0.06, "x": 0.0},
         updatemenus=[
             {
                 "buttons": buttons,
