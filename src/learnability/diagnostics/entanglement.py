@@ -5,7 +5,8 @@ For each ordered pair (A, B): the eraser of A is fitted on the whole vocabulary 
 membership of A), applied to every row, and B's splits (the learnability job's own
 seeds, so its first ``iterations`` splits) are fitted and scored again. ``share`` is the
 part of B's AUC above chance (0.5) that erasing A removes: (before - after) / (before -
-0.5). On the diagonal (A = B) it says how completely one direction carried the list; a
+0.5), defined where B's AUC is above chance by ``MIN_Z`` standard errors of its mean
+over the splits (else NaN: the share of noise is noise). On the diagonal (A = B) it says how completely one direction carried the list; a
 share near 0 says B is learnable without anything linear about A; nested lists (``posemo``
 inside ``affect``) give a large share one way and a smaller one the other.
 
@@ -25,6 +26,12 @@ from learnability.diagnostics.leace import Eraser, Whitening
 from learnability.protocol.sampling import derive_seed
 
 CHANCE = 0.5
+# B's AUC must be above chance by this many standard errors of its mean for a share
+MIN_Z = 3.0
+
+
+def _se(values: np.ndarray) -> float:
+    return float(values.std(ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
 
 
 def _aucs(vectors: np.ndarray, splits: list, protocol) -> np.ndarray:
@@ -73,6 +80,11 @@ def entanglement(
             above = before[b].mean() - CHANCE
             diff = before[b] - after
             se = diff.std(ddof=1) / np.sqrt(diff.size) if diff.size > 1 else np.nan
+            if not above > MIN_Z * _se(before[b]):
+                # B is not learnable beyond its own Monte Carlo error: a share of a
+                # difference from chance that is noise is noise (it ran to 34 on the
+                # sample's fastText `anger`, AUC 0.48), so there is none
+                above = np.nan
             rows.append(
                 {
                     "embedding": embedding,
@@ -85,8 +97,8 @@ def entanglement(
                     "iterations": protocol.iterations,
                     "auc_before": float(before[b].mean()),
                     "auc_after": float(after.mean()),
-                    "share": float(diff.mean() / above) if above > 0 else np.nan,
-                    "share_se": float(se / above) if above > 0 else np.nan,
+                    "share": float(diff.mean() / above),
+                    "share_se": float(se / above),
                 }
             )
     return pd.DataFrame(rows)
