@@ -6,9 +6,11 @@ membership of A), applied to every row, and B's splits (the learnability job's o
 seeds, so its first ``iterations`` splits) are fitted and scored again. ``share`` is the
 part of B's AUC above chance (0.5) that erasing A removes: (before - after) / (before -
 0.5), defined where B's AUC is above chance by ``MIN_Z`` standard errors of its mean
-over the splits (else NaN: the share of noise is noise). On the diagonal (A = B) it says how completely one direction carried the list; a
-share near 0 says B is learnable without anything linear about A; nested lists (``posemo``
-inside ``affect``) give a large share one way and a smaller one the other.
+over the splits (else NaN: the share of noise is noise). A share near 0 says B is
+learnable without anything linear about A; nested lists give a large share one way and
+a smaller one the other. On the diagonal (A = B) the share exceeds 1: the eraser
+equalises the class means over all the members, so a split's held-out half lands on
+the other side of the mean from its training half (an AUC below 0.5).
 
 Cost: one eraser per list (two d-vectors once the covariance's roots are known) and
 ``lists^2 x iterations`` fits, which is why ``entanglement.iterations`` defaults to fewer
