@@ -87,6 +87,10 @@ def test_schema_rejects_bad_config(mutate, match):
             ),
             "embeddings.pre.params: a pretrained embedding is not trained here",
         ),
+        (
+            lambda c: c.update(suggestions={"check": {"folds": 6, "holdout": 0.2}}),
+            r"suggestions\.check\.folds: 6 folds of 0\.2 .* at most 5",
+        ),
     ],
 )
 def test_cross_key_checks(mutate, match):

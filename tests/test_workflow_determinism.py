@@ -21,11 +21,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
     """Given the embeddings, the numbers are the same whatever the cores and the order the
     jobs ran in (the fixture ran on 2 cores): one trained embedding's learnability,
-    codelength, null and evaluation tables are recomputed on one core, then the
-    p-values, Wilcoxon tests and evaluation summaries (seeded bootstraps) over all four
-    embeddings, and every file equals the first run's."""
+    codelength, null, diagnostics and evaluation tables are recomputed on one core, then
+    the p-values, Wilcoxon tests, ranking and evaluation summaries (seeded bootstraps)
+    over all four embeddings, and every file equals the first run's."""
     wd = own_copy(workflow_dir, tmp_path)
-    parts = [f"{stage}/word2vec" for stage in ("learnability", "codelength", "null")]
+    parts = [f"{stage}/word2vec" for stage in ("learnability", "codelength", "null", "diagnostics")]
     parts += ["stats", "evaluations"]
     saved = tmp_path / "first"
     for part in parts:
@@ -40,7 +40,11 @@ def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir,
     ]  # fmt: skip
     assert len(files) > 25
     assert {"evaluations/word2vec/pseudo.parquet", "evaluations/tests.parquet",
-            "stats/wilcoxon.parquet"} <= {str(f) for f in files}  # fmt: skip
+            "stats/wilcoxon.parquet", "stats/ranking.parquet",
+            "diagnostics/word2vec/uniform/suggestions.parquet",
+            "diagnostics/word2vec/uniform/suggestion_check.parquet",
+            "diagnostics/word2vec/frequency_matched/entanglement.parquet"} <= {
+        str(f) for f in files}  # fmt: skip
     # the compared files are the targets: the figures and tables after them are not what
     # is compared (and re-rendering them on one core doubled this test's time)
     result = run(wd, "--cores", "1", *[f"results/{rel}" for rel in files])

@@ -367,6 +367,9 @@ def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path
         "random_lists": {"lists": 8, "iterations": 3, "sizes": [30]},
         "report": {"table_size": 30},
         "evaluations": {kind: {"files": []} for kind in ("analogy", "word_pairs", "hierarchy")},
+        "compare": {"embeddings": ["glove6b", "random"]},
+        "suggestions": {"check": {"iterations": 5}},
+        "entanglement": {"iterations": 5},
     }
     update_config(cfg, small)
     cfg["evaluations"]["pseudo"] = {"enabled": False}

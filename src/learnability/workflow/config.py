@@ -380,12 +380,16 @@ def check_trainers(config: dict) -> None:
 def check_config(config: dict) -> None:
     """Cross-key checks; raise :class:`ConfigError` naming the key and the fix."""
     check_trainers(config)
-    check = config["suggestions"]["check"]
-    parts = max(2, round(1 / check["holdout"]))
-    if check["folds"] > parts:
+    from learnability.defaults import default
+
+    check = config.get("suggestions", {}).get("check", {})
+    holdout = check.get("holdout", default("suggestions.check.holdout"))
+    folds = check.get("folds", default("suggestions.check.folds"))
+    parts = max(2, round(1 / holdout))
+    if folds > parts:
         raise ConfigError(
-            f"suggestions.check.folds: {check['folds']} folds of {check['holdout']:g} of the "
-            f"members cannot all be hidden in turn; use at most {parts} (1 / holdout)"
+            f"suggestions.check.folds: {folds} folds of {holdout:g} of the members cannot "
+            f"all be hidden in turn; use at most {parts} (1 / holdout)"
         )
     dump = config["dump"]
     if (dump.get("source") is None) == (dump.get("base_url") is None):
