@@ -31,6 +31,7 @@ PRINTS = {
     "import_vectors.py": "ratio ours/baseline",
     "neighbours.py": "ratio naive/ours",
     "scale.py": "log-log slopes, and enwiki",
+    "suggestions.py": "ratio score/fits",
     "trainers.py": "vs gensim word2vec",
 }
 
