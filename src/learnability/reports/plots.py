@@ -413,16 +413,18 @@ def ranking_figure(table: pd.DataFrame, title: str) -> Figure:
         labels = [f"{r.embedding}  #{r.rank} [{r.rank_low:g}, {r.rank_high:g}]"
                   for r in part.itertuples()]  # fmt: skip
         ax.set_yticks(y, labels, fontsize=8)
-        x_right = float(part["ci_high"].max())
-        span = max(1e-3, x_right - float(part["ci_low"].min()))
+        lo, hi = float(part["ci_low"].min()), float(part["ci_high"].max())
+        span = max(1e-3, hi - lo)
         for k, r in enumerate(part.itertuples()):
             if r.next_embedding is None or pd.isna(r.next_embedding):
                 continue
             mark = "separated" if r.separated else "not separated"
-            ax.annotate(f"{mark} (Holm p = {format_pvalue(r.p_adjusted)})",
-                        (x_right + 0.04 * span, y[k] - 0.5), fontsize=6.5, va="center",
+            # right of the axes, between the two rows it is about
+            ax.annotate(f"{mark}\n(Holm p = {format_pvalue(r.p_adjusted)})",
+                        (1.03, y[k] - 0.5), xycoords=("axes fraction", "data"),
+                        fontsize=6.5, va="center", annotation_clip=False,
                         color="k" if r.separated else LIST_COLOR)  # fmt: skip
-        ax.set_xlim(float(part["ci_low"].min()) - 0.05 * span, x_right + 0.8 * span)
+        ax.set_xlim(lo - 0.1 * span, hi + 0.1 * span)
         ax.set_ylim(-0.7, len(part) - 0.3)
         ax.set_xlabel(f"mean {part['metric'].iloc[0].upper()} over lists (bootstrap interval)",
                       fontsize=8)  # fmt: skip
