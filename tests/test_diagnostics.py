@@ -270,3 +270,22 @@ def test_ranking_separates_exchangeable_embeddings_at_most_at_its_level(seed, n_
         table = rank_embeddings(frame, list(means), resamples=10, seed=r)
         errors += bool(table["separated"].any())
     assert errors / datasets <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / datasets), errors
+
+
+def test_the_api_counts_a_list_too_small_to_check_instead_of_dropping_it():
+    """A 4-word list is scored (min_words 4) but cannot lose a fold and still be fitted:
+    its check rows say why, with no recall; a 20-word list is checked."""
+    import learnability
+
+    x, concept, _ = planted(1, n=400, d=8, size=24, shift=4.0)
+    words = [f"w{i}" for i in range(len(x))]
+    lists = {"small": [words[i] for i in concept[:4]], "big": [words[i] for i in concept[4:]]}
+    result = learnability.score((words, x), lists, iterations=10, null_lists=20,
+                                codelength_orders=0, check_iterations=5,
+                                entanglement_iterations=5)  # fmt: skip
+    check = result.suggestion_check.set_index(["list", "k"])
+    assert check.loc[("small", 10), "baseline"].startswith("not checked: 3 members left")
+    assert np.isnan(check.loc[("small", 10), "recall"]) and check.loc[("small", 10), "hidden"] == 0
+    assert check.loc[("big", 10), "hidden"] == 20 and check.loc[("big", 10), "recall"] > 0
+    assert set(result.suggestions["list"]) == {"small", "big"}
+    assert len(result.entanglement) == 4  # both ordered pairs and the diagonal

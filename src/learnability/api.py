@@ -31,7 +31,7 @@ from learnability.concepts.lists import Entry, coverage, member_indices, resolve
 from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.defaults import default
 from learnability.diagnostics.entanglement import entanglement
-from learnability.diagnostics.suggestions import suggestion_check
+from learnability.diagnostics.suggestions import checkable, suggestion_check, unchecked
 from learnability.diagnostics.suggestions import suggestions as suggest
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
@@ -487,8 +487,7 @@ def score(
                         counts=np.asarray(emb.counts), list_name=list_name, embedding=label,
                         negatives=negatives)
             )  # fmt: skip
-        held = idx.size - -(-idx.size // max(2, round(1 / check_holdout)))
-        if check_folds and held >= min_words:
+        if check_folds and checkable(idx.size, check_holdout, min_words) >= min_words:
             checks.append(
                 suggestion_check(
                     emb.vectors, idx, replace(protocol, iterations=check_iterations),
@@ -497,8 +496,13 @@ def score(
                 )
             )  # fmt: skip
         elif check_folds:
-            log.warning("%s: suggestions not checked: %d members leave %d after hiding a "
-                        "fold, fewer than %d", list_name, idx.size, held, min_words)  # fmt: skip
+            log.warning("%s: suggestions not checked: too few members to hide a fold", list_name)
+            checks.append(
+                unchecked(list_name=list_name, embedding=label, negatives=negatives,
+                          size=idx.size, ks=check_k, folds=check_folds,
+                          iterations=check_iterations, min_words=min_words,
+                          holdout=check_holdout)
+            )  # fmt: skip
         members_of[list_name] = idx
         if codelength_orders:
             codes.append(

@@ -1,6 +1,6 @@
 import pandas as pd
 
-from learnability.diagnostics.suggestions import suggestion_check
+from learnability.diagnostics.suggestions import checkable, suggestion_check, unchecked
 from learnability.logs import logged
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
@@ -13,11 +13,14 @@ with logged(snakemake) as log, limit_threads(snakemake.threads):
     tables = []
     for name, concept in zip(p.lists, i.concepts, strict=True):
         vectors, members = load_concept_job(i.vectors, i.vocab, concept)
-        kept = members.size - -(-members.size // round(1 / p.check["holdout"]))
-        if kept < p.min_words:
-            log.warning("%s: not checked: %d members leave %d after hiding a fold, fewer "
-                        "than learnability.min_words (%d)", name, members.size, kept,
-                        p.min_words)  # fmt: skip
+        if checkable(members.size, p.check["holdout"], p.min_words) < p.min_words:
+            log.warning("%s: not checked: too few members to hide a fold", name)
+            tables.append(
+                unchecked(list_name=name, embedding=w.embedding, negatives=w.negatives,
+                          size=members.size, ks=p.check["k"], folds=p.check["folds"],
+                          iterations=p.check["iterations"], min_words=p.min_words,
+                          holdout=p.check["holdout"])
+            )  # fmt: skip
             continue
         tables.append(
             suggestion_check(

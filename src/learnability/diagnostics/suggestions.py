@@ -141,6 +141,37 @@ def fold_partition(members: np.ndarray, folds: int, seed: int, list_name: str) -
     return [np.sort(part) for part in np.array_split(rng.permutation(members), folds)]
 
 
+def checkable(size: int, holdout: float, min_words: int) -> int:
+    """How many members are left to fit when the largest fold is hidden; the check needs
+    at least ``min_words``."""
+    parts = max(2, round(1 / holdout))
+    return size - -(-size // parts)
+
+
+def unchecked(
+    *,
+    list_name: str,
+    embedding: str,
+    negatives: str,
+    size: int,
+    ks: Sequence[int],
+    folds: int,
+    iterations: int,
+    min_words: int,
+    holdout: float,
+) -> pd.DataFrame:
+    """The rows of a list too small to check (schema ``suggestion_check``): no recall,
+    and why in ``baseline``, so that it is counted, not dropped."""
+    left = checkable(size, holdout, min_words)
+    why = f"not checked: {left} members left to fit, fewer than {min_words}"
+    return pd.DataFrame(
+        [{"list": list_name, "embedding": embedding, "negatives": negatives, "k": int(k),
+          "size": int(size), "hidden": 0, "folds": folds, "iterations": iterations,
+          "hits": 0, "recall": np.nan, "baseline_recall": np.nan, "baseline": why,
+          "p_value": np.nan} for k in sorted(ks)]
+    )  # fmt: skip
+
+
 def suggestion_check(
     vectors: np.ndarray,
     members: np.ndarray,
