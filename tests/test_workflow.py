@@ -216,7 +216,17 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
             "plot_heatmap",
             # its table holds learnability's mean AUC beside the other evaluations
             "evaluations_summary",
+            # the diagnostics read every list of an embedding and scheme: one job each
+            "suggestions",
+            "suggestion_check",
+            "entanglement",
+            "suggestions_table",
+            "suggestion_check_table",
+            "entanglement_table",
+            "ranking",
+            "explorer",
         }, jobs
+        assert jobs.get("entanglement") == 8 and jobs.get("suggestion_check") == 8, jobs
         lists_in_jobs = set(re.findall(r"list=([\w.-]+)", out))
         assert lists_in_jobs == {"health"}
     finally:

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import REPO
-from wfutil import CORPUS_JOBS, rule_names, run, scheduled, tiny_config
+from wfutil import CORPUS_JOBS, rule_names, run, scheduled, tiny_config, without_diagnostics
 
 from learnability import schemas
 
@@ -55,7 +55,7 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     wd = tmp_path / "wf"
     wd.mkdir()
     _copy_workflow(wd)
-    cfg = tiny_config(wd)
+    cfg = without_diagnostics(tiny_config(wd))
     cfg["dump"] = {"name": "testwiki", "base_url": f"{server}/dump/", "status": "dumpstatus.json"}
     cfg["corpus"]["min_article_tokens"] = 20
     cfg["training"]["min_count"] = 2
@@ -226,7 +226,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     (wd / "glove.txt").write_text("\n".join(lines) + "\n")
     payload = gzip.compress((f"{len(words)} 8\n" + "\n".join(lines) + "\n").encode())
     Handler.files = {"/vectors/planted.vec.gz": payload}
-    cfg = tiny_config(wd)
+    cfg = without_diagnostics(tiny_config(wd))
     cfg["embeddings"] = {
         "local": {"method": "pretrained", "path": "glove.txt", "format": "glove_text"},
         "remote": {
@@ -368,8 +368,9 @@ def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path
         "report": {"table_size": 30},
         "evaluations": {kind: {"files": []} for kind in ("analogy", "word_pairs", "hierarchy")},
         "compare": {"embeddings": ["glove6b", "random"]},
-        "suggestions": {"check": {"iterations": 5}},
-        "entanglement": {"iterations": 5},
+        "suggestions": {"top": 0, "check": {"folds": 0}},
+        "entanglement": {"iterations": 0},
+        "explorer": {"enabled": False},
     }
     update_config(cfg, small)
     cfg["evaluations"]["pseudo"] = {"enabled": False}

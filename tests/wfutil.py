@@ -40,6 +40,16 @@ def tiny_config(workdir: Path) -> dict:
     return cfg
 
 
+def without_diagnostics(cfg: dict) -> dict:
+    """``cfg`` with no suggestions, check, entanglement or explorer: for the workflow
+    tests about something else (the smoke run runs them all), whose every extra job
+    costs CI seconds."""
+    cfg["suggestions"] = {"top": 0, "check": {"folds": 0}}
+    cfg["entanglement"] = {"iterations": 0}
+    cfg["explorer"] = {"enabled": False}
+    return cfg
+
+
 def run(workdir: Path, *args: str, extras: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     """Snakemake on 2 cores in ``workdir``, in the user environment of ``extras``."""
     env = dict(userenv.env_vars(userenv.user_env(extras)), PYTHONHASHSEED="0")

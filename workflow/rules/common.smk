@@ -608,9 +608,11 @@ def diagnostics_files(name, embeddings=EMBEDDINGS):
     return files
 
 
+SUGGESTIONS = config["suggestions"]["top"] > 0
 CHECK = config["suggestions"]["check"]["folds"] > 0
 ENTANGLEMENT = config["entanglement"]["iterations"] > 0
-EXPLORER = config["explorer"]["enabled"]
+# the page shows each list's suggestions: none without them
+EXPLORER = config["explorer"]["enabled"] and SUGGESTIONS
 # the scheme the explorer shows: the configured one if the run has it, else its first
 EXPLORER_NEGATIVES = (
     config["explorer"]["negatives"]
@@ -677,7 +679,10 @@ def get_final_outputs():
             negatives=NEGATIVES,
         ),
     ]
-    outputs += expand("results/tables/{negatives}/suggestions.md", negatives=NEGATIVES)
+    if SUGGESTIONS:
+        outputs += expand(
+            "results/tables/{negatives}/suggestions.md", negatives=NEGATIVES
+        )
     if CHECK:
         outputs += expand(
             "results/tables/{negatives}/suggestion_check.{ext}",
