@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import timeline
 import userenv
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,6 +41,10 @@ def seed(request) -> int:
 # test_workflow.py builds last, so that it is there.
 FIRST = ("test_workflow.py", "test_slurm.py", "test_workflow_runs.py")
 LAST = ("test_workflow_variants.py", "test_workflow_determinism.py")
+
+
+def pytest_configure(config):
+    timeline.register(config)
 
 
 def pytest_collection_modifyitems(config, items):

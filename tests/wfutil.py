@@ -4,8 +4,11 @@ and reading what it did."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import userenv
@@ -112,8 +115,13 @@ def smoke_run() -> Path:
             (wd / "lists").mkdir()
             shutil.copy(REPO / ".test" / "lists" / "family.txt", wd / "lists")  # a link's file
             shutil.copy(REPO / ".test" / "mini.dic", wd)
+            start = time.time()
             result = run(wd)
             assert result.returncode == 0, result.stderr[-5000:]
+            steps = re.findall(r"(\d+) of \d+ steps \(100%\) done", result.stderr)
+            times = {"worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "start": start,
+                     "end": time.time(), "jobs": int(steps[-1]) if steps else None}  # fmt: skip
+            (root / "smoke-run.times.json").write_text(json.dumps(times))
             done.touch()
     return wd
 

@@ -1,0 +1,90 @@
+"""The suite's timeline, printed at the end of every run: each test's worker, start and end
+(seconds from the session's start), the shared smoke run's build, and each worker's busy
+time, so that where CI's minutes go is read off its output, not guessed.
+
+A pytest plugin (conftest.py registers it). Under pytest-xdist the controller receives
+every test's reports, each carrying its phases' wall-clock start and stop and the worker
+that ran it; without xdist the one process does. The smoke build's times come from the
+file wfutil.smoke_run writes beside the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+# tests shorter than this are summed per worker, not listed one by one
+LIST_FROM_S = 5.0
+
+
+class Timeline:
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        self.start = time.time()
+        self.tests: dict[str, dict] = {}
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        node = getattr(report, "node", None)
+        worker = getattr(getattr(node, "gateway", None), "id", None) or os.environ.get(
+            "PYTEST_XDIST_WORKER", "main"
+        )
+        row = self.tests.setdefault(
+            report.nodeid, {"worker": worker, "start": report.start, "stop": report.stop}
+        )
+        row["start"] = min(row["start"], report.start)
+        row["stop"] = max(row["stop"], report.stop)
+        if report.failed:
+            row["failed"] = True
+
+    def smoke_build(self) -> dict | None:
+        base = self.config._tmp_path_factory.getbasetemp()  # the workers' folders' parent
+        path = Path(base) / "smoke-run.times.json"
+        return json.loads(path.read_text()) if path.exists() else None
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if not self.tests:
+            return
+        write = terminalreporter.write_line
+        t0 = min(self.start, *(r["start"] for r in self.tests.values()))
+        rows = sorted(self.tests.items(), key=lambda kv: kv[1]["start"])
+        end = max(r["stop"] for r in self.tests.values()) - t0
+        terminalreporter.section(f"timeline: {len(rows)} tests, {end:.0f} s from the first start")
+        smoke = self.smoke_build()
+        if smoke:
+            write(
+                f"smoke run built by {smoke['worker']}: {smoke['start'] - t0:7.1f} -> "
+                f"{smoke['end'] - t0:7.1f} s ({smoke['end'] - smoke['start']:.0f} s, "
+                f"{smoke['jobs']} jobs)"
+            )
+        busy: dict[str, float] = {}
+        short: dict[str, list[float]] = {}
+        write(f"{'worker':6} {'start':>7} {'end':>7} {'secs':>6}  test (those of {LIST_FROM_S:.0f} s or more)")
+        for nodeid, r in rows:
+            secs = r["stop"] - r["start"]
+            busy[r["worker"]] = busy.get(r["worker"], 0.0) + secs
+            if secs < LIST_FROM_S:
+                short.setdefault(r["worker"], []).append(secs)
+                continue
+            mark = "  FAILED" if r.get("failed") else ""
+            write(
+                f"{r['worker']:6} {r['start'] - t0:7.1f} {r['stop'] - t0:7.1f} {secs:6.1f}  "
+                f"{nodeid}{mark}"
+            )
+        for worker in sorted(busy):
+            last = max(r["stop"] for r in self.tests.values() if r["worker"] == worker) - t0
+            few = short.get(worker, [])
+            write(
+                f"{worker}: busy {busy[worker]:.0f} s, last test ends at {last:.0f} s; "
+                f"{len(few)} shorter tests, {sum(few):.0f} s"
+            )
+
+
+def register(config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # the controller prints it, from the reports every worker sends
+    config.pluginmanager.register(Timeline(config), "learnability-timeline")
