@@ -63,7 +63,8 @@ class Timeline:
             )
         busy: dict[str, float] = {}
         short: dict[str, list[float]] = {}
-        write(f"{'worker':6} {'start':>7} {'end':>7} {'secs':>6}  test (those of {LIST_FROM_S:.0f} s or more)")
+        head = f"{'worker':6} {'start':>7} {'end':>7} {'secs':>6}"
+        write(f"{head}  test (those of {LIST_FROM_S:.0f} s or more)")
         for nodeid, r in rows:
             secs = r["stop"] - r["start"]
             busy[r["worker"]] = busy.get(r["worker"], 0.0) + secs
