@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -19,6 +20,34 @@ import pytest
 
 # tests shorter than this are summed per worker, not listed one by one
 LIST_FROM_S = 5.0
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (a test's
+    subprocesses: Snakemake and its jobs, the CLI, a browser)."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+class CpuClock:
+    """In every process that runs tests: the CPU seconds each test took (set-up, call
+    and teardown, its subprocesses included), put in its teardown report's
+    ``user_properties``, which travel to the controller."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        item.stash[CPU_START] = _cpu()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call) -> None:
+        if call.when == "teardown" and CPU_START in item.stash:
+            item.user_properties.append(("cpu", _cpu() - item.stash[CPU_START]))
+
+
+CPU_START = pytest.StashKey[float]()
 
 
 class Timeline:
@@ -38,6 +67,9 @@ class Timeline:
         )
         row["start"] = min(row["start"], report.start)
         row["stop"] = max(row["stop"], report.stop)
+        cpu = dict(report.user_properties).get("cpu")
+        if cpu is not None:
+            row["cpu"] = cpu
         if report.failed:
             row["failed"] = True
 
@@ -47,6 +79,9 @@ class Timeline:
         return json.loads(path.read_text()) if path.exists() else None
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
+        """The timeline: wall-clock times from the session's first start, and each test's
+        CPU seconds (its own and its subprocesses'): on CI's two cores, the suite cannot
+        end before half the CPU total, nor before its longest chain of waits."""
         if not self.tests:
             return
         write = terminalreporter.write_line
@@ -59,33 +94,40 @@ class Timeline:
             write(
                 f"smoke run built by {smoke['worker']}: {smoke['start'] - t0:7.1f} -> "
                 f"{smoke['end'] - t0:7.1f} s ({smoke['end'] - smoke['start']:.0f} s, "
-                f"{smoke['jobs']} jobs)"
+                f"{smoke['jobs']} jobs, {smoke.get('cpu', float('nan')):.0f} CPU s)"
             )
         busy: dict[str, float] = {}
         short: dict[str, list[float]] = {}
-        head = f"{'worker':6} {'start':>7} {'end':>7} {'secs':>6}"
+        cpu: dict[str, float] = {}
+        head = f"{'worker':6} {'start':>7} {'end':>7} {'secs':>6} {'cpu':>6}"
         write(f"{head}  test (those of {LIST_FROM_S:.0f} s or more)")
         for nodeid, r in rows:
             secs = r["stop"] - r["start"]
             busy[r["worker"]] = busy.get(r["worker"], 0.0) + secs
+            cpu[r["worker"]] = cpu.get(r["worker"], 0.0) + r.get("cpu", 0.0)
             if secs < LIST_FROM_S:
                 short.setdefault(r["worker"], []).append(secs)
                 continue
             mark = "  FAILED" if r.get("failed") else ""
             write(
-                f"{r['worker']:6} {r['start'] - t0:7.1f} {r['stop'] - t0:7.1f} {secs:6.1f}  "
+                f"{r['worker']:6} {r['start'] - t0:7.1f} {r['stop'] - t0:7.1f} {secs:6.1f} "
+                f"{r.get('cpu', float('nan')):6.1f}  "
                 f"{nodeid}{mark}"
             )
+        total = sum(cpu.values())
+        write(f"all workers: {total:.0f} CPU s, at least {total / 2:.0f} s on two cores")
         for worker in sorted(busy):
             last = max(r["stop"] for r in self.tests.values() if r["worker"] == worker) - t0
             few = short.get(worker, [])
             write(
-                f"{worker}: busy {busy[worker]:.0f} s, last test ends at {last:.0f} s; "
+                f"{worker}: busy {busy[worker]:.0f} s, {cpu[worker]:.0f} CPU s, last test ends at "
+                f"{last:.0f} s; "
                 f"{len(few)} shorter tests, {sum(few):.0f} s"
             )
 
 
 def register(config: pytest.Config) -> None:
+    config.pluginmanager.register(CpuClock(), "learnability-cpu-clock")
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return  # the controller prints it, from the reports every worker sends
     config.pluginmanager.register(Timeline(config), "learnability-timeline")

@@ -94,6 +94,13 @@ def ran(output: str) -> set[str]:
 FIXTURE_LISTS = ["family", "mini_kin"]
 
 
+def _children_cpu() -> float:
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def smoke_run() -> Path:
     """The shared smoke run's folder (built on first use)."""
     import fcntl
@@ -115,12 +122,13 @@ def smoke_run() -> Path:
             (wd / "lists").mkdir()
             shutil.copy(REPO / ".test" / "lists" / "family.txt", wd / "lists")  # a link's file
             shutil.copy(REPO / ".test" / "mini.dic", wd)
-            start = time.time()
+            start, cpu = time.time(), _children_cpu()
             result = run(wd)
             assert result.returncode == 0, result.stderr[-5000:]
             steps = re.findall(r"(\d+) of \d+ steps \(100%\) done", result.stderr)
             times = {"worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "start": start,
-                     "end": time.time(), "jobs": int(steps[-1]) if steps else None}  # fmt: skip
+                     "end": time.time(), "jobs": int(steps[-1]) if steps else None,
+                     "cpu": _children_cpu() - cpu}  # fmt: skip
             (root / "smoke-run.times.json").write_text(json.dumps(times))
             done.touch()
     return wd
