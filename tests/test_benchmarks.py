@@ -29,6 +29,7 @@ PRINTS = {
     "glove_counting.py": "speed-up 1/",
     "glove_vs_reference.py": "ours/baseline",
     "import_vectors.py": "ratio ours/baseline",
+    "job_startup.py": "ratio to floor",
     "neighbours.py": "ratio naive/ours",
     "scale.py": "log-log slopes, and enwiki",
     "suggestions.py": "ratio score/fits",

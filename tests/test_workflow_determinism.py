@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import userenv
-from wfutil import own_copy, ran, run
+from wfutil import FIXTURE_LISTS, own_copy, ran, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -112,17 +112,23 @@ def test_killed_runs_rerun_to_the_same_tables(workflow_dir, tmp_path):
     )
     assert not vectors.exists()
     # then killed once a learnability job of the new GloVe has started (the first run's
-    # logs are removed, or they would stand for it). The learnability jobs are forced:
-    # their outputs are complete, and GloVe's new vectors are bit for bit the old ones,
-    # so Snakemake would make the tables from them and never reach the kill point
+    # logs are removed, or they would stand for it). GloVe's learnability jobs are
+    # forced (those of the other embeddings are not touched): their outputs are complete,
+    # and GloVe's new vectors are bit for bit the old ones, so Snakemake would make the
+    # tables from them and never reach the kill point
     learn = wd / "logs" / "learnability" / "glove"
     shutil.rmtree(learn)
+    glove_jobs = [
+        f"results/learnability/glove/{li}/{scheme}/summary.parquet"
+        for li in FIXTURE_LISTS
+        for scheme in ("uniform", "frequency_matched")
+    ]
     _run_until(
         wd,
         lambda: learn.exists() and any(learn.rglob("*.log")),
         lambda: not tables.exists(),
         "--forcerun",
-        "learnability",
+        *glove_jobs,
     )
     assert vectors.exists()  # the second run finished GloVe's training
     result = run(wd, "--rerun-incomplete")

@@ -89,8 +89,12 @@ def ran(output: str) -> set[str]:
 
 # The smoke run that most workflow tests share: the smoke config on one shipped list and
 # the dictionary's category, both negatives schemes, no learning curve (the multi-part
-# test runs that rule): about 120 jobs. Built once per session, whichever xdist worker
-# asks first (the others wait on its lock); tests read it, or change a copy of it.
+# test runs that rule): about 140 jobs. Built once per session: under pytest-xdist the
+# controller starts it at full priority as soon as a worker has collected a test that
+# reads it (conftest.py; the workers run at lower priority, so the build gets the
+# cores); without xdist, by the first test that asks. The others wait on its lock. A
+# failed build leaves a marker, and every test that reads the run fails at once with its
+# error instead of building it again.
 FIXTURE_LISTS = ["family", "mini_kin"]
 
 
@@ -101,37 +105,96 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def smoke_run() -> Path:
-    """The shared smoke run's folder (built on first use)."""
-    import fcntl
+def _smoke_files(root: Path) -> tuple[Path, Path, Path, Path]:
+    """The run's folder, and its done, failed and lock files."""
+    return tuple(root / name for name in ("smoke-run", "smoke-run.done", "smoke-run.failed",
+                                          "smoke-run.lock"))  # fmt: skip
+
+
+def _build_smoke_run(root: Path) -> None:
+    """Build the run (the caller holds the lock): writes the done marker and the build's
+    times, or the failed marker with the end of Snakemake's output."""
     import shutil
 
+    wd, done, failed, _ = _smoke_files(root)
+    if wd.exists():  # an interrupted build of an earlier attempt
+        shutil.rmtree(wd)
+    wd.mkdir()
+    shutil.copytree(REPO / "workflow", wd / "workflow")
+    (wd / "config").mkdir()
+    cfg = tiny_config(wd)
+    cfg["learnability"]["learning_curve"] = []
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    (wd / "lists").mkdir()
+    shutil.copy(REPO / ".test" / "lists" / "family.txt", wd / "lists")  # a link's file
+    shutil.copy(REPO / ".test" / "mini.dic", wd)
+    start, cpu = time.time(), _children_cpu()
+    try:
+        result = run(wd)
+    except Exception as exc:  # a timeout, or no environment: the same for every reader
+        failed.write_text(f"{type(exc).__name__}: {exc}")
+        return
+    if result.returncode != 0:
+        failed.write_text(f"snakemake exited {result.returncode}:\n{result.stderr[-5000:]}")
+        return
+    steps = re.findall(r"(\d+) of \d+ steps \(100%\) done", result.stderr)
+    times = {"worker": os.environ.get("PYTEST_XDIST_WORKER", "controller"), "start": start,
+             "end": time.time(), "jobs": int(steps[-1]) if steps else None,
+             "cpu": _children_cpu() - cpu}  # fmt: skip
+    (root / "smoke-run.times.json").write_text(json.dumps(times))
+    done.touch()
+
+
+def smoke_run() -> Path:
+    """The shared smoke run's folder: waits for the build under way, or builds it; fails
+    at once, with the build's error, if the build failed."""
+    import fcntl
+
+    import pytest
+
     root = userenv.ROOT
-    wd, done = root / "smoke-run", root / "smoke-run.done"
-    with open(root / "smoke-run.lock", "w") as lock:
+    wd, done, failed, lock_path = _smoke_files(root)
+    with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            if wd.exists():  # a failed build of another worker
-                shutil.rmtree(wd)
-            wd.mkdir()
-            shutil.copytree(REPO / "workflow", wd / "workflow")
-            (wd / "config").mkdir()
-            cfg = tiny_config(wd)
-            cfg["learnability"]["learning_curve"] = []
-            (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-            (wd / "lists").mkdir()
-            shutil.copy(REPO / ".test" / "lists" / "family.txt", wd / "lists")  # a link's file
-            shutil.copy(REPO / ".test" / "mini.dic", wd)
-            start, cpu = time.time(), _children_cpu()
-            result = run(wd)
-            assert result.returncode == 0, result.stderr[-5000:]
-            steps = re.findall(r"(\d+) of \d+ steps \(100%\) done", result.stderr)
-            times = {"worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "start": start,
-                     "end": time.time(), "jobs": int(steps[-1]) if steps else None,
-                     "cpu": _children_cpu() - cpu}  # fmt: skip
-            (root / "smoke-run.times.json").write_text(json.dumps(times))
-            done.touch()
+        if not done.exists() and not failed.exists():
+            _build_smoke_run(root)
+    if failed.exists():
+        pytest.fail(f"the shared smoke run failed to build (once for every test that reads "
+                    f"it):\n{failed.read_text()}", pytrace=False)  # fmt: skip
     return wd
+
+
+class BackgroundSmokeBuild:
+    """The smoke run built in a thread of the calling process (pytest-xdist's controller,
+    which runs no tests and is not reniced). ``start`` takes the lock before it returns,
+    so no test can begin building it too."""
+
+    def __init__(self, root: Path):
+        import threading
+
+        self.root = root
+        self.lock = None
+        self.thread = threading.Thread(target=self._build, name="smoke-run", daemon=True)
+
+    def start(self) -> None:
+        import fcntl
+
+        _, done, failed, lock_path = _smoke_files(self.root)
+        self.lock = open(lock_path, "w")  # noqa: SIM115 (closed by the thread)
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        if done.exists() or failed.exists():
+            self.lock.close()
+            return
+        self.thread.start()
+
+    def finished(self) -> bool:
+        return not self.thread.is_alive()
+
+    def _build(self) -> None:
+        try:
+            _build_smoke_run(self.root)
+        finally:
+            self.lock.close()  # releases the lock: the waiting tests go on
 
 
 def own_copy(workflow_dir: Path, tmp_path: Path) -> Path:

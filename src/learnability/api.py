@@ -43,6 +43,7 @@ from learnability.protocol.evaluate import (
     null_distribution,
     summarize,
 )
+from learnability.protocol.nullcache import NullCache
 from learnability.protocol.sampling import frequency_bins
 from learnability.statistics.stats import (
     DEFAULT_PVALUE_METHOD,
@@ -54,8 +55,8 @@ from learnability.statistics.stats import (
 log = logging.getLogger(__name__)
 
 # The defaults of `score` and of `learnability evaluate`: the config schema's, read from
-# it (learnability.defaults). A null is kept for the session (NULL_CACHE), so a second
-# call on the same embedding costs only its lists.
+# it (learnability.defaults). A null is kept (NULL_CACHE: for the session, and on disk),
+# so a second call on the same embedding costs only its lists.
 ITERATIONS: int = default("learnability.iterations")
 NULL_LISTS: int = default("random_lists.lists")
 NULL_ITERATIONS: int = default("random_lists.iterations")
@@ -76,9 +77,9 @@ CHECK_ITERATIONS: int = default("suggestions.check.iterations")
 CHECK_K = tuple(default("suggestions.check.k"))
 ENTANGLEMENT_ITERATIONS: int = default("entanglement.iterations")
 
-# nulls kept across calls, oldest dropped first: (vectors, key, settings) -> null table
-NULL_CACHE: dict[tuple, pd.DataFrame] = {}
-NULL_CACHE_SIZE = 256
+# nulls kept across calls (in memory) and processes (on disk): (vectors, key, settings)
+# -> null table (learnability.protocol.nullcache)
+NULL_CACHE = NullCache()
 
 
 def _digest(array: np.ndarray) -> str:
@@ -516,15 +517,11 @@ def score(
         if key not in nulls:
             settings = (vectors_digest, key, null_lists, k_null, C, null_seed, negatives,
                         n_bins, bins_digest)  # fmt: skip
-            if settings not in NULL_CACHE:
-                NULL_CACHE[settings] = null_distribution(
-                    emb.vectors, key=key, lists=null_lists, iterations=k_null, C=C,
-                    seed=null_seed, embedding="", negatives=negatives, bins=bins,
-                    n_bins=n_bins,
-                )  # fmt: skip
-                while len(NULL_CACHE) > NULL_CACHE_SIZE:
-                    NULL_CACHE.pop(next(iter(NULL_CACHE)))
-            nulls[key] = NULL_CACHE[settings].assign(embedding=label)
+            null = NULL_CACHE.get(settings, lambda key=key: null_distribution(
+                emb.vectors, key=key, lists=null_lists, iterations=k_null, C=C,
+                seed=null_seed, embedding="", negatives=negatives, bins=bins, n_bins=n_bins,
+            ))  # fmt: skip
+            nulls[key] = null.assign(embedding=label)
     entangled = (
         entanglement(emb.vectors, members_of, replace(protocol, iterations=entanglement_iterations),
                      bins=bins, embedding=label)

@@ -14,17 +14,19 @@ import os
 from collections.abc import Sequence
 
 import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")  # no display: the workflow runs on servers and cluster nodes
+# Figures are made as matplotlib.figure.Figure objects and saved by the Agg, SVG and PDF
+# canvases: no pyplot (its figure registry and backend machinery cost every plot job
+# most of a second at start-up) and no display (the workflow runs on servers and nodes)
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from learnability.io import atomic_path  # noqa: E402
-from learnability.reports.tables import format_pvalue  # noqa: E402
-from learnability.statistics.stats import RESCALING_METHODS, comparison_null  # noqa: E402
+from learnability.io import atomic_path
+from learnability.reports.tables import format_pvalue
+from learnability.statistics.stats import RESCALING_METHODS, comparison_null
 
 DPI = 200  # PNGs at print resolution; SVG and PDF are vector
 PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included
@@ -88,7 +90,7 @@ def colors(names: Sequence[str], baselines: Sequence[str] = ()) -> dict[str, obj
     (matplotlib's tab20 beyond), grey for the random baselines."""
     out: dict[str, object] = {}
     others = [n for n in names if n not in set(baselines)]
-    cmap = plt.get_cmap("tab20")
+    cmap = matplotlib.colormaps["tab20"]
     for i, name in enumerate(others):
         out[name] = OKABE_ITO[i] if len(others) <= len(OKABE_ITO) else cmap(i % cmap.N)
     for name in names:
@@ -115,7 +117,7 @@ def _fitted(title: str, width: float, fontsize: float) -> str:
 def _panels(n: int, title: str, panel: tuple[float, float] = PANEL, extra_bottom: float = 0.0):
     rows, cols = grid(n)
     w, h = figure_size(n, panel, extra_bottom)
-    fig = plt.figure(figsize=(w, h), dpi=DPI)
+    fig = Figure(figsize=(w, h), dpi=DPI)
     # Not shared axes: sharing makes every limit change visit all siblings, quadratic in
     # the panel count (seconds at 100 panels). Limits are set alike on every panel
     # instead, and _label_outer keeps tick labels on the outer panels only.
@@ -203,7 +205,7 @@ def roc_figure(
         ax.set_aspect("equal")
     _label_outer(axes, len(lists), "FPR (share of test non-members)",
                  "TPR (share of held-out members)", (0, 1), (0, 1))  # fmt: skip
-    _legend(fig, [*handles, plt.Line2D([], [], ls="--", color="0.5")],
+    _legend(fig, [*handles, Line2D([], [], ls="--", color="0.5")],
             [*embeddings[: len(handles)], "chance"])  # fmt: skip
     return fig
 
@@ -254,11 +256,11 @@ def auc_distribution_figure(
         ax.set_title(panel_title(name), fontsize=9)
         ax.set_xticks(pos + 0.4, embeddings, rotation=60, ha="right", fontsize=7)
     _label_outer(axes, len(lists), "", "ROC AUC", (pos[0] - 1, pos[-1] + 1.8), (0, 1))
-    patches = [plt.Rectangle((0, 0), 1, 1, fc=col[e], alpha=0.6) for e in embeddings]
+    patches = [Rectangle((0, 0), 1, 1, fc=col[e], alpha=0.6) for e in embeddings]
     _legend(
         fig,
-        [*patches, plt.Rectangle((0, 0), 1, 1, fc=NULL_COLOR, alpha=0.6),
-         plt.Line2D([], [], marker="D", ls="", color="k")],
+        [*patches, Rectangle((0, 0), 1, 1, fc=NULL_COLOR, alpha=0.6),
+         Line2D([], [], marker="D", ls="", color="k")],
         [*embeddings, "null: mean AUC of each random list", "list mean AUC"],
     )  # fmt: skip
     return fig
@@ -321,7 +323,7 @@ def null_histogram_figure(
                  (edges[0], edges[-1]), (0, ymax))  # fmt: skip
     _legend(
         fig,
-        [plt.Rectangle((0, 0), 1, 1, fc=NULL_COLOR), plt.Line2D([], [], color=LIST_COLOR)],
+        [Rectangle((0, 0), 1, 1, fc=NULL_COLOR), Line2D([], [], color=LIST_COLOR)],
         [null_label, "real list (mean AUC, empirical p)"],
     )
     return fig
@@ -338,7 +340,7 @@ def heatmap_figure(
     )
     width = max(4.0, 1.0 * len(embeddings) + 2.5)
     height = 0.28 * len(lists) + 1.8
-    fig = plt.figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     ax = fig.subplots()
     values = auc.to_numpy(dtype=float)
     finite = values[np.isfinite(values)]
@@ -369,7 +371,7 @@ def entanglement_figure(
     embeddings = [e for e in embeddings if e in set(table["embedding"])]
     side = 0.3 * len(lists) + 1.2
     width = len(embeddings) * side + 1.6
-    fig = plt.figure(figsize=(width, side + 1.4), dpi=DPI, layout="constrained")
+    fig = Figure(figsize=(width, side + 1.4), dpi=DPI, layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(embeddings)), squeeze=False)[0])
     im = None
     for ax, name in zip(axes, embeddings, strict=True):
@@ -403,7 +405,7 @@ def ranking_figure(table: pd.DataFrame, title: str) -> Figure:
     schemes = list(dict.fromkeys(table["negatives"]))
     n = table.groupby("negatives").size().max()
     width = 5.2 * len(schemes) + 0.8
-    fig = plt.figure(figsize=(width, 0.45 * n + 1.6), dpi=DPI, layout="constrained")
+    fig = Figure(figsize=(width, 0.45 * n + 1.6), dpi=DPI, layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(schemes), squeeze=False)[0])
     for ax, scheme in zip(axes, schemes, strict=True):
         part = table[table["negatives"] == scheme].sort_values("rank")
@@ -441,7 +443,7 @@ def pseudo_figure(pseudo: pd.DataFrame, title: str, baselines: Sequence[str] = (
     """Pseudo-disambiguation error rate against k (log scale), one line per embedding:
     the mean over folds with a bar of one std (Lee 1999's Figure 2), and each
     embedding's cosine decision as a dashed horizontal line of its colour."""
-    fig = plt.figure(figsize=PSEUDO_SIZE, dpi=DPI, layout="constrained")
+    fig = Figure(figsize=PSEUDO_SIZE, dpi=DPI, layout="constrained")
     ax = fig.subplots()
     names = list(dict.fromkeys(pseudo["embedding"]))
     palette = colors(names, baselines)
@@ -482,7 +484,7 @@ def sweep_figure(effects: pd.DataFrame, title: str) -> Figure:
     cols, rows = max(1, len(parameters)), max(1, len(schemes))
     # at least wide enough for the two-line title over one column of panels
     w, h = max(6.6, SWEEP_PANEL[0] * cols + 0.6), SWEEP_PANEL[1] * rows + 1.3
-    fig = plt.figure(figsize=(w, h), dpi=DPI, layout="constrained")
+    fig = Figure(figsize=(w, h), dpi=DPI, layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False)
     finite = effects[["ci_low", "ci_high", "auc"]].to_numpy(dtype=float)
     finite = finite[np.isfinite(finite)]
@@ -537,4 +539,3 @@ def save(fig: Figure, *paths: str | os.PathLike[str]) -> None:
         metadata = NO_DATE.get(fmt)
         with atomic_path(path) as tmp:
             fig.savefig(tmp, dpi=DPI, format=fmt, metadata=metadata)
-    plt.close(fig)

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.stats import adjust_pvalues, wilcoxon_test
@@ -76,6 +75,8 @@ def rank_embeddings(
         li = rng.integers(0, n_lists, size=n_lists)
         si = rng.integers(0, n_splits, size=(n_lists, n_splits))
         boot_means[r] = values[:, li[:, None], si].mean(axis=(1, 2))
+    from scipy.stats import rankdata
+
     boot_ranks = rankdata(-boot_means, axis=1, method="average")
     alpha = (1 - level) / 2
     rank_lo, rank_hi = np.quantile(boot_ranks, [alpha, 1 - alpha], axis=0)

@@ -8,7 +8,6 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata, wilcoxon
 
 from learnability.defaults import OVERLAP_WARN, default
 from learnability.protocol.metrics import METRICS
@@ -659,6 +658,10 @@ def wilcoxon_test(a: np.ndarray, b: np.ndarray, alternative: str = "greater") ->
             "rank_biserial": np.nan,
             "median_difference": 0.0,
         }
+    # scipy where a test is computed, not at import: the jobs that import this module
+    # for its constants and tables (plots, tables) do not pay for scipy.stats' start-up
+    from scipy.stats import rankdata, wilcoxon
+
     ranks = rankdata(np.abs(d))
     w_plus = float(ranks[d > 0].sum())
     w_minus = float(ranks[d < 0].sum())
