@@ -42,6 +42,7 @@ class Browser:
 
         self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60)
         self.next_id = 0
+        self.events: list[dict] = []
 
     def __enter__(self) -> Browser:
         return self
@@ -64,6 +65,23 @@ class Browser:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
+            if "method" in reply:  # an event the page sent meanwhile: kept, in order
+                self.events.append(reply)
+
+    def record_requests(self) -> None:
+        """From now on, every request the page makes is an event kept in ``events``
+        (DevTools' Network domain): :meth:`requested` lists their URLs."""
+        self.call("Network.enable")
+
+    def requested(self) -> list[str]:
+        """The URL of every request recorded so far (the page itself, its frames,
+        scripts, styles, fonts, images, fetches), after draining the events pending."""
+        self.evaluate("1")  # a round trip: the events sent before it are read
+        return [
+            e["params"]["request"]["url"]
+            for e in self.events
+            if e["method"] == "Network.requestWillBeSent"
+        ]
 
     def evaluate(self, expression: str):
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True,

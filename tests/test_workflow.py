@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import userenv
@@ -66,12 +67,44 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
         "scores": ["results/evaluations/scores.parquet"],
         "evaluation_tests": ["results/evaluations/tests.parquet"],
         "rank_correlation": ["results/evaluations/rank_correlation.parquet"],
+        # the diagnostics: one table per embedding and scheme, every list in it
+        **{
+            table: [
+                f"results/diagnostics/{e}/{n}/{table}.parquet" for e in EMBEDDINGS for n in SCHEMES
+            ]
+            for table in ("suggestions", "suggestion_check", "entanglement")
+        },  # fmt: skip
+        "ranking": ["results/stats/ranking.parquet"],
     }
     for table, paths in expected.items():
         for path in paths:
             df = pd.read_parquet(wd / path)
             assert list(df.columns) == schemas.columns(table), path
             assert len(df) > 0, path
+    cfg = yaml.safe_load((wd / "config/config.yaml").read_text())
+    top, check = cfg["suggestions"]["top"], cfg["suggestions"]["check"]
+    for e in EMBEDDINGS:
+        for n in SCHEMES:
+            diag = wd / f"results/diagnostics/{e}/{n}"
+            sug = pd.read_parquet(diag / "suggestions.parquet")
+            for li in lists:  # the top words of each list, ranked 1 to top, none a member
+                rows = sug[sug["list"] == li]
+                assert rows["rank"].tolist() == list(range(1, top + 1)), (e, n, li)
+                members = pd.read_parquet(wd / base.format(e, li, n) / "members.parquet")
+                assert not set(rows["word"]) & set(members["word"]), (e, n, li)
+            got = pd.read_parquet(diag / "suggestion_check.parquet")
+            assert sorted(zip(got["list"], got["k"], strict=True)) == sorted(
+                (li, k) for li in lists for k in check["k"]
+            ), (e, n)
+            assert (got["folds"] == check["folds"]).all() and got["recall"].notna().all()
+            tangle = pd.read_parquet(diag / "entanglement.parquet")
+            pairs = sorted(zip(tangle["list_a"], tangle["list_b"], strict=True))
+            assert pairs == sorted((a, b) for a in lists for b in lists), (e, n)
+    ranking = pd.read_parquet(wd / "results/stats/ranking.parquet")
+    for n in SCHEMES:  # each compared embedding ranked once per scheme
+        ranked = ranking[ranking["negatives"] == n]
+        assert sorted(ranked["embedding"]) == sorted(cfg["compare"]["embeddings"]), n
+        assert sorted(ranked["rank"]) == [1, 2, 3], n
     # no learning curve was asked for, so none was computed
     assert not list((wd / "results" / "learnability").rglob("learning_curve.parquet"))
 
@@ -166,6 +199,76 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
             wd / f"results/null/{rec.embedding}/{rec.negatives}/{rec.null_key}.parquet"
         )
         assert len(null) == 6 and (null["size"] == rec.size).all()  # random_lists.lists
+
+
+def test_one_lists_diagnostics_recomputed_from_their_inputs(workflow_dir):
+    """word2vec's family list, uniform non-members, recomputed from the files the jobs
+    read. Its suggestions: every word's mean probability and mean logit under the
+    learnability job's saved classifiers (numpy), the words outside the list by
+    probability, then logit, then row. Its held-out check: each hidden fold's splits
+    (the check's own seeds) fitted by scikit-learn, the vocabulary ranked the same way,
+    the hidden members in the top k counted, the frequency-matched baseline counted per
+    bin by hand, and the p-value as the Poisson-binomial tail by convolution. Each
+    equals the workflow's table."""
+    from scipy.special import expit
+    from sklearn.linear_model import LogisticRegression
+
+    from learnability.diagnostics.suggestions import fold_partition
+    from learnability.protocol.sampling import derive_seed, frequency_bins, split_concept
+
+    wd = workflow_dir
+    cfg = yaml.safe_load((wd / "config/config.yaml").read_text())
+    vectors = np.load(wd / "results/shared/word2vec/vectors.npy").astype(np.float64)
+    vocab = pd.read_parquet(wd / "results/shared/word2vec/vocab.parquet")
+    n = len(vocab)
+    learn = wd / "results/learnability/word2vec/family/uniform"
+    members = np.sort(pd.read_parquet(learn / "members.parquet")["index"].to_numpy())
+    diag = wd / "results/diagnostics/word2vec/uniform"
+
+    def ranked(prob, logit, outside):
+        return outside[np.lexsort((outside, -logit[outside], -prob[outside]))]
+
+    coef = np.load(learn / "coefficients.npy")
+    z = vectors @ coef[:, :-1].T + coef[:, -1]
+    order = ranked(expit(z).mean(1), z.mean(1), np.setdiff1d(np.arange(n), members))
+    got = pd.read_parquet(diag / "suggestions.parquet").query("list == 'family'")
+    top = cfg["suggestions"]["top"]
+    assert got["word"].tolist() == vocab["word"].iloc[order[:top]].tolist()
+    np.testing.assert_allclose(got["mean_probability"], expit(z).mean(1)[order[:top]], rtol=1e-5)
+
+    check = cfg["suggestions"]["check"]
+    C, seed = cfg["learnability"]["C"], cfg["learnability"]["seed"]
+    bins = frequency_bins(vocab["count"].to_numpy(), cfg["learnability"]["frequency_bins"])
+    in_list = np.isin(np.arange(n), members)
+    pool = np.bincount(bins[~in_list], minlength=bins.max() + 1)
+    hits = dict.fromkeys(check["k"], 0)
+    chances: dict[int, list] = {k: [] for k in check["k"]}
+    folds = fold_partition(members, round(1 / check["holdout"]), seed, "family")
+    for f, hidden in enumerate(folds[: check["folds"]]):
+        kept = np.setdiff1d(members, hidden)
+        mask = np.isin(np.arange(n), kept)
+        logits = []
+        for i in range(check["iterations"]):
+            rng = np.random.default_rng(derive_seed(seed, "suggestion-check", "family", f, i))
+            train, labels, _, _ = split_concept(rng, kept, mask)
+            model = LogisticRegression(C=C, tol=1e-12, max_iter=10_000)
+            logits.append(model.fit(vectors[train], labels).decision_function(vectors))
+        logit = np.array(logits)
+        ranking = ranked(expit(logit).mean(0), logit.mean(0), np.flatnonzero(~mask))
+        for k in check["k"]:
+            best = ranking[:k]
+            hits[k] += int(np.isin(best, hidden).sum())
+            in_top = np.bincount(bins[best[~in_list[best]]], minlength=pool.size)
+            chances[k].append((in_top / np.maximum(pool, 1))[bins[hidden]])
+    table = pd.read_parquet(diag / "suggestion_check.parquet").query("list == 'family'")
+    for row in table.itertuples():
+        p = np.concatenate(chances[row.k])
+        pmf = np.ones(1)
+        for q in p:
+            pmf = np.convolve(pmf, [1 - q, q])
+        assert (row.hits, row.hidden) == (hits[row.k], p.size), row
+        assert row.baseline_recall == pytest.approx(p.mean(), rel=1e-9), row
+        assert row.p_value == pytest.approx(pmf[row.hits :].sum(), rel=1e-9), row
 
 
 def test_the_sample_corpus_has_the_token_count_the_readme_gives(workflow_dir):
