@@ -87,6 +87,11 @@ def test_poisson_binomial_tail_matches_scipy_and_enumeration():
 
 
 def test_the_check_finds_hidden_members_of_a_planted_concept_above_its_baseline(seed):
+    """The check's every number recomputed independently (conftest.sklearn_suggestion_check:
+    scikit-learn fits of the check's splits, the ranking, hits, baseline and p-value
+    counted by hand), and a planted concept's hidden members found far above it."""
+    from conftest import sklearn_suggestion_check
+
     x, concept, _ = planted(seed, size=100)
     counts = np.arange(x.shape[0], 0, -1) + 10
     bins = frequency_bins(counts, 10)
@@ -94,18 +99,28 @@ def test_the_check_finds_hidden_members_of_a_planted_concept_above_its_baseline(
         x, concept, Protocol(iterations=20, C=1.0, seed=seed), bins=bins, ks=[10, 50],
         holdout=0.2, folds=5, list_name="c", embedding="e",
     )  # fmt: skip
-    assert table["hidden"].tolist() == [100, 100]
+    reference = sklearn_suggestion_check(
+        x, concept, C=1.0, seed=seed, list_name="c", holdout=0.2, folds=5, iterations=20,
+        ks=[10, 50], bins=bins,
+    )  # fmt: skip
+    for row in table.itertuples():
+        hits, hidden, baseline, p_value = reference[row.k]
+        # a near-tie at the k-th place may fall either way between two solvers: one hit
+        assert abs(row.hits - hits) <= 1 and row.hidden == hidden == 100, (row, reference)
+        assert row.baseline_recall == pytest.approx(baseline, abs=1 / 2900), (row, reference)
+        assert row.recall == row.hits / row.hidden
     row = table.set_index("k").loc[50]
-    # every member hidden once; a random word of a member's bin is in the top 50 with
-    # probability about 50 / 2900
-    assert row["baseline_recall"] < 0.05 and row["recall"] > 0.3, row
+    # every member hidden once; the baseline is about 50 / 2900; the recall is many of
+    # its own standard errors above it
+    assert row["recall"] > row["baseline_recall"] + 4 * np.sqrt(row["baseline_recall"] / 100)
     assert row["p_value"] < 1e-6
 
 
 def test_the_baseline_explains_a_list_that_is_only_frequent_words(seed):
     """A list of frequent words in an embedding with a frequency direction: the
     classifiers learn "frequent", the suggestions find hidden members, and frequent
-    random words as often: recall is near its frequency-matched baseline."""
+    random words as often: the hits are within 4 of their own standard deviations
+    (the Poisson-binomial's, from the baseline's per-member chances) of the baseline."""
     rng = np.random.default_rng(seed)
     n, d = 2000, 10
     counts = np.sort(rng.integers(10, 100000, n))[::-1]
@@ -120,9 +135,11 @@ def test_the_baseline_explains_a_list_that_is_only_frequent_words(seed):
     )  # fmt: skip
     row = table.iloc[0]
     assert row["recall"] > 0.1  # the suggestions are frequent words: some hidden members
-    # and about as many frequent non-members: no evidence beyond frequency
+    # and about as many frequent non-members: no evidence beyond frequency. Every hidden
+    # member is in the top bin, so each has the baseline's chance b: hits ~ Bin(100, b)
+    b = row["baseline_recall"]
+    assert abs(row["hits"] - 100 * b) < 4 * np.sqrt(100 * b * (1 - b)), row
     assert row["p_value"] > 0.001, row
-    assert abs(row["recall"] - row["baseline_recall"]) < 0.15, row
 
 
 # --- LEACE ------------------------------------------------------------------------------
@@ -203,11 +220,11 @@ def test_entanglement_is_high_for_a_shared_direction_and_near_zero_otherwise(see
     # share's standard error is about 0.003)
     assert abs(apart.loc[("a", "b"), "share"]) < 0.05
     assert abs(apart.loc[("b", "a"), "share"]) < 0.05
-    # erasing a list from itself removes its learnability, and more: the eraser equalises
-    # the class means over all members, so the held-out half lands below the non-members
+    # erasing a list from itself removes all of its AUC above chance (within 4 standard
+    # errors of the share; it may remove more: docs/explanation/diagnostics.md)
     for table in (shared, apart):
-        assert table.loc[("a", "a"), "share"] > 1.0
-        assert table.loc[("a", "a"), "auc_after"] < 0.5
+        own = table.loc[("a", "a")]
+        assert own["share"] > 1 - 4 * own["share_se"], own
 
 
 # --- rankings ---------------------------------------------------------------------------
@@ -260,9 +277,11 @@ def _per_list(table, means, seed):
 def test_ranking_separates_exchangeable_embeddings_at_most_at_its_level(seed, n_lists):
     """Three embeddings with the same true means: the share of datasets in which any
     adjacent pair is separated (the family-wise error Holm controls) is at most 0.05,
-    within 3 binomial standard errors over 300 datasets."""
+    within 3 binomial standard errors over 1500 datasets (0.067). Measured over 3000:
+    0.030 at 8 lists, 0.035 at 22; without Holm's adjustment 0.073 and 0.091, which
+    this test fails with probability 0.8 and 0.99."""
     rng = np.random.default_rng(seed)
-    errors, datasets = 0, 300
+    errors, datasets = 0, 1500
     for r in range(datasets):
         base = 0.8 + 0.05 * rng.standard_normal(n_lists)
         means = {e: base for e in ("a", "b", "c")}
@@ -272,12 +291,13 @@ def test_ranking_separates_exchangeable_embeddings_at_most_at_its_level(seed, n_
     assert errors / datasets <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / datasets), errors
 
 
-def test_the_api_counts_a_list_too_small_to_check_instead_of_dropping_it():
+def test_the_api_counts_a_list_too_small_to_check_instead_of_dropping_it(seed):
     """A 4-word list is scored (min_words 4) but cannot lose a fold and still be fitted:
-    its check rows say why, with no recall; a 20-word list is checked."""
+    its check rows say why, with no recall; a 20-word list of the same planted concept
+    is checked, and its hidden members are found."""
     import learnability
 
-    x, concept, _ = planted(1, n=400, d=8, size=24, shift=4.0)
+    x, concept, _ = planted(seed, n=400, d=8, size=24, shift=4.0)
     words = [f"w{i}" for i in range(len(x))]
     lists = {"small": [words[i] for i in concept[:4]], "big": [words[i] for i in concept[4:]]}
     result = learnability.score((words, x), lists, iterations=10, null_lists=20,
@@ -286,6 +306,9 @@ def test_the_api_counts_a_list_too_small_to_check_instead_of_dropping_it():
     check = result.suggestion_check.set_index(["list", "k"])
     assert check.loc[("small", 10), "baseline"].startswith("not checked: 3 members left")
     assert np.isnan(check.loc[("small", 10), "recall"]) and check.loc[("small", 10), "hidden"] == 0
-    assert check.loc[("big", 10), "hidden"] == 20 and check.loc[("big", 10), "recall"] > 0
+    big = check.loc[("big", 10)]
+    # 5 folds of 4 hidden; the top 10 outside a fold's 16 kept members holds its 4 hidden
+    # and the small list's 4, 8 words 4 SD out, and 2 of the 376 others
+    assert big["hidden"] == 20 and big["recall"] >= 0.75 and big["p_value"] < 1e-6, big
     assert set(result.suggestions["list"]) == {"small", "big"}
     assert len(result.entanglement) == 4  # both ordered pairs and the diagonal

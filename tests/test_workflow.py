@@ -210,17 +210,15 @@ def test_one_lists_diagnostics_recomputed_from_their_inputs(workflow_dir):
     the hidden members in the top k counted, the frequency-matched baseline counted per
     bin by hand, and the p-value as the Poisson-binomial tail by convolution. Each
     equals the workflow's table."""
+    from conftest import sklearn_suggestion_check
     from scipy.special import expit
-    from sklearn.linear_model import LogisticRegression
 
-    from learnability.diagnostics.suggestions import fold_partition
-    from learnability.protocol.sampling import derive_seed, frequency_bins, split_concept
+    from learnability.protocol.sampling import frequency_bins
 
     wd = workflow_dir
     cfg = yaml.safe_load((wd / "config/config.yaml").read_text())
     vectors = np.load(wd / "results/shared/word2vec/vectors.npy").astype(np.float64)
     vocab = pd.read_parquet(wd / "results/shared/word2vec/vocab.parquet")
-    n = len(vocab)
     learn = wd / "results/learnability/word2vec/family/uniform"
     members = np.sort(pd.read_parquet(learn / "members.parquet")["index"].to_numpy())
     diag = wd / "results/diagnostics/word2vec/uniform"
@@ -230,45 +228,25 @@ def test_one_lists_diagnostics_recomputed_from_their_inputs(workflow_dir):
 
     coef = np.load(learn / "coefficients.npy")
     z = vectors @ coef[:, :-1].T + coef[:, -1]
-    order = ranked(expit(z).mean(1), z.mean(1), np.setdiff1d(np.arange(n), members))
+    order = ranked(expit(z).mean(1), z.mean(1), np.setdiff1d(np.arange(len(vocab)), members))
     got = pd.read_parquet(diag / "suggestions.parquet").query("list == 'family'")
     top = cfg["suggestions"]["top"]
     assert got["word"].tolist() == vocab["word"].iloc[order[:top]].tolist()
     np.testing.assert_allclose(got["mean_probability"], expit(z).mean(1)[order[:top]], rtol=1e-5)
 
     check = cfg["suggestions"]["check"]
-    C, seed = cfg["learnability"]["C"], cfg["learnability"]["seed"]
-    bins = frequency_bins(vocab["count"].to_numpy(), cfg["learnability"]["frequency_bins"])
-    in_list = np.isin(np.arange(n), members)
-    pool = np.bincount(bins[~in_list], minlength=bins.max() + 1)
-    hits = dict.fromkeys(check["k"], 0)
-    chances: dict[int, list] = {k: [] for k in check["k"]}
-    folds = fold_partition(members, round(1 / check["holdout"]), seed, "family")
-    for f, hidden in enumerate(folds[: check["folds"]]):
-        kept = np.setdiff1d(members, hidden)
-        mask = np.isin(np.arange(n), kept)
-        logits = []
-        for i in range(check["iterations"]):
-            rng = np.random.default_rng(derive_seed(seed, "suggestion-check", "family", f, i))
-            train, labels, _, _ = split_concept(rng, kept, mask)
-            model = LogisticRegression(C=C, tol=1e-12, max_iter=10_000)
-            logits.append(model.fit(vectors[train], labels).decision_function(vectors))
-        logit = np.array(logits)
-        ranking = ranked(expit(logit).mean(0), logit.mean(0), np.flatnonzero(~mask))
-        for k in check["k"]:
-            best = ranking[:k]
-            hits[k] += int(np.isin(best, hidden).sum())
-            in_top = np.bincount(bins[best[~in_list[best]]], minlength=pool.size)
-            chances[k].append((in_top / np.maximum(pool, 1))[bins[hidden]])
+    reference = sklearn_suggestion_check(
+        vectors, members, C=cfg["learnability"]["C"], seed=cfg["learnability"]["seed"],
+        list_name="family", holdout=check["holdout"], folds=check["folds"],
+        iterations=check["iterations"], ks=check["k"],
+        bins=frequency_bins(vocab["count"].to_numpy(), cfg["learnability"]["frequency_bins"]),
+    )  # fmt: skip
     table = pd.read_parquet(diag / "suggestion_check.parquet").query("list == 'family'")
     for row in table.itertuples():
-        p = np.concatenate(chances[row.k])
-        pmf = np.ones(1)
-        for q in p:
-            pmf = np.convolve(pmf, [1 - q, q])
-        assert (row.hits, row.hidden) == (hits[row.k], p.size), row
-        assert row.baseline_recall == pytest.approx(p.mean(), rel=1e-9), row
-        assert row.p_value == pytest.approx(pmf[row.hits :].sum(), rel=1e-9), row
+        hits, hidden, baseline, p_value = reference[row.k]
+        assert (row.hits, row.hidden) == (hits, hidden), row
+        assert row.baseline_recall == pytest.approx(baseline, rel=1e-9), row
+        assert row.p_value == pytest.approx(p_value, rel=1e-9), row
 
 
 def test_the_sample_corpus_has_the_token_count_the_readme_gives(workflow_dir):

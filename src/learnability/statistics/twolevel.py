@@ -253,11 +253,14 @@ def expected_size(
     levels: Sequence[float] = SIZE_LEVELS,
     nulls: int = 600,
     seed: int = 0,
+    per_null: dict[str, np.ndarray] | None = None,
 ) -> pd.DataFrame:
     """One row per method: its expected size at each level (``size_<level>``), the Monte
     Carlo SE of that over the ``nulls`` draws (``se_<level>``), the attainable level
     (``exact_<level>``), the relative error (size / exact - 1) and, for ``auto``, the
-    share of draws that chose each method."""
+    share of draws that chose each method. ``per_null``, if given, receives each
+    method's true size given each null draw, a (nulls, levels) array: what the row
+    averages."""
     rng = np.random.default_rng(seed)
     levels = tuple(levels)
     sizes = {m: np.zeros((nulls, len(levels))) for m in methods}
@@ -273,6 +276,8 @@ def expected_size(
             out[finite] = curves[k](crit[finite])
             sizes[m][i] = out
             chosen[m].append(used)
+    if per_null is not None:
+        per_null.update(sizes)
     rows = []
     for m in methods:
         rec: dict = {"method": m}
