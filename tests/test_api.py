@@ -279,39 +279,44 @@ def _readme_python_api_example() -> tuple[str, str]:
     return code, shown
 
 
-def test_the_readme_api_example_prints_what_the_readme_shows_in_the_users_environment():
-    """Run as a user runs it: a script in the environment `make run` gives, from the
-    repository root. It prints the table the README shows, and its in-vocabulary counts
-    are those gensim's own KeyedVectors give for the lists' words."""
-    import userenv
+def test_the_one_embedding_pages_api_example_shows_gensims_vocabulary_counts():
+    """The one-embedding page's Python example (run as a user runs it, and its output
+    compared with the page, by test_site.py): the in-vocabulary counts it shows are
+    those gensim's own KeyedVectors give for the lists' words."""
     from gensim.models import KeyedVectors
     from gensim.test.utils import datapath
 
     code, shown = _readme_python_api_example()
-    out = subprocess.run(
-        [userenv.python(), "-c", code], cwd=REPO, env=userenv.env_vars(userenv.user_env()),
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout == shown
     kv = KeyedVectors.load_word2vec_format(datapath("lee_fasttext.vec"))
     lines = (REPO / "resources/wordlists/family.txt").read_text().splitlines()
     family = [w for w in lines if w.strip() and not w.startswith("#")]  # "#": comments
     numbers = re.search(r'"numbers": \[(.*?)\]', code, re.S).group(1)
     numbers = re.findall(r'"(\w+)"', numbers)
-    table = pd.read_fwf(io.StringIO(out.stdout), index_col=0).set_index("list")
+    table = pd.read_fwf(io.StringIO(shown), index_col=0).set_index("list")
     assert table.loc["numbers", "in_vocab"] == sum(w in kv.key_to_index for w in numbers)
     assert table.loc["family", "in_vocab"] == len({w for w in family if w in kv.key_to_index})
 
 
 def test_the_notebook_example_runs(tmp_path, monkeypatch):
-    """docs/example_notebook.py, a notebook in percent format (Jupytext, VS Code), runs."""
+    """docs/example_notebook.py, a notebook in percent format (Jupytext, VS Code), runs,
+    and the split AUCs it computes for its inline list are scikit-learn's on the same
+    splits of gensim's vectors."""
     import runpy
+
+    from conftest import assert_aucs_match_the_reference, sklearn_aucs
 
     monkeypatch.chdir(REPO)
     namespace = runpy.run_path(str(REPO / "docs" / "example_notebook.py"))
-    result = namespace["result"]
-    assert result.lists.set_index("list").loc["numbers", "auc"] > 0.6
+    result, kv = namespace["result"], namespace["kv"]
+    its = result.iterations.query("list == 'numbers'").sort_values("iteration")
+    members = np.sort(result.members.query("list == 'numbers'")["index"].to_numpy())
+    assert [kv.index_to_key[i] for i in members] == sorted(
+        (w for w in namespace["lists"]["numbers"] if w in kv.key_to_index),
+        key=kv.key_to_index.get,
+    )
+    reference = sklearn_aucs(kv.vectors, members, its["seed"].tolist(), C=1.0)
+    n_test = members.size - members.size // 2
+    assert_aucs_match_the_reference(its["auc"], reference, n_test, n_test)
 
 
 def test_import_is_light_and_score_is_the_front_door():

@@ -235,6 +235,9 @@ def test_the_readme_commands_run_in_the_users_environment(tmp_path):
     )
     for path in out.glob("*.txt"):
         assert path.read_bytes() == (shipped / path.name).read_bytes(), path.name
+    graph = (tmp_path / "graph.tsv").read_bytes()
+    assert graph == (REPO / "resources/hierarchy/wordnet-nouns.tsv").read_bytes()
+    assert "noun.animal\t" in done.stdout
 
 
 def test_empath_lists_regenerates_the_shipped_lists_with_its_extra(tmp_path):

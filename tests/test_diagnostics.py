@@ -307,8 +307,8 @@ def test_the_api_counts_a_list_too_small_to_check_instead_of_dropping_it(seed):
     assert check.loc[("small", 10), "baseline"].startswith("not checked: 3 members left")
     assert np.isnan(check.loc[("small", 10), "recall"]) and check.loc[("small", 10), "hidden"] == 0
     big = check.loc[("big", 10)]
-    # 5 folds of 4 hidden; the top 10 outside a fold's 16 kept members holds its 4 hidden
-    # and the small list's 4, 8 words 4 SD out, and 2 of the 376 others
-    assert big["hidden"] == 20 and big["recall"] >= 0.75 and big["p_value"] < 1e-6, big
+    # 5 folds of 4 hidden, each among the 384 words outside the 16 kept: recall@10 of a
+    # random ranking is about 10 / 384; these find 0.70-1.00 (p < 1e-19 at 20 seeds)
+    assert big["hidden"] == 20 and big["recall"] >= 0.5 and big["p_value"] < 1e-6, big
     assert set(result.suggestions["list"]) == {"small", "big"}
     assert len(result.entanglement) == 4  # both ordered pairs and the diagonal

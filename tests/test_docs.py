@@ -52,3 +52,15 @@ def test_every_test_a_page_cites_exists(page):
         if module is None or name not in tests.get(module, set())
     ]
     assert not missing, f"{page} cites tests that do not exist: {missing}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_test_a_page_names_is_read_as_a_citation(page):
+    """The check above checks what cited() reads: a test named in a form it does not
+    parse (another citation style) would go unchecked, and a renamed test with it. So
+    every test-like name on a page (test_..., not a file or a path) must be one cited()
+    reads."""
+    text = (REPO / page).read_text(encoding="utf-8")
+    named = set(re.findall(r"(?<![/\w.])(test_\w+)\b(?!\.py)", text))
+    unread = named - {name for _, name in cited(text)}
+    assert not unread, f"{page} names tests in a form cited() does not read: {sorted(unread)}"
