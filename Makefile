@@ -11,7 +11,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: run report test lint format dryrun docs site rulegraph clean
+.PHONY: run report test system lint format dryrun docs site rulegraph clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,12 @@ run: $(STAMP)
 report: $(STAMP)
 	$(BIN)/snakemake --report results/report.html
 
-test: $(DEV_STAMP)
+# the system packages the suite needs (chromium, wordnet-base, graphviz): installed where
+# it can (root and apt-get), else named in one line, before anything else is done
+system:
+	bash tests/system.sh
+
+test: system $(DEV_STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(DEV_STAMP)

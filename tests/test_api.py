@@ -324,3 +324,60 @@ def test_import_is_light_and_score_is_the_front_door():
            "from learnability import score; print(score.__module__)"  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "learnability.api"
+
+
+USER_SCORE = """
+import sys
+import numpy as np
+from gensim.models import KeyedVectors
+import learnability
+
+rng = np.random.default_rng(int(sys.argv[2]))
+words = [f"member{i}" for i in range(40)] + [f"w{i}" for i in range(1460)]
+vectors = rng.normal(size=(1500, 12)).astype(np.float32)
+vectors[:40, 0] += 3.0
+kv = KeyedVectors(vector_size=12)
+kv.add_vectors(words, vectors)
+for i, word in enumerate(words):
+    kv.set_vecattr(word, "count", 1500 - i)
+lists = {"planted": words[:40], "chance": words[100:140] + ["unknownword"]}
+result = learnability.score(kv, lists, iterations=8, null_lists=20, bootstrap=50,
+                            negatives="frequency_matched", codelength_orders=2,
+                            codelength_null_lists=5, check_iterations=4,
+                            entanglement_iterations=4)
+for table in ("lists", "pvalues", "summary", "members", "codelength", "suggestions",
+              "suggestion_check", "entanglement"):
+    getattr(result, table).to_parquet(f"{sys.argv[1]}/{table}.parquet")
+"""
+
+
+def test_score_with_every_option_gives_the_same_tables_in_the_users_environment(tmp_path, seed):
+    """score() as a notebook in the environment `make run` gives calls it (every kind of
+    output on: frequency-matched non-members from KeyedVectors' counts, bootstrap
+    intervals, the codelength, the diagnostics), against the same call in the tests'
+    environment: the same tables, value for value. An import that only the test tools
+    bring, or an environment-dependent number, would show here."""
+    import userenv
+
+    venv = userenv.user_env()
+    done = subprocess.run(
+        [userenv.python(), "-c", USER_SCORE, str(tmp_path), str(seed)],
+        env=dict(userenv.env_vars(venv), LEARNABILITY_CACHE_DIR=""),
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    here = tmp_path / "here"
+    here.mkdir()
+    namespace: dict = {}
+    argv = sys.argv
+    try:
+        sys.argv = ["score", str(here), str(seed)]
+        exec(USER_SCORE, namespace)
+    finally:
+        sys.argv = argv
+    for table in ("lists", "pvalues", "summary", "members", "codelength", "suggestions",
+                  "suggestion_check", "entanglement"):  # fmt: skip
+        theirs = pd.read_parquet(tmp_path / f"{table}.parquet")
+        assert len(theirs) > 0, table
+        pd.testing.assert_frame_equal(theirs, pd.read_parquet(here / f"{table}.parquet"),
+                                      check_exact=True, obj=table)  # fmt: skip

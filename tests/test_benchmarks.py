@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import userenv
-from conftest import REPO
+from conftest import REPO, needs_glove_python
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -79,7 +79,11 @@ def run_benchmark(script: str, *args: str, extras: tuple[str, ...] = ()):
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.parametrize(
+    "script",
+    [pytest.param(s, marks=needs_glove_python) if EXTRA.get(s) == "glove_python" else s
+     for s in SCRIPTS],
+)  # fmt: skip
 def test_every_benchmark_runs_in_the_environment_its_line_names(script, embedding_folder):
     args = ["--smoke"]
     if script in ("calibration.py", "c_sensitivity.py"):  # they read make run's results

@@ -1,5 +1,6 @@
 import copy
 import re
+import sys
 
 import jsonschema
 import pytest
@@ -365,6 +366,16 @@ def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
         r"bicleaner-ai-glove package.*pip install -e '.\[glove_python\]'",
     ):
         check_trainers(cfg)
+    # on a Python its package has no build for, the error says so instead
+    python_313 = type("VersionInfo", (tuple,), {"major": 3, "minor": 13})((3, 13, 0, "final", 0))
+    monkeypatch.setattr(sys, "version_info", python_313)
+    with pytest.raises(
+        ConfigError,
+        match=r"glove_python needs the bicleaner-ai-glove package, which has no build for "
+        r"Python 3.13: run it with Python 3.12 or earlier",
+    ):
+        check_trainers(cfg)
+    monkeypatch.undo()
     training = {"dim": 8, "min_count": 1, "window": 2, "seed": 0, "threads": 1, "epochs": 1}
     training |= {"negative": 1, "sample": 0, "alpha": 0.1, "min_alpha": 0.01}
     check_trainers({"training": training, "embeddings": {"w": {"method": "word2vec"}}})
@@ -512,3 +523,25 @@ def test_pretrained_defaults_are_those_the_schema_states():
         **PRETRAINED,
         "exclude_prefixes": list(PRETRAINED["exclude_prefixes"]),
     }
+
+
+def test_a_methods_python_limit_is_its_extras_marker():
+    """registry.Method.python_below and pyproject.toml's marker on the package of that
+    method's extra (and on the same package in the dev extra) say the same thing."""
+    import tomllib
+
+    from learnability.embeddings.registry import METHODS
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    for method in METHODS.values():
+        if method.package is None:
+            continue
+        _, extra, dist = method.package
+        for group in (extra, "dev"):
+            (line,) = [r for r in extras[group] if r.startswith(dist)]
+            if method.python_below is None:
+                assert ";" not in line, line
+            else:
+                major, minor = method.python_below
+                assert line.split(";")[1].strip() == f"python_version < '{major}.{minor}'", line

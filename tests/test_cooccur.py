@@ -3,6 +3,7 @@ counter, and sharding under a tiny budget, which must change nothing."""
 
 import numpy as np
 import pytest
+from conftest import needs_glove_python
 
 from learnability.corpus.cooccur import count_cooccurrences, weight_scale
 
@@ -59,6 +60,7 @@ def test_a_tiny_budget_shards_and_changes_nothing(mode, tmp_path):
     assert list(tmp_path.iterdir()) == []  # shards are cleaned up
 
 
+@needs_glove_python
 def test_glove_python_mode_equals_glove_pythons_counter():
     from glove import Corpus
 

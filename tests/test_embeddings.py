@@ -2,6 +2,7 @@ import gzip
 
 import numpy as np
 import pytest
+from conftest import needs_glove_python
 
 from learnability.corpus.extract import count_vocabulary
 from learnability.embeddings import load_embedding, save_embedding, train
@@ -84,7 +85,9 @@ def test_every_method_in_the_schema_has_a_registry_entry_and_back():
         train("random", "unused", {}, 1)
 
 
-@pytest.mark.parametrize("method", ["glove", "glove_python"])
+@pytest.mark.parametrize(
+    "method", ["glove", pytest.param("glove_python", marks=needs_glove_python)]
+)
 def test_glove_vocab_and_cooccurrences(corpus, method):
     params = dict(PARAMS, x_max=10, alpha=0.75, learning_rate=0.05, epochs=3)
     emb = train(method, corpus, params, threads=1)
@@ -98,6 +101,7 @@ def test_glove_vocab_and_cooccurrences(corpus, method):
     np.testing.assert_array_equal(emb.vectors, again.vectors)
 
 
+@needs_glove_python
 def test_glove_python_vectors_align_with_glove_pythons_own_pipeline(corpus):
     """method glove_python against glove-python itself: its Corpus counts the same lines
     (our vocabulary as its dictionary), its Glove fits them with the same settings and

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,15 +93,30 @@ def runnable(page: Path) -> bool:
     )
 
 
+def _docs_python() -> str:
+    """`make site`'s environment: `make run`'s plus the docs extra, nothing of the dev
+    extra's (tests/userenv.py)."""
+    import userenv
+
+    return userenv.python(("docs",))
+
+
+def _docs_env() -> dict[str, str]:
+    import userenv
+
+    return userenv.env_vars(userenv.user_env(("docs",)))
+
+
 def test_the_site_builds_with_warnings_as_errors(tmp_path):
-    """Sphinx with MyST and the PyData theme, -W: every page in a toctree, every link
-    between pages and to a heading resolves, every docstring on the API page parses, the
-    CLI page comes from the command's own parser."""
+    """Sphinx with MyST and the PyData theme, -W, in the environment `make site` has (the
+    docs extra alone): every page in a toctree, every link between pages and to a
+    heading resolves, every docstring on the API page parses, the CLI page comes from the
+    command's own parser."""
     out = tmp_path / "html"
     done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+        [_docs_python(), "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
          str(REPO / "docs"), str(out)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env=_docs_env(),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-5000:]
     cli = (out / "reference" / "cli.html").read_text(encoding="utf-8")
@@ -125,9 +139,9 @@ def test_a_broken_link_fails_the_build(tmp_path):
     page = docs / "how-to" / "sweeps.md"
     page.write_text(page.read_text() + "\nSee [the missing page](nowhere.md).\n")
     done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q", str(docs),
+        [_docs_python(), "-m", "sphinx", "-b", "html", "-W", "-q", str(docs),
          str(tmp_path / "html")],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env=_docs_env(),
     )  # fmt: skip
     assert done.returncode != 0 and "nowhere.md" in done.stderr
 

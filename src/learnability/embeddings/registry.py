@@ -33,7 +33,8 @@ class Method:
     memory per MB of gzipped corpus;
     ``counts_cooccurrence``: it also takes ``training.count_memory_mb``. ``package``:
     (importable module, extra, what to install) when the trainer comes from an optional
-    extra."""
+    extra; ``python_below``: the first Python that package has no build for (its extra's
+    requirement in pyproject.toml carries the same marker)."""
 
     name: str
     trainer: str | None = None
@@ -43,6 +44,7 @@ class Method:
     mem_per_mb: int = 0
     counts_cooccurrence: bool = False
     package: tuple[str, str, str] | None = None
+    python_below: tuple[int, int] | None = None
 
     def train_function(self) -> Callable:
         module, function = (self.trainer or "").split(":")
@@ -107,6 +109,8 @@ _ENTRIES = (
         mem_per_mb=10,
         counts_cooccurrence=True,
         package=("glove", "glove_python", "bicleaner-ai-glove"),
+        # its wheels are for CPython 3.11 and 3.12, and its source does not build
+        python_below=(3, 13),
     ),
     # a contextual model's static reduction (embeddings/transformer.py): ONNX through
     # onnxruntime, no PyTorch; the vocabulary from min_count, occurrences drawn by seed.

@@ -366,7 +366,13 @@ def check_trainers(config: dict) -> None:
                 f"embeddings.{name}.method: unknown method {method!r}; known: "
                 f"{', '.join(registry.METHODS)}"
             )
-        package = registry.METHODS[method].package
+        package, below = registry.METHODS[method].package, registry.METHODS[method].python_below
+        if package and below and sys.version_info[:2] >= below:
+            raise ConfigError(
+                f"embeddings.{name}.method: {method} needs the {package[2]} package, which "
+                f"has no build for Python {sys.version_info.major}.{sys.version_info.minor}: "
+                f"run it with Python {below[0]}.{below[1] - 1} or earlier, or use another method"
+            )
         if package and importlib.util.find_spec(package[0]) is None:
             module, extra, dist = package
             raise ConfigError(
