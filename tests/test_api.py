@@ -37,6 +37,10 @@ def keyed_vectors(words, vectors, counts=None):
     return kv
 
 
+# what the tests below are not about (the diagnostics: test_diagnostics.py, the one
+# with every option on: test_score_with_every_option_...)
+QUIET = dict(suggestions=0, check_folds=0, entanglement_iterations=0)
+
 LISTS = {
     "planted": [f"member{i}" for i in range(40)],
     "chance": [f"w{i}" for i in range(100, 140)] + ["unknownword"],
@@ -46,7 +50,9 @@ LISTS = {
 
 def test_keyed_vectors_score_a_planted_concept_and_chance(seed):
     words, vectors = planted(seed=seed)
-    result = learnability.score(keyed_vectors(words, vectors), LISTS, iterations=20, null_lists=50)
+    result = learnability.score(
+        keyed_vectors(words, vectors), LISTS, iterations=20, null_lists=50, **QUIET
+    )
     lists = result.lists.set_index("list")
     assert lists.loc["planted", "auc"] > 0.9 and lists.loc["planted", "p_value"] == 1 / 51
     # a chance list is one more random list: within 4 SD of its null (whatever the seed;
@@ -82,8 +88,7 @@ def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_sk
     words, vectors = planted(seed=seed)
     result = learnability.score(
         (words, vectors), LISTS, iterations=20, null_lists=1000, codelength_orders=0,
-        pvalue_method="rescaled_skew",
-    )  # fmt: skip
+        pvalue_method="rescaled_skew", **QUIET)  # fmt: skip
     row = result.pvalues.set_index("list").loc["chance"]
     assert row["method"] == row["method_requested"] == "rescaled_skew"
     null = result.null[result.null["null_key"] == row["null_key"]]
@@ -120,7 +125,7 @@ def test_the_default_chooses_exactly_and_says_why(seed):
     Settings whose measured error misses the goal are refused in one line."""
     words, vectors = planted(seed=seed)
     result = learnability.score((words, vectors), LISTS, iterations=20, null_lists=50,
-                                codelength_orders=0)  # fmt: skip
+                                codelength_orders=0, **QUIET)  # fmt: skip
     row = result.pvalues.set_index("list").loc["chance"]
     assert (row["method"], row["method_requested"]) == ("truncated", "auto")
     assert "50 random lists of 10 splits" in row["method_reason"]
@@ -138,7 +143,7 @@ def test_the_default_chooses_exactly_and_says_why(seed):
                           ("rescaled_skew", "at least 1000 random lists of 10")):  # fmt: skip
         with pytest.raises(InputError, match=match) as err:
             learnability.score((words, vectors), LISTS, iterations=20, null_lists=50,
-                               codelength_orders=0, pvalue_method=method)  # fmt: skip
+                               codelength_orders=0, pvalue_method=method, **QUIET)  # fmt: skip
         assert "\n" not in str(err.value) and "use auto" in str(err.value)
 
 
@@ -171,12 +176,12 @@ def test_a_second_call_reuses_the_null(seed):
 
     words, vectors = planted(seed=seed)
     kw = dict(iterations=20, null_lists=50, codelength_orders=0)
-    first = learnability.score((words, vectors), LISTS, **kw)
+    first = learnability.score((words, vectors), LISTS, **kw, **QUIET)
     cached = len(api.NULL_CACHE)
-    second = learnability.score((words, vectors), LISTS, **kw)
+    second = learnability.score((words, vectors), LISTS, **kw, **QUIET)
     assert len(api.NULL_CACHE) == cached
     pd.testing.assert_frame_equal(first.pvalues, second.pvalues)
-    learnability.score((words, vectors + 1.0), LISTS, **kw)
+    learnability.score((words, vectors + 1.0), LISTS, **kw, **QUIET)
     assert len(api.NULL_CACHE) > cached
 
 
@@ -202,7 +207,7 @@ def test_every_embedding_form_gives_the_same_numbers(tmp_path, seed):
     lists = {"planted": LISTS["planted"], "chance": LISTS["chance"]}
     got = {
         k: learnability.score(
-            v, lists, iterations=8, null_lists=20, name="e", codelength_orders=0
+            v, lists, iterations=8, null_lists=20, name="e", codelength_orders=0, **QUIET
         ).lists
         for k, v in forms.items()
     }
@@ -217,12 +222,17 @@ def test_lists_from_files_dictionaries_and_one_sequence(tmp_path, seed):
     dic += "".join(f"w{i}\t2\n" for i in range(40))
     (tmp_path / "mini.dic").write_text(dic)
     by_folder = learnability.score(
-        (words, vectors), tmp_path, iterations=8, null_lists=20, codelength_orders=0
+        (words, vectors), tmp_path, iterations=8, null_lists=20, codelength_orders=0, **QUIET
     )
     assert set(by_folder.lists["list"]) == {"planted", "mini_stand", "mini_other"}
     assert set(by_folder.concept_words["source"]) == {str(tmp_path)}
     one = learnability.score(
-        (words, vectors), LISTS["planted"], iterations=8, null_lists=20, codelength_orders=0
+        (words, vectors),
+        LISTS["planted"],
+        iterations=8,
+        null_lists=20,
+        codelength_orders=0,
+        **QUIET,
     )
     assert one.lists["list"].tolist() == ["concept"]
     by_file = learnability.score(
@@ -231,6 +241,7 @@ def test_lists_from_files_dictionaries_and_one_sequence(tmp_path, seed):
         iterations=8,
         null_lists=20,
         codelength_orders=0,
+        **QUIET,
     )
     assert by_file.lists["auc"].iloc[0] == one.lists["auc"].iloc[0]
 
@@ -241,13 +252,19 @@ def test_frequency_matched_negatives_use_keyed_vectors_counts(seed):
     kv = keyed_vectors(words, vectors, counts)
     one = {"planted": LISTS["planted"]}
     result = learnability.score(
-        kv, one, iterations=8, null_lists=20, negatives="frequency_matched", codelength_orders=0
+        kv,
+        one,
+        iterations=8,
+        null_lists=20,
+        negatives="frequency_matched",
+        codelength_orders=0,
+        **QUIET,
     )
     assert result.pvalues["null_key"].iloc[0].startswith("profile-")
     assert set(result.iterations["negatives"]) == {"frequency_matched"}
     with pytest.raises(InputError, match="no word counts"):
         learnability.score(
-            (words, vectors), LISTS, negatives="frequency_matched", codelength_orders=0
+            (words, vectors), LISTS, negatives="frequency_matched", codelength_orders=0, **QUIET
         )
 
 
@@ -266,7 +283,7 @@ def test_frequency_matched_negatives_use_keyed_vectors_counts(seed):
 )
 def test_bad_input_is_one_clear_line(embedding, lists, match):
     with pytest.raises(InputError, match=match) as err:
-        learnability.score(embedding, lists, codelength_orders=0)
+        learnability.score(embedding, lists, codelength_orders=0, **QUIET)
     assert "\n" not in str(err.value)
 
 

@@ -286,8 +286,10 @@ def test_every_pretrained_spec_the_config_accepts_opens_from_the_cli_and_the_api
     (lists / "care.txt").write_text("care\nharm\nhurt\nprotect\nsuffer\nkind\ncompassion\n")
     spec = yaml.safe_load((REPO / "config/glove6b50d.yaml").read_text())["embeddings"]["glove6b"]
     assert {k: v for k, v in spec.items() if k != "method"} == SHIPPED["glove6b"][0]
+    # the diagnostics are not what this test is about (tests/test_explorer.py)
     small = ["--lists", str(lists), "--iterations", "6", "--null-lists", "20",
-             "--null-iterations", "2"]  # fmt: skip
+             "--null-iterations", "2", "--suggestions", "0", "--check-folds", "0",
+             "--entanglement-iterations", "0"]  # fmt: skip
     tables = {}
     for how, args in {
         "name": ["--embedding", "glove6b"],
@@ -298,7 +300,8 @@ def test_every_pretrained_spec_the_config_accepts_opens_from_the_cli_and_the_api
         assert main(["--quiet", "evaluate", *args, *small, "--out", str(out)]) == 0
         assert "## glove6b:" in capsys.readouterr().out
         tables[how] = pd.read_csv(out)
-    kw = dict(iterations=6, null_lists=20, null_iterations=2, codelength_orders=0)
+    kw = dict(iterations=6, null_lists=20, null_iterations=2, codelength_orders=0,
+              suggestions=0, check_folds=0, entanglement_iterations=0)  # fmt: skip
     mapping = learnability.score(spec, lists, name="glove6b", **kw).lists
     emb = learnability.as_embedding(spec["path"], words=spec["words"], fmt="npy", max_vocab=100_000)
     assert len(emb) == 100_000 and emb.words[:3] == ["the", ",", "."]
