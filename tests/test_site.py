@@ -146,6 +146,9 @@ def test_a_broken_link_fails_the_build(tmp_path):
     assert done.returncode != 0 and "nowhere.md" in done.stderr
 
 
+# (a page's examples take a minute or two of CPU; in CI they run beside the smoke run's
+# build, which has the cores first)
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize(
     "page", [p for p in PAGES if runnable(p)], ids=lambda p: str(p.relative_to(REPO))
 )

@@ -183,26 +183,43 @@ def test_paper_config_plans_offline_without_a_traceback(shipped_dry_runs):
 PROBED = {"coverage", "tables", "numexpr", "bottleneck", "matplotlib", "torch", "tbb"}
 
 
-def test_no_script_shadows_a_module_that_a_dependency_may_import():
-    import importlib.util
+def _installed(names: list[str]) -> set[str]:
+    """Which of ``names`` a fresh interpreter of the environment `make run` gives can
+    import from outside the checkout (asked in a new process, from /: not this one,
+    whose sys.path and modules earlier tests may have changed)."""
+    import json
+    import subprocess
 
-    for script in (REPO / "workflow" / "scripts").glob("*.py"):
+    import userenv
+
+    code = (
+        "import importlib.util, json, sys; "
+        "print(json.dumps([n for n in sys.argv[1:] if importlib.util.find_spec(n)]))"
+    )
+    done = subprocess.run([userenv.python(), "-c", code, *names], cwd="/", check=True,
+                          capture_output=True, text=True)  # fmt: skip
+    return set(json.loads(done.stdout))
+
+
+def test_no_script_shadows_a_module_that_a_dependency_may_import():
+    scripts = sorted((REPO / "workflow" / "scripts").glob("*.py"))
+    for script in scripts:
         name = script.stem
         assert name not in PROBED, f"{script} shadows the optional module {name!r}; rename it"
         assert name not in sys.stdlib_module_names, f"{script} shadows the stdlib {name!r}"
-        if name != "learnability":  # site-packages comes first for the package itself
-            assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}"
+    # site-packages comes first for the package itself
+    shadowed = _installed([s.stem for s in scripts if s.stem != "learnability"])
+    assert not shadowed, f"workflow/scripts shadow installed modules: {sorted(shadowed)}"
 
 
 def test_no_benchmark_shadows_a_module():
     """`python benchmarks/x.py` puts benchmarks/ first on sys.path: a benchmark named like
     a module (learnability.py, glove.py) is imported in place of the real one."""
-    import importlib.util
-
-    for script in (REPO / "benchmarks").glob("*.py"):
-        name = script.stem
-        assert name not in PROBED | {"learnability"} | set(sys.stdlib_module_names), script
-        assert importlib.util.find_spec(name) is None, f"{script} shadows {name!r}; rename it"
+    scripts = sorted((REPO / "benchmarks").glob("*.py"))
+    for script in scripts:
+        assert script.stem not in PROBED | {"learnability"} | set(sys.stdlib_module_names), script
+    shadowed = _installed([s.stem for s in scripts])
+    assert not shadowed, f"benchmarks shadow installed modules: {sorted(shadowed)}; rename them"
 
 
 def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, server, seed):

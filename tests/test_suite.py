@@ -1,0 +1,52 @@
+"""The suite's own machinery: the timeline every run prints, the smoke run's failure
+marker, and the order in which CI's workers get the tests (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+import userenv
+import wfutil
+from conftest import REPO, SMOKE_MODULES, _heavy_rank, _reads_the_smoke_run
+
+
+def test_a_failed_smoke_build_fails_its_readers_at_once_without_building_again(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(userenv, "ROOT", tmp_path)
+    (tmp_path / "smoke-run.failed").write_text("snakemake exited 1:\nMissingInputException")
+    with pytest.raises(pytest.fail.Exception, match="(?s)failed to build.*MissingInputException"):
+        wfutil.smoke_run()
+    assert not (tmp_path / "smoke-run").exists()  # not built again
+
+
+def test_the_run_prints_its_timeline_with_every_worker_and_the_cpu_each_test_took():
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/test_metrics.py", "-n", "2", "-q",
+         "-p", "no:cacheprovider"],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:]
+    section = done.stdout.split("timeline:", 1)[1]
+    tests = int(re.match(r" (\d+) tests", section).group(1))
+    assert tests == int(re.search(r"(\d+) passed", done.stdout).group(1))
+    assert re.search(r"^all workers: \d+ CPU s, at least \d+ s on two cores$", section, re.M)
+    for worker in ("gw0", "gw1"):
+        assert re.search(rf"^{worker}: busy \d+ s, \d+ CPU s, last test ends", section, re.M)
+
+
+def test_the_smoke_runs_readers_are_known_and_come_after_the_longest_tests():
+    """Every test that reads the smoke run is in SMOKE_MODULES (collection refuses one
+    that is not), and the order puts the slowest first (HEAVY), so that none starts last."""
+    ids = [
+        "tests/test_slurm.py::test_the_slurm_profile_runs_the_workflow_with_the_local_results",
+        "tests/test_workflow_determinism.py::test_killed_runs_rerun_to_the_same_tables",
+        "tests/test_metrics.py::test_auc_matches_sklearn_with_ties[0]",
+    ]
+    assert [_reads_the_smoke_run(i) for i in ids] == [False, True, False]
+    assert _heavy_rank(ids[0]) < _heavy_rank(ids[1]) < _heavy_rank(ids[2])
+    for module in SMOKE_MODULES:
+        assert (REPO / "tests" / module).is_file(), module
