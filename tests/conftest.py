@@ -124,15 +124,38 @@ CONFIG = None
 SMOKE_BUILD = None  # the controller's wfutil.BackgroundSmokeBuild, once started
 
 
+NUMBA_WARM = None  # the controller's thread compiling the numba kernels, once started
+
+
+def _warm_numba(lock) -> None:
+    import subprocess
+    import sys
+
+    try:
+        subprocess.run([sys.executable, str(REPO / "tests" / "numba_warm.py")],
+                       capture_output=True, timeout=600)  # fmt: skip
+    finally:
+        lock.close()  # the workers go on (a failed warm-up only costs them the compiling)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_node_collection_finished(node, ids):
-    """In the controller, once a worker has collected: start building the smoke run if a
-    collected test reads it."""
-    global SMOKE_BUILD
+    """In the controller, once a worker has collected: compile the numba kernels once
+    (tests/numba_warm.py; the workers wait for it, _numba_warm), and start building the
+    smoke run if a collected test reads it."""
+    global SMOKE_BUILD, NUMBA_WARM
+    import fcntl
+    import threading
+
+    userenv.ROOT = CONFIG._tmp_path_factory.getbasetemp()  # the workers' parent
+    if NUMBA_WARM is None:
+        lock = open(userenv.ROOT / "numba-warm.lock", "w")  # noqa: SIM115 (the thread's)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        NUMBA_WARM = threading.Thread(target=_warm_numba, args=(lock,), daemon=True)
+        NUMBA_WARM.start()
     if SMOKE_BUILD is None and any(_reads_the_smoke_run(i) for i in ids):
         from wfutil import BackgroundSmokeBuild
 
-        userenv.ROOT = CONFIG._tmp_path_factory.getbasetemp()  # the workers' parent
         SMOKE_BUILD = BackgroundSmokeBuild(userenv.ROOT)
         SMOKE_BUILD.start()
 
@@ -175,6 +198,12 @@ def _user_env_root(tmp_path_factory):
     # the nulls that score() and `learnability evaluate` keep on disk: one folder for the
     # session (the doc examples share their random lists' nulls), none in the home folder
     os.environ["LEARNABILITY_CACHE_DIR"] = str(userenv.ROOT / "learnability-cache")
+    # under xdist, wait for the controller's numba warm-up: every process that found no
+    # compiled kernels would compile them itself, several at once
+    import fcntl
+
+    with open(userenv.ROOT / "numba-warm.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
 
 
 XML_HEAD = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10">

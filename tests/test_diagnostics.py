@@ -53,6 +53,25 @@ def test_vocabulary_scores_match_the_full_score_matrix_in_blocks(monkeypatch):
         counts[candidates[np.argsort(-z[candidates, j])[:11]]] += 1
     np.testing.assert_allclose(share[~exclude], counts[~exclude] / 9)
     assert np.isnan(share[exclude]).all() and np.isnan(prob[exclude]).all()
+    # top 0: the same means, no shares (the check ranks by the means alone)
+    logit0, prob0, share0 = sug.vocabulary_scores(x, coef, exclude, top=0)
+    np.testing.assert_array_equal(logit0, logit)
+    np.testing.assert_array_equal(prob0, prob)
+    assert np.isnan(share0).all()
+
+
+def test_the_first_k_candidates_are_the_full_rankings_first_k():
+    """ranked_candidates(first=k), a partial sort, against the full order (probability,
+    then logit, then row), with ties in probability at the k-th place."""
+    rng = np.random.default_rng(4)
+    prob = rng.choice([0.2, 0.5, 0.9, 1.0], 300)
+    logit = rng.choice([1.0, 2.0, 3.0], 300)
+    prob[rng.choice(300, 20, replace=False)] = np.nan  # the list's members
+    rows = np.flatnonzero(~np.isnan(prob))
+    full = sorted(rows, key=lambda r: (-prob[r], -logit[r], r))
+    for k in (1, 7, 50, 77, 280, 400):
+        assert sug.ranked_candidates(prob, logit, k).tolist() == full[:k], k
+    assert sug.ranked_candidates(prob, logit).tolist() == full
 
 
 def test_suggestions_find_the_planted_words_left_out_of_a_list(seed):

@@ -432,6 +432,7 @@ def score(
             )
         bins = frequency_bins(np.asarray(emb.counts), n_bins)
     vocab = pd.Series(emb.words)
+    vocab_index = pd.Index(vocab)  # its hash table built once for every list's lookup
     matcher = Matcher(emb.words, case, emb.counts)
     protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
     k_null = random_list_splits(pvalue_method, iterations, null_iterations)
@@ -457,7 +458,7 @@ def score(
         resolutions.append(resolved)
         cov = coverage(resolved).iloc[0]
         covers.append(cov)
-        idx = member_indices(resolved, vocab)
+        idx = member_indices(resolved, vocab_index)
         if idx.size < min_words:
             why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
             skipped.append(

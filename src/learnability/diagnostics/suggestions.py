@@ -38,8 +38,8 @@ def vocabulary_scores(
     """Score every vocabulary row with every split's classifier ``coef`` ((splits, d + 1),
     rows (w, b)): each row's mean decision value (logit) and mean probability over the
     splits, and the share of splits in which it is among the ``top`` highest-scoring rows
-    outside ``exclude`` (a boolean mask, True for the list's members). Excluded rows get
-    NaN.
+    outside ``exclude`` (a boolean mask, True for the list's members; ``top`` 0: no share,
+    all NaN, for a caller that ranks by the means alone). Excluded rows get NaN.
 
     The scores are float32 (a ranking needs no more; the means accumulate in float64):
     at 400,000 words the float64 product and the sigmoid by tanh took most of the time.
@@ -49,7 +49,8 @@ def vocabulary_scores(
 
     n, d = vectors.shape
     splits = coef.shape[0]
-    top = max(1, min(top, n - int(exclude.sum())))
+    shares = top > 0
+    top = max(1, min(top, n - int(np.count_nonzero(exclude))))
     w = np.ascontiguousarray(coef[:, :d].T, dtype=np.float32)
     b = np.asarray(coef[:, d], dtype=np.float32)
     mean_logit = np.empty(n)
@@ -63,6 +64,8 @@ def vocabulary_scores(
         z += b
         mean_logit[start:stop] = z.mean(axis=1, dtype=np.float64)
         mean_prob[start:stop] = expit(z).mean(axis=1, dtype=np.float64)
+        if not shares:
+            continue
         z[exclude[start:stop]] = -np.inf
         k = min(top, stop - start)
         part = np.argpartition(z, z.shape[0] - k, axis=0)[-k:]
@@ -73,18 +76,30 @@ def vocabulary_scores(
             val = np.take_along_axis(val, keep, axis=0)
             idx = np.take_along_axis(idx, keep, axis=0)
         best_val, best_idx = val, idx
-    share = np.bincount(best_idx[np.isfinite(best_val)], minlength=n) / splits
+    if shares:
+        share = np.bincount(best_idx[np.isfinite(best_val)], minlength=n) / splits
+    else:
+        share = np.full(n, np.nan)
     for a in (mean_logit, mean_prob, share):
         a[exclude] = np.nan
     return mean_logit, mean_prob, share
 
 
-def ranked_candidates(mean_prob: np.ndarray, mean_logit: np.ndarray) -> np.ndarray:
+def ranked_candidates(
+    mean_prob: np.ndarray, mean_logit: np.ndarray, first: int | None = None
+) -> np.ndarray:
     """Rows outside the list (finite scores), best first: by mean probability, then mean
-    logit (which still orders words whose probability rounds to 1), then row index."""
+    logit (which still orders words whose probability rounds to 1), then row index; the
+    ``first`` of them only, if given (the same rows as the full order's first: every
+    row whose probability reaches the first-th's is sorted, ties included)."""
     rows = np.flatnonzero(~np.isnan(mean_prob))
+    if first is not None and first < rows.size:
+        # a partial sort keeps the check's ranking O(V) on a large vocabulary
+        prob = mean_prob[rows]
+        cut = np.partition(prob, rows.size - first)[rows.size - first]
+        rows = rows[prob >= cut]
     order = np.lexsort((rows, -mean_logit[rows], -mean_prob[rows]))
-    return rows[order]
+    return rows[order] if first is None else rows[order][:first]
 
 
 def suggestions(
@@ -217,8 +232,8 @@ def suggestion_check(
         *_, coef = _fit_and_score(vectors, splits, protocol, per_member=True)
         exclude = np.zeros(n, dtype=bool)
         exclude[kept] = True
-        logit, prob, _ = vocabulary_scores(vectors, coef, exclude, 1)
-        ranking = ranked_candidates(prob, logit)
+        logit, prob, _ = vocabulary_scores(vectors, coef, exclude, 0)
+        ranking = ranked_candidates(prob, logit, max(ks))
         hidden_mask = np.zeros(n, dtype=bool)
         hidden_mask[hidden] = True
         hidden_total += hidden.size

@@ -29,7 +29,8 @@ def sample_nonmembers(rng: np.random.Generator, member_mask: np.ndarray, n: int)
     matters for million-word vocabularies; it is exact (uniform without replacement).
     """
     vocab_size = member_mask.size
-    available = vocab_size - int(member_mask.sum())
+    # count_nonzero: a bool sum is 4x slower, and this runs once per split
+    available = vocab_size - int(np.count_nonzero(member_mask))
     if n > available:
         raise ValueError(f"need {n} non-members but only {available} words are not in the list")
     if 2 * n > available:
