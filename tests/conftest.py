@@ -55,14 +55,14 @@ def seed(request) -> int:
 # How CI's two cores are shared (pyproject: -n 3 --dist loadgroup). The shared smoke run
 # (wfutil.smoke_run) is the longest chain: about 140 jobs, then the tests that read it.
 # So the controller builds it at full priority from the start, while the workers run at
-# lower priority (WORKER_NICE): they get the cores the build leaves. The scheduler below
+# lowest priority (WORKER_NICE): they get the cores the build leaves. The scheduler below
 # hands a worker no test that reads the run until the run is built (such a test would
 # only wait), then hands those first. Each test is its own unit of work, but for the
 # tests that share a module-scoped fixture, which go to one worker together (the fixture
 # is built once). Within that, the order is HEAVY's, then the collection's: the longest
 # tests start first, so that none of them starts last.
 SMOKE_MODULES = ("test_workflow.py", "test_workflow_variants.py", "test_workflow_determinism.py")
-WORKER_NICE = 10
+WORKER_NICE = 19
 # the longest tests (the timeline at the end of each run measures them), in the order
 # they should start; a prefix of a node id after "tests/"
 HEAVY = (
@@ -92,7 +92,7 @@ def pytest_configure(config):
     global CONFIG
     CONFIG = config
     timeline.register(config)
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if hasattr(config, "workerinput"):  # an xdist worker (not a pytest it runs)
         os.nice(WORKER_NICE)
 
 
@@ -194,7 +194,8 @@ def _user_env_root(tmp_path_factory):
     """Where the user environments (tests/userenv.py) and the null cache are: one folder
     for all the xdist workers of this session."""
     base = tmp_path_factory.getbasetemp()
-    userenv.ROOT = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    worker = hasattr(CONFIG, "workerinput")  # an xdist worker, not a pytest it runs
+    userenv.ROOT = base.parent if worker else base
     # the nulls that score() and `learnability evaluate` keep on disk: one folder for the
     # session (the doc examples share their random lists' nulls), none in the home folder
     os.environ["LEARNABILITY_CACHE_DIR"] = str(userenv.ROOT / "learnability-cache")

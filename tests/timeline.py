@@ -128,6 +128,6 @@ class Timeline:
 
 def register(config: pytest.Config) -> None:
     config.pluginmanager.register(CpuClock(), "learnability-cpu-clock")
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if hasattr(config, "workerinput"):
         return  # the controller prints it, from the reports every worker sends
     config.pluginmanager.register(Timeline(config), "learnability-timeline")
