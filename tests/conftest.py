@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scheduling
 import timeline
 import userenv
 
@@ -52,40 +53,7 @@ def seed(request) -> int:
     return request.config.getoption("--seed")
 
 
-# How CI's two cores are shared (pyproject: -n 3 --dist loadgroup). The shared smoke run
-# (wfutil.smoke_run) is the longest chain: about 140 jobs, then the tests that read it.
-# So the controller builds it at full priority from the start, while the workers run at
-# lowest priority (WORKER_NICE): they get the cores the build leaves. The scheduler below
-# hands a worker no test that reads the run until the run is built (such a test would
-# only wait), then hands those first. Each test is its own unit of work, but for the
-# tests that share a module-scoped fixture, which go to one worker together (the fixture
-# is built once). Within that, the order is HEAVY's, then the collection's: the longest
-# tests start first, so that none of them starts last.
-SMOKE_MODULES = ("test_workflow.py", "test_workflow_variants.py", "test_workflow_determinism.py")
-WORKER_NICE = 19
-# the longest tests (the timeline at the end of each run measures them), in the order
-# they should start; a prefix of a node id after "tests/"
-HEAVY = (
-    "test_slurm.py::test_the_slurm_profile_runs",  # mostly waits on the scheduler
-    "test_workflow_determinism.py::test_killed_runs",
-    "test_workflow_determinism.py::test_statistics_are_identical",
-    "test_workflow_variants.py::test_a_sweep",
-    "test_workflow.py::test_rerun_semantics",
-    "test_workflow_variants.py::test_a_contextual",
-    "test_workflow.py::test_make_report",
-    *SMOKE_MODULES,  # the others that read the run
-    "test_site.py::test_every_example_on_a_page_runs_and_prints_what_the_page_shows[docs/"
-    "getting-started/tutorial.md]",
-    "test_site.py::test_every_example_on_a_page_runs_and_prints_what_the_page_shows[README.md]",
-    "test_workflow_runs.py::test_multipart_dump",
-    "test_workflow_runs.py::test_module_with_a_prefix",
-    "test_workflow_runs.py::test_pretrained_embeddings",
-    "test_workflow_runs.py::test_paper_config",
-    "test_benchmarks.py",
-    "test_glove.py::test_reference_figures",
-    "test_sanity.py",
-    "test_plots.py",
-)
+# How CI's two cores are shared among the workers: tests/scheduling.py
 
 
 def pytest_configure(config):
@@ -93,31 +61,19 @@ def pytest_configure(config):
     CONFIG = config
     timeline.register(config)
     if hasattr(config, "workerinput"):  # an xdist worker (not a pytest it runs)
-        os.nice(WORKER_NICE)
+        os.nice(scheduling.WORKER_NICE)
 
 
-def _heavy_rank(nodeid: str) -> int:
-    rel = nodeid.split("tests/", 1)[-1]
-    return next((i for i, p in enumerate(HEAVY) if rel.startswith(p)), len(HEAVY))
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "seed" in item.fixturenames:
             item.add_marker(pytest.mark.statistical)
-        if "workflow_dir" in item.fixturenames and item.path.name not in SMOKE_MODULES:
+        if "workflow_dir" in item.fixturenames and item.path.name not in scheduling.SMOKE_MODULES:
             raise pytest.UsageError(
-                f"{item.nodeid} reads the smoke run: add its module to conftest.SMOKE_MODULES"
+                f"{item.nodeid} reads the smoke run: add its module to scheduling.SMOKE_MODULES"
             )
-        defs = item._fixtureinfo.name2fixturedefs.values()
-        if any(d[-1].scope in ("module", "class", "package") for d in defs if d):
-            item.add_marker(pytest.mark.xdist_group(item.path.name))
-    items.sort(key=lambda item: _heavy_rank(item.nodeid))  # stable: then collection order
-
-
-def _reads_the_smoke_run(nodeid: str) -> bool:
-    return nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in SMOKE_MODULES
+    # stable: within a rank, the collection order
+    items.sort(key=lambda item: scheduling.heavy_rank(item.nodeid))
 
 
 CONFIG = None
@@ -153,7 +109,7 @@ def pytest_xdist_node_collection_finished(node, ids):
         fcntl.flock(lock, fcntl.LOCK_EX)
         NUMBA_WARM = threading.Thread(target=_warm_numba, args=(lock,), daemon=True)
         NUMBA_WARM.start()
-    if SMOKE_BUILD is None and any(_reads_the_smoke_run(i) for i in ids):
+    if SMOKE_BUILD is None and any(scheduling.reads_the_smoke_run(i) for i in ids):
         from wfutil import BackgroundSmokeBuild
 
         SMOKE_BUILD = BackgroundSmokeBuild(userenv.ROOT)
@@ -162,22 +118,11 @@ def pytest_xdist_node_collection_finished(node, ids):
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    if config.getvalue("dist") != "loadgroup":
+    if config.getvalue("dist") != "loadscope":
         return None
-    from xdist.scheduler import LoadGroupScheduling
-
-    class SmokeRunFirst(LoadGroupScheduling):
-        """loadgroup, but a test that reads the smoke run is handed out only once the run
-        is built, unless nothing else is left (a worker then waits on the build)."""
-
-        def _assign_work_unit(self, node) -> None:
-            if SMOKE_BUILD is not None and not SMOKE_BUILD.finished():
-                ready = next((s for s in self.workqueue if not _reads_the_smoke_run(s)), None)
-                if ready is not None:
-                    self.workqueue.move_to_end(ready, last=False)
-            super()._assign_work_unit(node)
-
-    return SmokeRunFirst(config, log)
+    return scheduling.make_scheduler(
+        config, log, lambda: SMOKE_BUILD is None or SMOKE_BUILD.finished()
+    )
 
 
 @pytest.fixture(scope="session")

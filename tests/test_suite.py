@@ -1,5 +1,5 @@
 """The suite's own machinery: the timeline every run prints, the smoke run's failure
-marker, and the order in which CI's workers get the tests (tests/conftest.py)."""
+marker, and how CI's workers get the tests (tests/scheduling.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import sys
 import pytest
 import userenv
 import wfutil
-from conftest import REPO, SMOKE_MODULES, _heavy_rank, _reads_the_smoke_run
+from conftest import REPO
+from scheduling import SMOKE_MODULES, heavy_rank, reads_the_smoke_run, unit_of
 
 
 def test_a_failed_smoke_build_fails_its_readers_at_once_without_building_again(
@@ -46,7 +47,45 @@ def test_the_smoke_runs_readers_are_known_and_come_after_the_longest_tests():
         "tests/test_workflow_determinism.py::test_killed_runs_rerun_to_the_same_tables",
         "tests/test_metrics.py::test_auc_matches_sklearn_with_ties[0]",
     ]
-    assert [_reads_the_smoke_run(i) for i in ids] == [False, True, False]
-    assert _heavy_rank(ids[0]) < _heavy_rank(ids[1]) < _heavy_rank(ids[2])
+    assert [reads_the_smoke_run(i) for i in ids] == [False, True, False]
+    assert heavy_rank(ids[0]) < heavy_rank(ids[1]) < heavy_rank(ids[2])
     for module in SMOKE_MODULES:
         assert (REPO / "tests" / module).is_file(), module
+
+
+SHARED = """
+import json, os
+
+def pytest_collection_finish(session):
+    found = {}
+    for item in session.items:
+        defs = item._fixtureinfo.name2fixturedefs.values()
+        found[item.nodeid] = any(d[-1].scope in ("module", "class", "package") for d in defs if d)
+    with open(os.environ["SHARED_OUT"], "w") as fh:
+        json.dump(found, fh)
+"""
+
+
+def test_the_units_of_work_keep_together_exactly_the_tests_that_share_a_module_fixture(
+    tmp_path,
+):
+    """The scheduler reads from the source which tests share a module-scoped fixture
+    (the controller collects nothing); here, against what pytest's collection of the
+    whole suite finds: a test shares its module's unit exactly when one of its fixtures
+    is module-, class- or package-scoped."""
+    import json
+    import os
+
+    (tmp_path / "shared_fixtures.py").write_text(SHARED)
+    out = tmp_path / "shared.json"
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), SHARED_OUT=str(out))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-o", "addopts=",
+         "-p", "no:cacheprovider", "-p", "shared_fixtures"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    found = json.loads(out.read_text())
+    assert len(found) > 500 and sum(found.values()) > 10
+    for nodeid, shared in found.items():
+        assert (unit_of(nodeid) != nodeid) == shared, nodeid
