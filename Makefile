@@ -31,10 +31,12 @@ $(DOCS_STAMP): $(STAMP)
 	$(COMPILE)
 	touch $(DOCS_STAMP)
 
-$(DEV_STAMP): $(STAMP)
+# the dev extra holds the base install: one resolve and one compile on a fresh machine
+$(DEV_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]'
 	$(COMPILE)
-	touch $(DEV_STAMP)
+	touch $(STAMP) $(DEV_STAMP)
 
 run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)

@@ -3,6 +3,7 @@ and print, per test, at how many it passed and which failed.
 
     .venv/bin/python tests/seeds.py              # seeds 0-19
     .venv/bin/python tests/seeds.py --first 20 --count 20 -k calibrat
+    .venv/bin/python tests/seeds.py -k twolevel --workers 2   # fewer workers to start
 
 A statistical test's tolerance comes from its own Monte Carlo error, so it must pass at
 every seed; CI runs seed 0 only.
@@ -26,6 +27,9 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("-k", default=None, help="only the tests pytest -k selects")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="pytest-xdist workers (pyproject's by default); a few tests "
+                        "start faster on fewer")  # fmt: skip
     args = parser.parse_args()
     passed: dict[str, list[int]] = defaultdict(list)
     failed: dict[str, list[int]] = defaultdict(list)
@@ -35,6 +39,8 @@ def main() -> int:
                "-p", "no:cacheprovider", "--durations", "0", "--seed", str(seed)]  # fmt: skip
         if args.k:
             cmd += ["-k", args.k]
+        if args.workers:
+            cmd += ["-n", str(args.workers)]
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=TESTS.parent)
         results = re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", done.stdout, re.M)
         if done.returncode not in (0, 1) or not results:  # nothing ran: not a pass
