@@ -191,13 +191,27 @@ class JobKiller(threading.Thread):
         return self.killed
 
 
+# what the two runs are compared on, and their targets: the figures after them would be
+# five more SLURM jobs (30 CPU s of in-job Snakemake and plotting) with nothing
+# SLURM-specific in them (the dry run above plans the README's whole command)
+COMPARED = [
+    "results/learnability/word2vec/family/uniform/iterations.parquet",
+    "results/learnability/random/family/uniform/iterations.parquet",
+    "results/null/word2vec/uniform/size-60.parquet",
+    "results/stats/wilcoxon.parquet",
+    "results/evaluations/word2vec/multi_answer.parquet",
+    "results/evaluations/scores.parquet",
+]
+TABLE = "results/tables/uniform/table6.md"
+
+
 def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_path):
     # The local reference run goes on beside the cluster run: that one mostly waits on
     # the plugin's status checks (which back off by 10 s per round without a finished
     # job), so the two together take little more than the cluster run alone.
     local = workdir(tmp_path / "local")
     local_run = subprocess.Popen(
-        ["timeout", "900", userenv.python(), "-m", "snakemake", "--cores", "1"],
+        ["timeout", "900", userenv.python(), "-m", "snakemake", "--cores", "1", *COMPARED, TABLE],
         cwd=local,
         env=dict(userenv.env_vars(userenv.user_env()), PYTHONHASHSEED="0"),
         stdout=subprocess.DEVNULL,
@@ -213,6 +227,8 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     killer.start()
     done = snakemake(
         cluster,
+        *COMPARED,
+        TABLE,
         *readme_cluster_command()[1:],
         "--slurm-no-account",
         # the test's own: quicker status checks and file waits, and one training thread
@@ -247,16 +263,7 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     assert resources and all("slurm_partition=debug" in r for r in resources), resources[:3]
     assert any("mem_mb=4000" in r and "runtime=120" in r for r in resources), resources[:3]
 
-    for rel in [
-        "results/learnability/word2vec/family/uniform/iterations.parquet",
-        "results/learnability/random/family/uniform/iterations.parquet",
-        "results/null/word2vec/uniform/size-60.parquet",
-        "results/stats/wilcoxon.parquet",
-        "results/evaluations/word2vec/multi_answer.parquet",
-        "results/evaluations/scores.parquet",
-    ]:
+    for rel in COMPARED:
         a, b = pd.read_parquet(local / rel), pd.read_parquet(cluster / rel)
         pd.testing.assert_frame_equal(a, b, check_exact=True, obj=rel)
-    assert (cluster / "results" / "tables" / "uniform" / "table6.md").read_text() == (
-        local / "results" / "tables" / "uniform" / "table6.md"
-    ).read_text()
+    assert (cluster / TABLE).read_text() == (local / TABLE).read_text()
