@@ -350,6 +350,12 @@ def test_schema_nodes_hold_only_json_schema_keywords():
     walk(SCHEMA, "schema")
 
 
+def _version_info(major: int, minor: int) -> tuple:
+    """A stand-in for sys.version_info: a tuple with major and minor."""
+    cls = type("VersionInfo", (tuple,), {"major": major, "minor": minor})
+    return cls((major, minor, 0, "final", 0))
+
+
 def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
     import importlib.util
 
@@ -360,6 +366,8 @@ def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "glove" else real(name, *a)
     )
+    # on a Python the extra installs on, the error names it (whatever Python runs this)
+    monkeypatch.setattr(sys, "version_info", _version_info(3, 12))
     with pytest.raises(
         ConfigError,
         match=r"embeddings.gp.method: glove_python needs the "
@@ -367,8 +375,7 @@ def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
     ):
         check_trainers(cfg)
     # on a Python its package has no build for, the error says so instead
-    python_313 = type("VersionInfo", (tuple,), {"major": 3, "minor": 13})((3, 13, 0, "final", 0))
-    monkeypatch.setattr(sys, "version_info", python_313)
+    monkeypatch.setattr(sys, "version_info", _version_info(3, 13))
     with pytest.raises(
         ConfigError,
         match=r"glove_python needs the bicleaner-ai-glove package, which has no build for "
