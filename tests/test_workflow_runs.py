@@ -295,7 +295,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     assert t6.loc["planted", "local"] > 0.9 and t6.loc["planted", "remote"] > 0.9
     # the random baseline: a mean of 6 split AUCs of 20 members against 20 non-members,
     # each with SD about 0.09 (Hanley and McNeil), and a random list's own spread: about
-    # 0.045 in all, so 0.2 is 4.4 SDs (0.44-0.56 at 20 seeds, tests/seeds.py)
+    # 0.045 in all, so 0.2 is 4.4 SDs (it passes at seeds 0-19: tests/seeds.py)
     assert abs(t6.loc["planted", "random"] - 0.5) < 0.2
     # compared on the 1000 words both know, with identical splits; coverage shows both
     for name, own in (("local", 1540), ("remote", 1000)):
