@@ -377,6 +377,16 @@ def null_keys(embedding, negatives):
     return sorted(keys)
 
 
+def null_vocabs(wildcards):
+    """The vocabularies the null keys are read from (null_keys): inputs of the jobs that
+    read the keys, so that a vocabulary a killed run left missing is rebuilt, and the
+    concepts resolved against it with it, before the keys are read (else the job gets the
+    checkpoint's placeholder as its nulls)."""
+    if not config["random_lists"]["match_sizes"]:
+        return []
+    return [f"{space(embedding)}/vocab.parquet" for embedding in EMBEDDINGS]
+
+
 def null_files(wildcards):
     return [
         f"results/null/{embedding}/{negatives}/{key}.parquet"

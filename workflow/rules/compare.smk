@@ -4,6 +4,7 @@ rule pvalues:
         # method: truncated tests each list's first random_lists.iterations splits
         iterations=learnability_outputs(EMBEDDINGS, "iterations"),
         null=null_files,
+        vocabs=null_vocabs,
     output:
         pvalues="results/stats/pvalues.parquet",
         random_rows="results/stats/random_rows.parquet",
