@@ -151,3 +151,38 @@ def test_killed_runs_rerun_to_the_same_tables(workflow_dir, tmp_path):
     assert len(before) == 22
     for rel, content in before.items():
         assert (tables / rel).read_bytes() == content, rel
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "results/stats/pvalues.parquet",
+        "results/plots/frequency_matched/auc_distribution.png",
+        "results/plots/frequency_matched/null_word2vec.png",
+    ],
+)
+def test_a_vocabulary_a_killed_run_left_missing_is_rebuilt_before_the_null_keys(
+    workflow_dir, tmp_path, target
+):
+    """A run killed while an embedding's shared vocabulary was rewritten leaves its folder
+    missing, and nothing downstream asks for it again. Each job that reads the null keys
+    (the p-values and the two figures of null distributions) takes that vocabulary as an
+    input, so the rerun rebuilds it and resolves the concepts against it before the keys
+    are read; once, the job got the concept checkpoint's placeholder as its nulls and
+    stopped with 'FileNotFoundError: r'. Each target is made alone: with two, either's
+    input would rebuild the vocabulary for both."""
+    wd = own_copy(workflow_dir, tmp_path)
+    out = wd / target
+    before = pd.read_parquet(out) if out.suffix == ".parquet" else None
+    shutil.rmtree(wd / "results" / "shared" / "word2vec")
+    for path in out.parent.glob(f"{out.stem}.*"):
+        path.unlink()
+    result = run(wd, "--rerun-incomplete", target)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert {"restrict_embedding", "resolve_concept"} <= ran(result.stderr)
+    assert (wd / "results" / "shared" / "word2vec" / "vocab.parquet").exists()
+    if before is not None:
+        # the same keys, the same nulls: the p-values of the uninterrupted run
+        pd.testing.assert_frame_equal(before, pd.read_parquet(out), check_exact=True)
+    else:
+        assert out.stat().st_size > 0 and out.with_suffix(".pdf").exists()

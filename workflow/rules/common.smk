@@ -384,7 +384,10 @@ def null_vocabs(wildcards):
     checkpoint's placeholder as its nulls)."""
     if not config["random_lists"]["match_sizes"]:
         return []
-    return [f"{space(embedding)}/vocab.parquet" for embedding in EMBEDDINGS]
+    embeddings = (
+        [wildcards.embedding] if "embedding" in wildcards.keys() else EMBEDDINGS
+    )
+    return [f"{space(embedding)}/vocab.parquet" for embedding in embeddings]
 
 
 def null_files(wildcards):

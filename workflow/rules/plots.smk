@@ -32,6 +32,7 @@ rule plot_auc_distribution:
     input:
         iterations=scheme_outputs("iterations"),
         null=scheme_null_files,
+        vocabs=null_vocabs,
     output:
         png=report(
             "results/plots/{negatives}/auc_distribution.png",
@@ -58,6 +59,7 @@ rule plot_auc_distribution:
 rule plot_null:
     input:
         null=scheme_null_files,
+        vocabs=null_vocabs,
         pvalues="results/stats/pvalues.parquet",
     output:
         png=report(
