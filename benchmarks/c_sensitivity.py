@@ -28,8 +28,8 @@ from learnability.api import load_lists
 from learnability.concepts.lists import member_indices, resolve
 from learnability.embeddings import load_embedding
 from learnability.protocol.classify import fit_many
-from learnability.protocol.evaluate import Protocol, _draw_splits, evaluate_concept_full
-from learnability.protocol.sampling import derive_seed
+from learnability.protocol.evaluate import Protocol, evaluate_concept_full
+from learnability.protocol.splits import concept_seeds, draw_splits
 from learnability.reports.tables import to_markdown
 
 
@@ -60,8 +60,8 @@ def main() -> None:
             res = evaluate_concept_full(emb.vectors, idx, proto, list_name=name, embedding="e")
             rec[f"C={C:g}"] = res.iterations["auc"].mean()
             # the same splits once more, to count the solver's iterations
-            seeds = [derive_seed(args.seed, "concept", name, i) for i in range(args.iterations)]
-            splits = _draw_splits(emb.vectors.shape[0], idx, proto, seeds, None)
+            seeds = concept_seeds(args.seed, name, args.iterations)
+            splits = draw_splits(emb.vectors.shape[0], idx, proto, seeds, None)
             stats: dict = {}
             fit_many(
                 emb.vectors,

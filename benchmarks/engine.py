@@ -40,13 +40,9 @@ from threadpoolctl import threadpool_limits
 from toysize import add_smoke
 
 from learnability.protocol.classify import fit_many, fit_reference
-from learnability.protocol.evaluate import (
-    Protocol,
-    _draw_splits,
-    _fit_and_score,
-    null_distribution,
-)
+from learnability.protocol.evaluate import Protocol, null_distribution
 from learnability.protocol.metrics import binary_metrics
+from learnability.protocol.splits import draw_splits, fit_splits
 from learnability.protocol.threads import limit_threads
 
 V, D, SIZE, C = 50_000, 300, 400, 1.0
@@ -106,8 +102,10 @@ def _c_run(vectors, splits, threads=CORES, stats=None):
             y = np.stack([s[1] for s in splits]).astype(float)
             fit_many(vectors, idx, y, C, stats=stats)
             return None
-        metrics, _ = _fit_and_score(vectors, splits, Protocol(iterations=len(splits), C=C, seed=0))
-        return [m["auc"] for m in metrics]
+        fits = fit_splits(vectors, splits, Protocol(iterations=len(splits), C=C, seed=0))
+        # as the workflow runs it: all five metrics and the ROC curve
+        fits.tpr()
+        return list(fits.metrics()["auc"])
 
 
 def _e_run(vectors, splits):
@@ -199,7 +197,7 @@ def main() -> None:
     vectors, members = embedding()
     proto = Protocol(iterations=args.iterations, C=C, seed=0)
     seeds = list(range(args.iterations))
-    splits = _draw_splits(V, members, proto, seeds, None)
+    splits = draw_splits(V, members, proto, seeds, None)
     print(f"{args.iterations} splits of a planted {SIZE}-word concept in {V} x {D}; {CORES} cores")
 
     t_a, auc_a = timed(loop_a, vectors, splits)

@@ -28,8 +28,9 @@ import engine  # noqa: E402
 from toysize import add_smoke  # noqa: E402
 
 from learnability.protocol.classify import centre_of  # noqa: E402
-from learnability.protocol.evaluate import Protocol, _draw_splits  # noqa: E402
+from learnability.protocol.evaluate import Protocol  # noqa: E402
 from learnability.protocol.lbfgs import _FAST, _link, objective, solve_rows  # noqa: E402
+from learnability.protocol.splits import draw_splits  # noqa: E402
 
 FLUSH = 8  # quads of rows per float32 gradient block
 SMOKE = False  # --smoke: toy sizes (engine.smoke) and few repetitions
@@ -136,7 +137,7 @@ def evaluations(E: np.ndarray) -> None:
 def settings(E: np.ndarray, members: np.ndarray) -> None:
     fits = 40 if SMOKE else 400
     proto = Protocol(iterations=fits, C=1.0, seed=0)
-    splits = _draw_splits(E.shape[0], members, proto, list(range(fits)), None)
+    splits = draw_splits(E.shape[0], members, proto, list(range(fits)), None)
     planted = (np.stack([s[0] for s in splits]), np.stack([s[1] for s in splits]).astype(float))
     rng = np.random.default_rng(1)
     random = (

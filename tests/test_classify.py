@@ -54,10 +54,10 @@ def _compare(vectors, members, C=1.0, iterations=12):
 
 
 def _coefficients(vectors, members, solver, iterations=6, backend=None):
-    from learnability.protocol.evaluate import _draw_splits
+    from learnability.protocol.splits import draw_splits
 
     proto = Protocol(iterations=iterations, C=1.0, seed=5)
-    splits = _draw_splits(
+    splits = draw_splits(
         vectors.shape[0], np.asarray(members), proto, list(range(iterations)), None
     )
     idx = np.stack([s[0] for s in splits])
@@ -120,10 +120,10 @@ def test_batched_equals_reference_on_a_trained_embedding(trained):
 
 
 def _problems(vectors, members, iterations=7):
-    from learnability.protocol.evaluate import _draw_splits
+    from learnability.protocol.splits import draw_splits
 
     proto = Protocol(iterations=iterations, C=1.0, seed=1)
-    splits = _draw_splits(
+    splits = draw_splits(
         vectors.shape[0], np.asarray(members), proto, list(range(iterations)), None
     )
     return np.stack([s[0] for s in splits]), np.stack([s[1] for s in splits]).astype(float)

@@ -367,7 +367,7 @@ def test_member_diagnostics_rank_planted_outsiders_last(seed):
 
 def test_member_scores_by_hand():
     """Two splits; ties with a non-member count one half."""
-    from learnability.protocol.evaluate import member_scores
+    from learnability.protocol.splits import member_scores
 
     test_idx = np.array([[7, 8, 1, 2, 3], [9, 7, 4, 5, 6]])
     test_y = np.array([[1, 1, 0, 0, 0], [1, 1, 0, 0, 0]])

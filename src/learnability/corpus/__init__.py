@@ -3,11 +3,4 @@ verified: :mod:`.download`, :mod:`.dumps`) becomes one tokenised text (:mod:`.wi
 strips the markup, :mod:`.tokenize` applies the one tokenisation rule, :mod:`.extract`
 runs the passes over the parts, :mod:`.parallel` their worker pool); :mod:`.cooccur`
 counts co-occurrences for GloVe; :mod:`.synthdump` writes synthetic dumps for rehearsing
-the full scale.
-
-``learnability.corpus.NAME`` still gives what the former module ``learnability.corpus``
-held (now :mod:`.extract`)."""
-
-from learnability import former_module
-
-__getattr__ = former_module(__name__, "extract")
+the full scale."""

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.diagnostics.leace import Eraser, Whitening
-from learnability.protocol.sampling import derive_seed
+from learnability.protocol.splits import concept_seeds, draw_splits, fit_splits
 
 CHANCE = 0.5
 # B's AUC must be above chance by this many standard errors of its mean for a share
@@ -37,10 +37,7 @@ def _se(values: np.ndarray) -> float:
 
 
 def _aucs(vectors: np.ndarray, splits: list, protocol) -> np.ndarray:
-    from learnability.protocol.evaluate import _fit_and_score
-
-    rows, _ = _fit_and_score(vectors, splits, protocol)
-    return np.array([r["auc"] for r in rows])
+    return fit_splits(vectors, splits, protocol).metrics()["auc"]
 
 
 def entanglement(
@@ -55,18 +52,13 @@ def entanglement(
     ``protocol.iterations`` splits before and after erasing A, the share of B's AUC above
     chance that A accounts for, and that share's Monte Carlo standard error over the
     paired splits (schema ``entanglement``)."""
-    from learnability.protocol.evaluate import _draw_splits
-
     x = np.asarray(vectors, dtype=np.float64)
     n = x.shape[0]
     members = {name: np.unique(np.asarray(m, dtype=np.int64)) for name, m in lists.items()}
     splits = {
-        name: _draw_splits(
-            n,
-            m,
-            protocol,
-            [derive_seed(protocol.seed, "concept", name, i) for i in range(protocol.iterations)],
-            bins,
+        # the learnability job's own splits: their first protocol.iterations
+        name: draw_splits(
+            n, m, protocol, concept_seeds(protocol.seed, name, protocol.iterations), bins
         )
         for name, m in members.items()
     }

@@ -206,7 +206,10 @@ def suggestion_check(
     other members and the suggestions rank every word outside them. ``bins`` (frequency
     bins) match the baseline's words to each hidden member's frequency; without them the
     baseline is uniform over the vocabulary."""
-    from learnability.protocol.evaluate import _draw_splits, _fit_and_score, check_size
+    # deferred: the fitting modules import numba, which the suggestions job (it scores
+    # with the learnability job's own fits) does not need
+    from learnability.protocol.evaluate import check_size
+    from learnability.protocol.splits import draw_splits, fit_splits
 
     members = np.unique(np.asarray(members, dtype=np.int64))
     n = vectors.shape[0]
@@ -228,8 +231,7 @@ def suggestion_check(
             derive_seed(protocol.seed, "suggestion-check", list_name, f, i)
             for i in range(protocol.iterations)
         ]
-        splits = _draw_splits(n, kept, protocol, seeds, bins)
-        *_, coef = _fit_and_score(vectors, splits, protocol, per_member=True)
+        coef = fit_splits(vectors, draw_splits(n, kept, protocol, seeds, bins), protocol).coef
         exclude = np.zeros(n, dtype=bool)
         exclude[kept] = True
         logit, prob, _ = vocabulary_scores(vectors, coef, exclude, 0)

@@ -11,14 +11,14 @@ import pandas as pd
 from learnability.defaults import default
 from learnability.errors import InputError
 from learnability.protocol.classify import CENTRE_PROBLEMS, DEFAULT_CHUNK_BYTES, Fit, centre_of
-from learnability.protocol.lbfgs import TOL, decision_values
-from learnability.protocol.metrics import METRICS, ROC_GRID, batch_metrics, batch_tpr_at
-from learnability.protocol.sampling import (
-    derive_seed,
-    null_key,
-    parse_key,
-    sample_by_profile,
-    split_concept,
+from learnability.protocol.lbfgs import TOL
+from learnability.protocol.metrics import METRICS, ROC_GRID
+from learnability.protocol.sampling import derive_seed, null_key, parse_key, sample_by_profile
+from learnability.protocol.splits import (
+    concept_seeds,
+    draw_splits,
+    fit_splits,
+    frequency_pools,
 )
 
 # Each part of a split must hold at least two members, or recall and AUC are degenerate.
@@ -54,81 +54,6 @@ class ConceptResult:
     # (iterations, d + 1): each split's fitted (w, b), in iteration order; what the
     # suggested additions score the vocabulary with (learnability.diagnostics.suggestions)
     coef: np.ndarray | None = None
-
-
-def _pools(bins: np.ndarray, mask: np.ndarray, n_bins: int) -> list[np.ndarray]:
-    return [np.flatnonzero((bins == b) & ~mask) for b in range(n_bins)]
-
-
-def _draw_splits(
-    n_vocab: int,
-    members: np.ndarray,
-    protocol: Protocol,
-    seeds: list[int],
-    bins: np.ndarray | None,
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Every split of one list, each from its own seed."""
-    mask = np.zeros(n_vocab, dtype=bool)
-    mask[members] = True
-    matched = protocol.negatives == "frequency_matched"
-    if matched and bins is None:
-        raise ValueError("frequency_matched negatives need frequency bins")
-    pools = _pools(bins, mask, protocol.n_bins) if matched else None
-    return [
-        split_concept(
-            np.random.default_rng(seed),
-            members,
-            mask,
-            train_fraction=protocol.train_fraction,
-            bins=bins if matched else None,
-            pools=pools,
-        )
-        for seed in seeds
-    ]
-
-
-def _fit_and_score(
-    vectors: np.ndarray,
-    splits: list,
-    protocol: Protocol,
-    *,
-    per_member: bool = False,
-    centre: np.ndarray | None = None,
-):
-    """Fit every split (in batches) and score its test half: metrics and TPR per split,
-    and with ``per_member`` the held-out score of every test member (see
-    :func:`member_scores`). ``centre``: the fits' centre (:func:`~learnability.protocol.classify.
-    fit_many`), for a job that calls this on batches of its splits."""
-    train_idx = np.stack([sp[0] for sp in splits])
-    train_y = np.stack([sp[1] for sp in splits]).astype(np.float64)
-    coef = protocol.fit.run(vectors, train_idx, train_y, center=True if centre is None else centre)
-    test_idx = np.stack([sp[2] for sp in splits])
-    test_y = np.stack([sp[3] for sp in splits])
-    scores = decision_values(vectors, test_idx, coef)
-    metrics = batch_metrics(test_y, scores)
-    rows = [{m: float(metrics[m][i]) for m in metrics} for i in range(len(splits))]
-    if per_member:
-        held_out = member_scores(test_idx, test_y, scores)
-        return rows, batch_tpr_at(test_y, scores), held_out, coef
-    return rows, batch_tpr_at(test_y, scores)
-
-
-def member_scores(
-    test_idx: np.ndarray, test_y: np.ndarray, scores: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every member in every test half: (its word index, its held-out probability
-    sigmoid(score), the share of that split's test non-members it outscores, ties
-    counting one half). The share is the member's own contribution to the split's AUC."""
-    words, probs, shares = [], [], []
-    for idx, y, z in zip(test_idx, test_y.astype(bool), scores, strict=True):
-        neg = np.sort(z[~y])
-        pos = z[y]
-        below = np.searchsorted(neg, pos, side="left")
-        ties = np.searchsorted(neg, pos, side="right") - below
-        shares.append((below + 0.5 * ties) / max(1, neg.size))
-        probs.append(0.5 * (1.0 + np.tanh(0.5 * pos)))  # sigmoid without overflow
-        words.append(idx[y])
-    return np.concatenate(words), np.concatenate(probs), np.concatenate(shares)
 
 
 def member_table(
@@ -182,13 +107,13 @@ def _run_iterations(
     seeds: list[int],
     bins: np.ndarray | None,
 ):
-    splits = _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
-    metrics, tpr, held_out, coef = _fit_and_score(vectors, splits, protocol, per_member=True)
+    splits = draw_splits(vectors.shape[0], members, protocol, seeds, bins)
+    fits = fit_splits(vectors, splits, protocol)
     rows = [
         {"iteration": i, "seed": seed, **m}
-        for i, (seed, m) in enumerate(zip(seeds, metrics, strict=True))
+        for i, (seed, m) in enumerate(zip(seeds, fits.rows(), strict=True))
     ]
-    return rows, tpr, held_out, coef
+    return rows, fits.tpr(), fits.member_scores(), fits.coef
 
 
 def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -> None:
@@ -249,9 +174,7 @@ def evaluate_concept_full(
     """
     members = np.unique(np.asarray(members, dtype=np.int64))
     check_size(members.size, vectors.shape[0], f"list {list_name!r} on {embedding!r}", min_words)
-    seeds = [
-        derive_seed(protocol.seed, "concept", list_name, i) for i in range(protocol.iterations)
-    ]
+    seeds = concept_seeds(protocol.seed, list_name, protocol.iterations)
     rows, tpr, held_out, coef = _run_iterations(vectors, members, protocol, seeds, bins)
     labels = vocabulary if vocabulary is not None else np.arange(vectors.shape[0])
     per_member = member_table(
@@ -364,7 +287,7 @@ def null_splits(
     if (kind == "profile" or protocol.negatives == "frequency_matched") and bins is None:
         raise ValueError(f"null {key} with {protocol.negatives} negatives needs frequency bins")
     all_pools = (
-        _pools(bins, np.zeros(vectors.shape[0], bool), protocol.n_bins)
+        frequency_pools(bins, np.zeros(vectors.shape[0], bool), protocol.n_bins)
         if kind == "profile"
         else None
     )
@@ -391,11 +314,11 @@ def null_splits(
                 members = np.sort(np.concatenate(sample_by_profile(rng, all_pools, spec)))
             seeds = [derive_seed(list_seed, "null-split", i) for i in range(protocol.iterations)]
             list_seeds.append(list_seed)
-            splits += _draw_splits(vectors.shape[0], members, protocol, seeds, bins)
+            splits += draw_splits(vectors.shape[0], members, protocol, seeds, bins)
         if centre is None:
             centre = centre_of(vectors, np.stack([sp[0] for sp in splits[:CENTRE_PROBLEMS]]))
-        metrics, _ = _fit_and_score(vectors, splits, protocol, centre=centre)
-        values.append(pd.DataFrame(metrics)[list(METRICS)].to_numpy())
+        metrics = fit_splits(vectors, splits, protocol, centre=centre).metrics()
+        values.append(np.column_stack([metrics[m] for m in METRICS]))
         del splits
     return list_seeds, np.concatenate(values).reshape(lists, protocol.iterations, -1)
 
