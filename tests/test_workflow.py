@@ -249,6 +249,92 @@ def test_one_lists_diagnostics_recomputed_from_their_inputs(workflow_dir):
         assert row.p_value == pytest.approx(p_value, rel=1e-9), row
 
 
+def kitchen_tables(wd: Path, negatives: str, embedding: str = "word2vec") -> dict:
+    """The workflow's tables of one embedding and negatives scheme, each in the shape
+    ``score()`` returns it (one embedding's rows, its lists' keys of the nulls)."""
+    lists = FIXTURE_LISTS
+    learn = [wd / f"results/learnability/{embedding}/{li}/{negatives}" for li in lists]
+    diag = wd / f"results/diagnostics/{embedding}/{negatives}"
+    iterations = schemas.read_tables([d / "iterations.parquet" for d in learn], "iterations")
+    keys = sorted(set(iterations["null_key"]))
+    null_dir = wd / f"results/null/{embedding}/{negatives}"
+    pvalues = pd.read_parquet(wd / "results/stats/pvalues.parquet")
+    return {
+        "iterations": iterations,
+        "summary": schemas.read_tables([d / "summary.parquet" for d in learn], "summary"),
+        "members": schemas.read_tables([d / "members.parquet" for d in learn], "members"),
+        "null": schemas.read_tables([null_dir / f"{k}.parquet" for k in keys], "null"),
+        "pvalues": pvalues.query("embedding == @embedding and negatives == @negatives"),
+        "codelength": schemas.read_tables(
+            [wd / f"results/codelength/{embedding}/{negatives}.parquet"], "codelength"
+        ),
+        "suggestions": schemas.read_tables([diag / "suggestions.parquet"], "suggestions"),
+        "suggestion_check": schemas.read_tables(
+            [diag / "suggestion_check.parquet"], "suggestion_check"
+        ),
+        "entanglement": schemas.read_tables([diag / "entanglement.parquet"], "entanglement"),
+    }
+
+
+def score_settings(cfg: dict) -> dict:
+    """``score()``'s keywords for a workflow config: its settings, one by one."""
+    from learnability.defaults import default
+
+    learn, null, check = cfg["learnability"], cfg["random_lists"], cfg["suggestions"]["check"]
+    code = {k: cfg.get("codelength", {}).get(k, default(f"codelength.{k}"))
+            for k in ("enabled", "orders", "null_lists", "fractions")}  # fmt: skip
+    return dict(
+        iterations=learn["iterations"], C=learn["C"], seed=learn["seed"],
+        min_words=learn["min_words"], n_bins=learn["frequency_bins"],
+        bootstrap=learn["bootstrap"], null_lists=null["lists"],
+        null_iterations=null["iterations"], pvalue_method=null["method"],
+        null_seed=null["seed"], adjust=null["adjust"], case=cfg["matching"]["case"],
+        suggestions=cfg["suggestions"]["top"], check_folds=check["folds"],
+        check_iterations=check["iterations"], check_holdout=check["holdout"],
+        check_k=check["k"], entanglement_iterations=cfg["entanglement"]["iterations"],
+        codelength_orders=code["orders"] if code["enabled"] else 0,
+        codelength_null_lists=code["null_lists"], codelength_fractions=code["fractions"],
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("negatives", SCHEMES)
+def test_score_gives_the_workflows_tables_on_its_embedding(workflow_dir, tmp_path, negatives):
+    """One kitchen: ``score()`` on the run's shared word2vec, with the run's lists and its
+    config's settings, gives every table the workflow wrote for that embedding (the
+    splits, summaries with their bootstrap intervals, members, nulls, p-values,
+    codelengths, suggestions, their check and the entanglement), value for value. The
+    two reach the analyses by different paths (the jobs' scripts, score's loop): a gate
+    or a seed that one of them changes fails this."""
+    import learnability
+
+    wd = workflow_dir
+    cfg = yaml.safe_load((wd / "config/config.yaml").read_text())
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(wd / "lists" / "family.txt", lists)
+    shutil.copy(wd / "mini.dic", lists)  # its category is the run's mini_kin
+    got = learnability.score(
+        wd / "results/shared/word2vec", lists, negatives=negatives, name="word2vec",
+        **score_settings(cfg),
+    )  # fmt: skip
+    assert sorted(got.lists["list"]) == FIXTURE_LISTS
+    keys = {
+        "iterations": ["list", "iteration"], "summary": ["list", "metric"],
+        "members": ["list", "index"], "null": ["null_key", "null_list"], "pvalues": ["list"],
+        "codelength": ["list", "source"], "suggestions": ["list", "rank"],
+        "suggestion_check": ["list", "k"], "entanglement": ["list_a", "list_b"],
+    }  # fmt: skip
+    for table, want in kitchen_tables(wd, negatives).items():
+        mine = schemas.conform(getattr(got, table), table)
+        by = [k for k in keys[table] if k in mine.columns]
+        assert len(want) > 0, table
+        pd.testing.assert_frame_equal(
+            mine.sort_values(by).reset_index(drop=True),
+            schemas.conform(want, table).sort_values(by).reset_index(drop=True),
+            check_exact=True, obj=f"{negatives} {table}",
+        )  # fmt: skip
+
+
 def test_the_sample_corpus_has_the_token_count_the_readme_gives(workflow_dir):
     """The README's figures for the embedded sample (tokens, types) are those of the
     corpus the workflow extracts with the default config's corpus settings, which the

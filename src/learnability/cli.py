@@ -176,7 +176,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
 def print_diagnostics(scores, shown: int) -> None:
     """The diagnostics in short: each list's first suggestions, the held-out check, and
     the most entangled pairs."""
-    from learnability.reports.diagnostics import check_table
+    from learnability.reports.diagnostics_tables import check_table
     from learnability.reports.tables import to_markdown
 
     if len(scores.suggestions):

@@ -1,6 +1,10 @@
 from learnability.logs import logged
 from learnability.reports import plots
-from learnability.reports.diagnostics import suggestions_markdown, write_check, write_entanglement
+from learnability.reports.diagnostics_tables import (
+    suggestions_markdown,
+    write_check,
+    write_entanglement,
+)
 from learnability.reports.tables import write_text
 from learnability.schemas import read_tables
 

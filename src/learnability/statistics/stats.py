@@ -475,7 +475,11 @@ def first_iterations_mean(iterations: pd.DataFrame, k: int, metric: str = "auc")
     """Each (list, embedding, negatives)'s mean of ``metric`` over its first ``k``
     iterations: the statistic of ``method: truncated``."""
     first = iterations[iterations["iteration"] < k]
-    return first.groupby(["list", "embedding", "negatives"])[metric].mean()
+    # each group's own mean, as summarize's: pandas' grouped mean sums with a
+    # compensation whose last bit depends on the other groups in the frame, so a list's
+    # statistic moved by an ulp with the embeddings beside it (the workflow's table of
+    # every embedding against score()'s of one)
+    return first.groupby(["list", "embedding", "negatives"])[metric].agg(lambda s: s.mean())
 
 
 def pvalues(
