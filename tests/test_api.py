@@ -398,3 +398,35 @@ def test_score_with_every_option_gives_the_same_tables_in_the_users_environment(
         assert len(theirs) > 0, table
         pd.testing.assert_frame_equal(theirs, pd.read_parquet(here / f"{table}.parquet"),
                                       check_exact=True, obj=table)  # fmt: skip
+
+
+def test_progress_is_one_line_an_analysis_not_one_a_call_of_the_solver(caplog):
+    """score() over many lists logs the lists' progress and, for the entanglement, says
+    up front how many pairs and fits its square costs, then counts pairs: no line per
+    call of the solver (a 300-list dictionary once printed 94,503 of them, 93,000 from
+    the entanglement). The solver still logs its own progress when called alone."""
+    from learnability.protocol.classify import fit_many
+
+    words, vectors = planted(n_words=800, members=40)
+    lists = {f"l{i}": [f"member{j}" for j in range(i, i + 20)] for i in range(6)}
+    with caplog.at_level("INFO", logger="learnability"):
+        caplog.clear()
+        learnability.score(
+            (words, vectors), lists, iterations=4, null_lists=10, codelength_orders=1,
+            codelength_null_lists=2, suggestions=5, check_folds=1, check_iterations=2,
+            entanglement_iterations=2,
+        )  # fmt: skip
+    messages = caplog.messages
+    assert not [m for m in messages if m.startswith("fits: ")]
+    assert messages.count("entanglement: 6 lists, 36 ordered pairs x 2 splits = 84 fits (it "
+                          "grows with the square of the list count; entanglement.iterations: "
+                          "0 turns it off)") == 1  # fmt: skip
+    pairs = [m for m in messages if m.startswith("entanglement: ") and " pairs (" in m]
+    lists_done = [m for m in messages if m.startswith("lists scored: ")]
+    assert pairs and pairs[-1].startswith("entanglement: 36 of 36 pairs (100%)")
+    assert lists_done and lists_done[-1].startswith("lists scored: 6 of 6 lists (100%)")
+    assert len(messages) < 30, messages
+    caplog.clear()
+    with caplog.at_level("INFO", logger="learnability"):
+        fit_many(vectors, np.arange(20)[None], (np.arange(20) < 10)[None].astype(float), 1.0)
+    assert [m for m in caplog.messages if m.startswith("fits: 1 of 1 fits")]

@@ -35,6 +35,8 @@ from learnability.diagnostics.suggestions import checkable, suggestion_check, un
 from learnability.diagnostics.suggestions import suggestions as suggest
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
+from learnability.logs import Progress
+from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
 from learnability.protocol.codelength import codelength_rows
 from learnability.protocol.evaluate import (
     MIN_WORDS,
@@ -446,83 +448,92 @@ def score(
     null_seed = seed + 1 if null_seed is None else null_seed
     resolutions, covers, results, skipped, nulls, codes = [], [], [], [], {}, []
     suggested, checks, members_of = [], [], {}
-    for list_name, list_entries in entries.items():
-        resolved = resolve(
-            list_entries,
-            emb.words,
-            list_name=list_name,
-            embedding=label,
-            source=source,
-            matcher=matcher,
-        )
-        resolutions.append(resolved)
-        cov = coverage(resolved).iloc[0]
-        covers.append(cov)
-        idx = member_indices(resolved, vocab_index)
-        if idx.size < min_words:
-            why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
-            skipped.append(
-                {
-                    "list": list_name,
-                    "n_entries": int(cov["n_entries"]),
-                    "n_in_vocab": int(idx.size),
-                    "reason": f"{idx.size} of its {cov['n_entries']} entries are in the "
-                    f"vocabulary ({why}); at least {min_words} are needed",
-                }
+    # one progress for the lists, not a line per call of the solver (quiet_fits)
+    progress = Progress("lists scored", len(entries), unit="lists", every=PROGRESS_SECONDS,
+                        logger=log)  # fmt: skip
+    with quiet_fits():
+        for list_name, list_entries in entries.items():
+            resolved = resolve(
+                list_entries,
+                emb.words,
+                list_name=list_name,
+                embedding=label,
+                source=source,
+                matcher=matcher,
             )
-            log.warning("skipped %s: %s", list_name, skipped[-1]["reason"])
-            continue
-        result = evaluate_concept_full(
-            emb.vectors,
-            idx,
-            protocol,
-            bins=bins,
-            list_name=list_name,
-            embedding=label,
-            min_words=min_words,
-            vocabulary=vocab,
-        )
-        results.append(result)
-        if suggestions:
-            suggested.append(
-                suggest(emb.vectors, result.coef, idx, top=suggestions, words=emb.words,
-                        counts=np.asarray(emb.counts), list_name=list_name, embedding=label,
-                        negatives=negatives)
-            )  # fmt: skip
-        if check_folds and checkable(idx.size, check_holdout, min_words) >= min_words:
-            checks.append(
-                suggestion_check(
-                    emb.vectors, idx, replace(protocol, iterations=check_iterations),
-                    bins=_baseline_bins(emb, n_bins), ks=check_k, holdout=check_holdout,
-                    folds=check_folds, list_name=list_name, embedding=label,
+            resolutions.append(resolved)
+            cov = coverage(resolved).iloc[0]
+            covers.append(cov)
+            idx = member_indices(resolved, vocab_index)
+            if idx.size < min_words:
+                why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
+                skipped.append(
+                    {
+                        "list": list_name,
+                        "n_entries": int(cov["n_entries"]),
+                        "n_in_vocab": int(idx.size),
+                        "reason": f"{idx.size} of its {cov['n_entries']} entries are in the "
+                        f"vocabulary ({why}); at least {min_words} are needed",
+                    }
                 )
-            )  # fmt: skip
-        elif check_folds:
-            log.warning("%s: suggestions not checked: too few members to hide a fold", list_name)
-            checks.append(
-                unchecked(list_name=list_name, embedding=label, negatives=negatives,
-                          size=idx.size, ks=check_k, folds=check_folds,
-                          iterations=check_iterations, min_words=min_words,
-                          holdout=check_holdout)
-            )  # fmt: skip
-        members_of[list_name] = idx
-        if codelength_orders:
-            codes.append(
-                codelength_rows(
-                    emb.vectors, idx, protocol, fractions=list(codelength_fractions),
-                    orders=codelength_orders, null_lists=codelength_null_lists,
-                    list_name=list_name, embedding=label, bins=bins, min_words=min_words,
+                log.warning("skipped %s: %s", list_name, skipped[-1]["reason"])
+                progress.update(1)
+                continue
+            result = evaluate_concept_full(
+                emb.vectors,
+                idx,
+                protocol,
+                bins=bins,
+                list_name=list_name,
+                embedding=label,
+                min_words=min_words,
+                vocabulary=vocab,
+            )
+            results.append(result)
+            if suggestions:
+                suggested.append(
+                    suggest(emb.vectors, result.coef, idx, top=suggestions, words=emb.words,
+                            counts=np.asarray(emb.counts), list_name=list_name, embedding=label,
+                            negatives=negatives)
+                )  # fmt: skip
+            if check_folds and checkable(idx.size, check_holdout, min_words) >= min_words:
+                checks.append(
+                    suggestion_check(
+                        emb.vectors, idx, replace(protocol, iterations=check_iterations),
+                        bins=_baseline_bins(emb, n_bins), ks=check_k, holdout=check_holdout,
+                        folds=check_folds, list_name=list_name, embedding=label,
+                    )
+                )  # fmt: skip
+            elif check_folds:
+                log.warning(
+                    "%s: suggestions not checked: too few members to hide a fold", list_name
                 )
-            )  # fmt: skip
-        key = str(result.iterations["null_key"].iloc[0])
-        if key not in nulls:
-            settings = (vectors_digest, key, null_lists, k_null, C, null_seed, negatives,
-                        n_bins, bins_digest)  # fmt: skip
-            null = NULL_CACHE.get(settings, lambda key=key: null_distribution(
-                emb.vectors, key=key, lists=null_lists, iterations=k_null, C=C,
-                seed=null_seed, embedding="", negatives=negatives, bins=bins, n_bins=n_bins,
-            ))  # fmt: skip
-            nulls[key] = null.assign(embedding=label)
+                checks.append(
+                    unchecked(list_name=list_name, embedding=label, negatives=negatives,
+                              size=idx.size, ks=check_k, folds=check_folds,
+                              iterations=check_iterations, min_words=min_words,
+                              holdout=check_holdout)
+                )  # fmt: skip
+            members_of[list_name] = idx
+            if codelength_orders:
+                codes.append(
+                    codelength_rows(
+                        emb.vectors, idx, protocol, fractions=list(codelength_fractions),
+                        orders=codelength_orders, null_lists=codelength_null_lists,
+                        list_name=list_name, embedding=label, bins=bins, min_words=min_words,
+                    )
+                )  # fmt: skip
+            key = str(result.iterations["null_key"].iloc[0])
+            if key not in nulls:
+                settings = (vectors_digest, key, null_lists, k_null, C, null_seed, negatives,
+                            n_bins, bins_digest)  # fmt: skip
+                null = NULL_CACHE.get(settings, lambda key=key: null_distribution(
+                    emb.vectors, key=key, lists=null_lists, iterations=k_null, C=C,
+                    seed=null_seed, embedding="", negatives=negatives, bins=bins, n_bins=n_bins,
+                ))  # fmt: skip
+                nulls[key] = null.assign(embedding=label)
+            progress.update(1)
+    progress.finish()
     entangled = (
         entanglement(emb.vectors, members_of, replace(protocol, iterations=entanglement_iterations),
                      bins=bins, embedding=label)

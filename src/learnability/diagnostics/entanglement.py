@@ -19,13 +19,18 @@ splits than the protocol's.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 from learnability.diagnostics.leace import Eraser, Whitening
+from learnability.logs import Progress
+from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
 from learnability.protocol.splits import concept_seeds, draw_splits, fit_splits
+
+log = logging.getLogger(__name__)
 
 CHANCE = 0.5
 # B's AUC must be above chance by this many standard errors of its mean for a share
@@ -62,7 +67,16 @@ def entanglement(
         )
         for name, m in members.items()
     }
-    before = {name: _aucs(x, splits[name], protocol) for name in members}
+    k = len(members)
+    # its cost grows with the square of the list count: said before it starts
+    log.info(
+        "entanglement: %d lists, %s ordered pairs x %d splits = %s fits (it grows with the "
+        "square of the list count; entanglement.iterations: 0 turns it off)",
+        k, f"{k * k:,}", protocol.iterations, f"{k * (k + 1) * protocol.iterations:,}",
+    )  # fmt: skip
+    progress = Progress("entanglement", k * k, unit="pairs", every=PROGRESS_SECONDS, logger=log)
+    with quiet_fits():
+        before = {name: _aucs(x, splits[name], protocol) for name in members}
     white = Whitening.of(x)
     rows = []
     for a, m_a in members.items():
@@ -70,7 +84,9 @@ def entanglement(
         z[m_a] = 1.0
         erased = Eraser.fit(x, z, white)(x)
         for b, m_b in members.items():
-            after = _aucs(erased, splits[b], protocol)
+            with quiet_fits():
+                after = _aucs(erased, splits[b], protocol)
+            progress.update(1)
             above = before[b].mean() - CHANCE
             diff = before[b] - after
             se = diff.std(ddof=1) / np.sqrt(diff.size) if diff.size > 1 else np.nan
@@ -95,4 +111,5 @@ def entanglement(
                     "share_se": float(se / above),
                 }
             )
+    progress.finish()
     return pd.DataFrame(rows)
