@@ -69,7 +69,7 @@ def expected_size_tables(
     null_dir: Path, keys: list[str], nulls: int, smoke: bool, region_grid: bool = False
 ) -> None:
     from learnability.schemas import read_tables
-    from learnability.statistics.stats import PVALUE_METHODS
+    from learnability.statistics.significance import PVALUE_METHODS
     from learnability.statistics.twolevel import (
         SIZE_LEVELS,
         STRESS_REGIMES,

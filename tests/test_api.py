@@ -153,7 +153,7 @@ def test_the_defaults_are_the_config_schemas():
     import yaml
 
     from learnability import api
-    from learnability.statistics.stats import DEFAULT_PVALUE_METHOD
+    from learnability.statistics.significance import DEFAULT_PVALUE_METHOD
     from learnability.workflow.config import fill_defaults, load_schema
 
     config = fill_defaults(

@@ -6,7 +6,7 @@ import pytest
 
 from learnability import schemas
 from learnability.cli import main
-from learnability.statistics.stats import wilcoxon_test
+from learnability.statistics.comparison import wilcoxon_test
 
 # The paper's Table 6 (Sutton & Cristianini 2020) as published: tests/data/paper_table6.csv
 PAPER = pd.read_csv(Path(__file__).parent / "data" / "paper_table6.csv")

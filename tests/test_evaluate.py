@@ -144,7 +144,7 @@ def test_gaussian_embedding_sits_at_chance_against_size_matched_nulls(seed):
     0.5 within 4 standard errors (each list's mean varies no more than its null's random
     lists, which have fewer splits), and each list is within 4 SD of its own size's null
     (null_z, the null rescaled to the list's splits)."""
-    from learnability.statistics.stats import pvalues
+    from learnability.statistics.significance import pvalues
 
     rng = np.random.default_rng(seed + 11)
     vectors = rng.standard_normal((3000, 300))

@@ -89,13 +89,14 @@ def test_the_import_reader_sees_what_it_is_meant_to(source, found):
 
 
 def test_every_module_has_one_import_path():
-    """The modules once kept their flat paths as aliases (``learnability.stats`` for
-    ``learnability.statistics.stats``): readers, IDEs and type checkers could not follow
-    them. Each module is now found at its folder's path only."""
+    """The modules once kept their flat paths as aliases (``learnability.stats`` for the
+    module now split into ``statistics.significance`` and ``statistics.comparison``):
+    readers, IDEs and type checkers could not follow them. Each module is now found at
+    its folder's path only."""
     import learnability
     import learnability.corpus
 
-    assert importlib.util.find_spec("learnability.statistics.stats") is not None
+    assert importlib.util.find_spec("learnability.statistics.significance") is not None
     for former in ("stats", "evaluate", "tables", "matching", "jobs"):
         assert importlib.util.find_spec(f"learnability.{former}") is None, former
     assert not hasattr(learnability, "MOVED")

@@ -6,18 +6,17 @@ import pandas as pd
 import pytest
 from scipy.stats import false_discovery_control, rankdata, wilcoxon
 
+from learnability.statistics.adjust import adjust_pvalues
 from learnability.statistics.calibration import calibration_summary
-from learnability.statistics.stats import (
-    adjust_pvalues,
+from learnability.statistics.comparison import compare_embeddings, wilcoxon_test
+from learnability.statistics.significance import (
     between_third_cumulant,
     calibrated_null,
-    compare_embeddings,
     empirical_pvalue,
     pvalues,
     random_rows,
     skew_matched_null,
     tail_pvalue,
-    wilcoxon_test,
 )
 
 
@@ -345,7 +344,7 @@ def _skewness(x: np.ndarray) -> float:
 
 
 def test_skew_matched_null_has_the_target_moments_and_keeps_the_order(seed):
-    """The map's targets computed here from the splits, independently of stats.py: the
+    """The map's targets computed here from the splits, independently of significance.py: the
     variance components by their textbook estimates, the true means' third cumulant by
     the power-sum identity for distinct ordered triples of split deviations
     (S1^3 - 3 S1 S2 + 2 S3 over k (k - 1) (k - 2)), the splits' own by scipy's unbiased
@@ -592,7 +591,7 @@ def test_a_lists_truncated_statistic_does_not_depend_on_the_other_lists_in_the_t
     embedding's: each list's value is its own splits' mean (numpy's, as the summary's
     means), bit for bit, whatever rows sit beside it. pandas' grouped mean differed from
     it in the last bit for 23 of make run's 64 lists at k = 10."""
-    from learnability.statistics.stats import first_iterations_mean
+    from learnability.statistics.significance import first_iterations_mean
 
     rng = np.random.default_rng(0)
     rows = [

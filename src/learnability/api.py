@@ -47,7 +47,7 @@ from learnability.protocol.evaluate import (
 )
 from learnability.protocol.nullcache import NullCache
 from learnability.protocol.sampling import frequency_bins
-from learnability.statistics.stats import (
+from learnability.statistics.significance import (
     DEFAULT_PVALUE_METHOD,
     check_calibrated,
     pvalues,

@@ -57,7 +57,7 @@ def read_aucs(path: Path) -> pd.DataFrame:
 
 def compare_command(args: argparse.Namespace) -> int:
     from learnability.reports.tables import to_markdown
-    from learnability.statistics.stats import compare_embeddings
+    from learnability.statistics.comparison import compare_embeddings
 
     summary = read_aucs(args.aucs)
     embeddings = args.embeddings or list(dict.fromkeys(summary["embedding"]))
@@ -272,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     from learnability.defaults import PRETRAINED
     from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
     from learnability.embeddings.shipped import SHIPPED
-    from learnability.statistics.stats import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
+    from learnability.statistics.significance import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
 
     FORMATS_AUTO = ["auto", *FORMATS]
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])

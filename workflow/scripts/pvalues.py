@@ -1,6 +1,6 @@
 from learnability.logs import logged
 from learnability.schemas import read_tables, write_table
-from learnability.statistics.stats import pvalues, random_rows
+from learnability.statistics.significance import pvalues, random_rows
 
 with logged(snakemake):
     p = snakemake.params

@@ -1,6 +1,6 @@
 from learnability.logs import logged
 from learnability.schemas import read_tables, write_table
-from learnability.statistics.stats import compare_embeddings
+from learnability.statistics.comparison import compare_embeddings
 
 with logged(snakemake) as log:
     summary = read_tables(list(snakemake.input.summaries), "summary")

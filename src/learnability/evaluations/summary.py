@@ -9,7 +9,7 @@ parent or fold), so that a difference never comes from one embedding skipping ha
   percentile confidence interval, and the one-sided p-value by inverting the interval
   (the share of resampled differences on the wrong side of 0, with the +1 correction);
 - per-parent average precision (hierarchy) and per-fold accuracy (pseudo-disambiguation,
-  1 - error): the Wilcoxon signed-rank test of :mod:`learnability.statistics.stats`.
+  1 - error): the Wilcoxon signed-rank test of :mod:`learnability.statistics.comparison`.
 
 Holm's correction runs over all tests of one (evaluation, dataset, metric).
 """
@@ -23,7 +23,8 @@ import pandas as pd
 from scipy import stats as sps
 
 from learnability.evaluations.registry import KINDS, SCORE_COLUMNS
-from learnability.statistics.stats import adjust_pvalues, comparison_pairs, wilcoxon_test
+from learnability.statistics.adjust import adjust_pvalues
+from learnability.statistics.comparison import comparison_pairs, wilcoxon_test
 
 
 def scores(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -110,7 +111,7 @@ def compare_evaluations(
     confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Paired tests for each pair of ``embeddings`` (once, earlier against later:
-    :func:`learnability.statistics.stats.comparison_pairs`) on every evaluation of the registry
+    :func:`learnability.statistics.comparison.comparison_pairs`) on every evaluation of the registry
     whose tables are present in ``tables`` (keys: the kinds' table names)."""
     specs = _paired_specs(tables)
     rows = []

@@ -26,7 +26,7 @@ from matplotlib.patches import Rectangle
 
 from learnability.io import atomic_path
 from learnability.reports.tables import format_pvalue
-from learnability.statistics.stats import RESCALING_METHODS, comparison_null
+from learnability.statistics.significance import RESCALING_METHODS, comparison_null
 
 DPI = 200  # PNGs at print resolution; SVG and PDF are vector
 PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included

@@ -14,7 +14,7 @@ from scipy.stats import kstest
 
 from learnability.protocol.evaluate import Protocol, null_distribution, null_splits
 from learnability.protocol.metrics import METRICS
-from learnability.statistics.stats import (
+from learnability.statistics.significance import (
     PVALUE_METHODS,
     RESCALING_METHODS,
     comparison_null,

@@ -11,7 +11,7 @@ same splits). Each resample ranks the embeddings; the percentile interval of an
 embedding's ranks is its rank interval.
 
 Adjacent embeddings (by their observed rank) are separated when the one-sided Wilcoxon
-signed-rank test over per-list mean AUCs (:func:`learnability.statistics.stats.
+signed-rank test over per-list mean AUCs (:func:`learnability.statistics.comparison.
 wilcoxon_test`, the comparison's own test) rejects "the upper one is not better" after
 Holm's adjustment over the adjacent pairs.
 """
@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from learnability.protocol.sampling import derive_seed
-from learnability.statistics.stats import adjust_pvalues, wilcoxon_test
+from learnability.statistics.adjust import adjust_pvalues
+from learnability.statistics.comparison import wilcoxon_test
 
 
 def split_array(

@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import special as sc
 from scipy import stats as st
 
-from learnability.statistics.stats import (
+from learnability.statistics.significance import (
     PVALUE_METHODS,
     calibrated_null,
     choose_method,
@@ -314,7 +314,7 @@ def fit(null: pd.DataFrame, metric: str = "auc") -> TwoLevel:
     within SDs (stats.variance_components), the true means' skewness (their third
     cumulant from distinct split triples, as a gamma; a lognormal beyond 2), the split
     noise's skewness and how its variance grows with the true mean."""
-    from learnability.statistics.stats import between_third_cumulant, variance_components
+    from learnability.statistics.significance import between_third_cumulant, variance_components
 
     k = int(null["iterations"].iloc[0])
     means = null[metric].to_numpy(dtype=float)

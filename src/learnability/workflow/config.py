@@ -479,7 +479,7 @@ def check_config(config: dict) -> None:
             f"{config['random_lists']['sizes']}"
         )
 
-    from learnability.statistics.stats import DEFAULT_PVALUE_METHOD, check_calibrated
+    from learnability.statistics.significance import DEFAULT_PVALUE_METHOD, check_calibrated
 
     rl = config["random_lists"]
     method = rl.get("method", DEFAULT_PVALUE_METHOD)
@@ -531,7 +531,7 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
 
 def null_iterations(config: dict) -> int:
     """Splits per random list: the lists' own number under ``method: matched``."""
-    from learnability.statistics.stats import random_list_splits
+    from learnability.statistics.significance import random_list_splits
 
     rl = config["random_lists"]
     return random_list_splits(

@@ -461,8 +461,9 @@ def sweep_wilcoxon(
     main comparison does), ``p_holm_sweep`` over every test of the sweep, scheme and
     units. ``overlap`` (schema ``overlap``, the lists on the sweep's vocabulary, which
     every method shares) counts nested pairs and adds the tests over disjoint ``units``
-    (:func:`learnability.statistics.stats.compare_embeddings`)."""
-    from learnability.statistics.stats import adjust_pvalues, compare_embeddings
+    (:func:`learnability.statistics.comparison.compare_embeddings`)."""
+    from learnability.statistics.adjust import adjust_pvalues
+    from learnability.statistics.comparison import compare_embeddings
 
     if len(methods) < 2:
         return pd.DataFrame()
@@ -530,7 +531,7 @@ def seed_comparison(
     across seeds beside its split SD and the split-noise SE of its mean (split SD /
     sqrt(iterations), averaged over seeds): a seed SD far above the split SE means the
     training seed, not the splits, decides the list's AUC."""
-    from learnability.statistics.stats import compare_embeddings
+    from learnability.statistics.comparison import compare_embeddings
 
     auc = scores[(scores["metric"] == "auc") & (scores["iterations"] > 0)]
     per_seed = sweep_wilcoxon(scores, methods, alternative, overlap, units)
