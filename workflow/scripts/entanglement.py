@@ -2,13 +2,13 @@ from learnability.diagnostics.entanglement import entanglement
 from learnability.logs import logged
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
-from learnability.workflow.jobs import bins_for, job_protocol, load_concept_job
+from learnability.workflow.jobs import bins_for, job_protocol, load_concepts_job
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards
-    lists = {}
-    for name, concept in zip(p.lists, i.concepts, strict=True):
-        vectors, lists[name] = load_concept_job(i.vectors, i.vocab, concept)
+    vectors, lists = load_concepts_job(
+        i.vectors, i.vocab, dict(zip(p.lists, i.concepts, strict=True))
+    )
     table = entanglement(
         vectors, lists, job_protocol(p, w.negatives, iterations=p.iterations),
         bins=bins_for(i.vocab, p.n_bins), embedding=w.embedding,

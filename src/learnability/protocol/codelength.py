@@ -174,33 +174,3 @@ def codelength_rows(
             }
         )
     return pd.DataFrame(rows)
-
-
-def codelength_of_lists(
-    vectors_path: str,
-    vocab_path: str,
-    concepts: dict[str, str],
-    protocol: Protocol,
-    *,
-    fractions: list[float],
-    orders: int,
-    null_lists: int,
-    embedding: str,
-    bins: np.ndarray | None = None,
-    min_words: int = MIN_WORDS,
-) -> pd.DataFrame:
-    """:func:`codelength_rows` for every list of one embedding (``concepts``: list name
-    -> its ``concept_words`` file), the vectors read once: the workflow's job."""
-    from learnability.concepts.lists import member_indices
-
-    vectors = np.load(vectors_path, mmap_mode="r")
-    vocab = pd.read_parquet(vocab_path, columns=["word"])["word"]
-    frames = [
-        codelength_rows(
-            vectors, member_indices(pd.read_parquet(path), vocab), protocol,
-            fractions=fractions, orders=orders, null_lists=null_lists, list_name=name,
-            embedding=embedding, bins=bins, min_words=min_words,
-        )
-        for name, path in concepts.items()
-    ]  # fmt: skip
-    return pd.concat(frames, ignore_index=True)

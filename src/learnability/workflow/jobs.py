@@ -95,6 +95,22 @@ def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
     return vectors, member_indices(pd.read_parquet(concept_path), vocab)
 
 
+def load_concepts_job(vectors_path: str, vocab_path: str, concepts: dict[str, str]):
+    """What a per-embedding job over several lists reads: the vectors (memory-mapped)
+    and, for each list name, the rows of its concept's words (``concepts``: name -> its
+    ``concept_words`` file), the vocabulary read once."""
+    import numpy as np
+    import pandas as pd
+
+    from learnability.concepts.lists import member_indices
+
+    vectors = np.load(vectors_path, mmap_mode="r")
+    vocab = pd.read_parquet(vocab_path, columns=["word"])["word"]
+    return vectors, {
+        name: member_indices(pd.read_parquet(path), vocab) for name, path in concepts.items()
+    }
+
+
 def job_protocol(params, negatives: str, *, iterations: int | None = None):
     """The :class:`~learnability.protocol.evaluate.Protocol` of a job from its rule's params
     (common.smk's ``protocol_params``): the learnability, learning-curve and null jobs
