@@ -153,8 +153,8 @@ def test_the_defaults_are_the_config_schemas():
     import yaml
 
     from learnability import api
+    from learnability.pipeline.config import fill_defaults, load_schema
     from learnability.statistics.significance import DEFAULT_PVALUE_METHOD
-    from learnability.workflow.config import fill_defaults, load_schema
 
     config = fill_defaults(
         yaml.safe_load((REPO / "config/config.yaml").read_text()),

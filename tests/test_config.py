@@ -7,7 +7,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from learnability.workflow.config import (
+from learnability.pipeline.config import (
     ConfigError,
     check_config,
     embedding_params,
@@ -120,8 +120,8 @@ def test_pretrained_params_and_random_over_a_pretrained_vocabulary():
         "threads": 1,
     }
     # the lists' plain words, for a fastText .bin's n-gram vectors
-    from learnability.workflow.config import list_registry
-    from learnability.workflow.jobs import list_words
+    from learnability.pipeline.config import list_registry
+    from learnability.pipeline.jobs import list_words
 
     words = list_words(list_registry(cfg))
     assert "mother" in words and not any(w.endswith("*") or " " in w for w in words)
@@ -226,7 +226,7 @@ def test_anchor_paths_finds_shipped_defaults_beside_the_workflow(tmp_path, monke
     """From another folder, a default under resources/ resolves to the checkout's file;
     the user's own files stay as written, or absolute for module use (a module's prefix
     would move a relative path); URLs and package:// paths are left alone."""
-    from learnability.workflow.config import anchor_paths
+    from learnability.pipeline.config import anchor_paths
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "lists").mkdir()
@@ -281,7 +281,7 @@ UNKNOWN = "unknown key; did you mean"
 def test_misspelt_keys_and_values_get_did_you_mean_in_one_line(patch, message):
     from snakemake.utils import update_config
 
-    from learnability.workflow.config import check_keys
+    from learnability.pipeline.config import check_keys
 
     cfg = yaml.safe_load((REPO / "config/config.yaml").read_text())
     check_keys(cfg, SCHEMA)  # the shipped config passes
@@ -292,7 +292,7 @@ def test_misspelt_keys_and_values_get_did_you_mean_in_one_line(patch, message):
 
 
 def test_files_in_the_list_folder_that_are_not_read_get_a_warning(tmp_path):
-    from learnability.workflow.config import ignored_list_files
+    from learnability.pipeline.config import ignored_list_files
 
     for name in ("family.txt", "short.TXT", "kin.dic", "words.lst", "README.md", "LICENSE-x"):
         (tmp_path / name).write_text("mother\n")
@@ -359,7 +359,7 @@ def _version_info(major: int, minor: int) -> tuple:
 def test_a_method_from_a_missing_extra_names_the_extra(monkeypatch):
     import importlib.util
 
-    from learnability.workflow.config import check_trainers
+    from learnability.pipeline.config import check_trainers
 
     cfg = {"embeddings": {"gp": {"method": "glove_python"}, "w": {"method": "word2vec"}}}
     real = importlib.util.find_spec
@@ -396,7 +396,7 @@ def test_fill_defaults_gives_what_snakemakes_validation_gives():
 
     from snakemake.utils import validate
 
-    from learnability.workflow.config import fill_defaults
+    from learnability.pipeline.config import fill_defaults
 
     cfg = yaml.safe_load((REPO / ".test/config/config.yaml").read_text())
     for section in ("matching", "evaluations", "report"):
@@ -462,7 +462,7 @@ def test_rules_repeat_no_schema_default():
 def test_a_method_whose_training_keys_are_missing_is_a_config_error():
     """A standalone config (the smoke test's, a module user's) that leaves out a block a
     method reads gets one line naming it, before any job, not a KeyError."""
-    from learnability.workflow.config import ConfigError, check_trainers
+    from learnability.pipeline.config import ConfigError, check_trainers
 
     config = {
         "training": {"dim": 8, "min_count": 1, "window": 2, "seed": 0, "threads": 1},
@@ -487,7 +487,7 @@ def test_every_shipped_overlay_passes_the_workflows_config_checks(name):
     overlay fails here in a second, without a dry run."""
     from snakemake.utils import update_config
 
-    from learnability.workflow.config import prepare_config
+    from learnability.pipeline.config import prepare_config
 
     cfg = load()
     update_config(cfg, load(name))
@@ -505,7 +505,7 @@ def test_every_shipped_overlay_passes_the_workflows_config_checks(name):
 def test_a_broken_overlay_is_one_line_naming_the_key():
     from snakemake.utils import update_config
 
-    from learnability.workflow.config import prepare_config
+    from learnability.pipeline.config import prepare_config
 
     cfg = load()
     update_config(cfg, {"learnability": {"iterations": "many"}})
@@ -518,7 +518,7 @@ def test_pretrained_defaults_are_those_the_schema_states():
     `default:` in the schema would be written into every embedding's spec); each key's
     schema description states the same default, and the workflow's params use them."""
     from learnability.defaults import PRETRAINED
-    from learnability.workflow.config import embedding_params
+    from learnability.pipeline.config import embedding_params
 
     props = SCHEMA["properties"]["embeddings"]["additionalProperties"]["properties"]
     for key, value in PRETRAINED.items():

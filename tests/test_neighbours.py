@@ -158,7 +158,7 @@ def test_a_bats_folder_reads_one_section_per_file(tmp_path, compass):
     ]
     per = evaluate_multi_answer(X, words, queries, k=2)
     assert per["correct"].tolist() == [True, False, True]
-    from learnability.workflow.config import evaluation_file_name
+    from learnability.pipeline.config import evaluation_file_name
 
     assert evaluation_file_name(str(bats)) == "BATS_3.0"
     empty = tmp_path / "empty"

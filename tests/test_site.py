@@ -252,7 +252,7 @@ def test_every_config_example_on_a_page_is_a_valid_config_fragment():
     import yaml
     from jsonschema import validate
 
-    from learnability.workflow.config import check_keys, load_schema
+    from learnability.pipeline.config import check_keys, load_schema
 
     schema = load_schema()
     default = yaml.safe_load((REPO / "config/config.yaml").read_text())

@@ -1,4 +1,4 @@
-"""Sweeps (learnability.workflow.sweeps): the grid's expansion into embeddings, the corpus prefix,
+"""Sweeps (learnability.pipeline.sweeps): the grid's expansion into embeddings, the corpus prefix,
 a point's scores against the learnability job's own functions, the bootstrap bands, the
 Wilcoxon tests against scipy, and the figure."""
 
@@ -17,9 +17,8 @@ from scipy import stats as scipy_stats
 
 from learnability import schemas
 from learnability.corpus.extract import corpus_prefix, iter_lines
-from learnability.protocol.evaluate import Protocol, evaluate_concept_full, summarize
-from learnability.workflow.config import embedding_params, fill_defaults, load_schema
-from learnability.workflow.sweeps import (
+from learnability.pipeline.config import embedding_params, fill_defaults, load_schema
+from learnability.pipeline.sweeps import (
     Point,
     SweepError,
     expand_sweeps,
@@ -30,6 +29,7 @@ from learnability.workflow.sweeps import (
     trained_points,
     vocabulary_sources,
 )
+from learnability.protocol.evaluate import Protocol, evaluate_concept_full, summarize
 
 SCHEMA = load_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
 
@@ -349,7 +349,7 @@ def test_the_seed_comparison_tests_each_seed_and_their_mean_and_measures_the_spr
     test and the test over the seeds' mean AUCs are scipy's exact Wilcoxon on the same
     numbers; every_seed is False (seed 2's p is 0.11); the spread is numpy's SD across
     seeds beside std / sqrt(iterations)."""
-    from learnability.workflow.sweeps import is_seed_sweep, seed_comparison
+    from learnability.pipeline.sweeps import is_seed_sweep, seed_comparison
 
     rng = np.random.default_rng(0)
     lists = [f"l{i}" for i in range(6)]

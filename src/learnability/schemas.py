@@ -299,7 +299,7 @@ TABLES: dict[str, dict[str, str]] = {
         for kind in KINDS.values()
         for name, table in kind.tables.items()
     },
-    # sweeps (learnability.workflow.sweeps): each row also carries one param_<key> column per
+    # sweeps (learnability.pipeline.sweeps): each row also carries one param_<key> column per
     # swept parameter (VARIABLE below), after these
     "sweep_scores": {
         "sweep": "string",

@@ -26,13 +26,13 @@ from learnability.defaults import SCHEMA as SCHEMA_FILE
 from learnability.embeddings import registry
 from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
 from learnability.schemas import fingerprint
-from learnability.workflow.sweeps import (
+from learnability.pipeline.sweeps import (
     is_seed_sweep,
     prefix_percent,
     trained_points,
     vocabulary_sources,
 )
-from learnability.workflow.config import (
+from learnability.pipeline.config import (
     config_errors_in_one_line,
     evaluation_file_name,
     embedding_params,
@@ -51,7 +51,7 @@ min_version("9.0")
 IN_MODULE = not workflow.modifier.is_main_snakefile()
 with config_errors_in_one_line():
     # validated, defaults filled, paths anchored, cross-checked; LISTS: the list registry;
-    # SWEEPS: name -> its points (learnability.workflow.sweeps), each an embedding named by its
+    # SWEEPS: name -> its points (learnability.pipeline.sweeps), each an embedding named by its
     # settings; only those that train themselves get a train_embedding job
     # the schema inside the installed package (workflow/schemas/ links to it): a module
     # read from a remote Snakefile validates against the same file its jobs import
@@ -312,7 +312,7 @@ def frequency_bins_param(wildcards):
 
 def protocol_params(seed_section, n_bins=frequency_bins_param):
     """The params of every job that fits classifiers (learnability, learning_curve,
-    codelength, null_distribution, sweep_scores), which learnability.workflow.jobs.job_protocol
+    codelength, null_distribution, sweep_scores), which learnability.pipeline.jobs.job_protocol
     turns into the one Protocol and its Fit; the seed is that of ``seed_section`` (the
     lists' or the nulls'); ``n_bins``: the frequency bins' count, or a function of the
     job's wildcards."""
@@ -750,7 +750,7 @@ def get_final_outputs():
 
 def sweep_vocabularies(wildcards):
     """The vocabularies a sweep's shared vocabulary is made of: one per vocabulary group
-    (learnability.workflow.sweeps.vocabulary_sources), so a grid point that leaves the vocabulary
+    (learnability.pipeline.sweeps.vocabulary_sources), so a grid point that leaves the vocabulary
     alone (dim, window) is not one of them and rescores nothing else."""
     sources = vocabulary_sources(SWEEPS[wildcards.sweep])
     return [f"results/embeddings/{e}/vocab.parquet" for e in sources]

@@ -1,4 +1,4 @@
-# Sweeps (config sweeps:, learnability.workflow.sweeps): each grid point is an embedding named by
+# Sweeps (config sweeps:, learnability.pipeline.sweeps): each grid point is an embedding named by
 # its settings, trained by train_embedding (on a corpus prefix for corpus_fraction < 1),
 # then scored for every list in one job on the sweep's shared vocabulary. No nulls: a
 # sweep compares settings, paired over lists.

@@ -1,8 +1,8 @@
 from learnability.diagnostics.entanglement import entanglement
 from learnability.logs import logged
+from learnability.pipeline.jobs import bins_for, job_protocol, load_concepts_job
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
-from learnability.workflow.jobs import bins_for, job_protocol, load_concepts_job
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

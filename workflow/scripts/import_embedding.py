@@ -1,6 +1,6 @@
 from learnability.embeddings.pretrained import import_embedding
 from learnability.logs import logged
-from learnability.workflow.jobs import list_words
+from learnability.pipeline.jobs import list_words
 
 with logged(snakemake) as log:
     hp = dict(snakemake.params.hp)

@@ -2,10 +2,10 @@ import pandas as pd
 
 from learnability.io import save_array
 from learnability.logs import logged
+from learnability.pipeline.jobs import bins_for, job_protocol, load_concept_job
 from learnability.protocol.evaluate import evaluate_concept_full, mean_roc, summarize
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
-from learnability.workflow.jobs import bins_for, job_protocol, load_concept_job
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

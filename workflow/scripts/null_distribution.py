@@ -1,10 +1,10 @@
 import numpy as np
 
 from learnability.logs import logged
+from learnability.pipeline.jobs import bins_for, job_protocol
 from learnability.protocol.evaluate import null_distribution
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
-from learnability.workflow.jobs import bins_for, job_protocol
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     p, w = snakemake.params, snakemake.wildcards

@@ -2,9 +2,9 @@ import pandas as pd
 
 from learnability.diagnostics.suggestions import checkable, suggestion_check, unchecked
 from learnability.logs import logged
+from learnability.pipeline.jobs import baseline_bins, job_protocol, load_concept_job
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
-from learnability.workflow.jobs import baseline_bins, job_protocol, load_concept_job
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

@@ -3,8 +3,8 @@ import pandas as pd
 
 from learnability.diagnostics.suggestions import suggestions
 from learnability.logs import logged
+from learnability.pipeline.jobs import load_concept_job
 from learnability.schemas import write_table
-from learnability.workflow.jobs import load_concept_job
 
 with logged(snakemake) as log:
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

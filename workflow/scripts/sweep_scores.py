@@ -1,10 +1,10 @@
 import pandas as pd
 
 from learnability.logs import logged
+from learnability.pipeline.jobs import bins_for, job_protocol
+from learnability.pipeline.sweeps import Point, restricted_vectors, score_point
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
-from learnability.workflow.jobs import bins_for, job_protocol
-from learnability.workflow.sweeps import Point, restricted_vectors, score_point
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p = snakemake.input, snakemake.params

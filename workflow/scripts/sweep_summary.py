@@ -2,15 +2,15 @@ import pandas as pd
 
 from learnability.concepts.lists import list_overlap
 from learnability.logs import logged
-from learnability.reports.tables import write_sweep_tables
-from learnability.schemas import empty, read_tables, write_table
-from learnability.workflow.sweeps import (
+from learnability.pipeline.sweeps import (
     bootstrap_replicates,
     seed_comparison,
     sweep_effects,
     sweep_points,
     sweep_wilcoxon,
 )
+from learnability.reports.tables import write_sweep_tables
+from learnability.schemas import empty, read_tables, write_table
 
 with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output

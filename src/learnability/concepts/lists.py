@@ -474,7 +474,7 @@ def member_indices(
     """Row indices in the embedding of the concept's words (see :func:`concept_words`).
     ``vocabulary`` may be a ``pd.Index`` of the words, whose hash table is built once and
     kept by pandas: a caller that looks up many lists in one large vocabulary passes one
-    (:func:`learnability.workflow.jobs.vocab_index`)."""
+    (:func:`learnability.pipeline.jobs.vocab_index`)."""
     index = vocabulary if isinstance(vocabulary, pd.Index) else pd.Index(list(vocabulary))
     words = concept_words(resolved)
     rows = index.get_indexer(words)

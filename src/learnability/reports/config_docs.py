@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from learnability.defaults import SCHEMA
-from learnability.workflow.config import load_schema, resolve_ref
+from learnability.pipeline.config import load_schema, resolve_ref
 
 INTRO = """\
 # Configuring the workflow

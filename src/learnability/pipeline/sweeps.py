@@ -129,7 +129,7 @@ def expand_sweeps(config: dict, training_schema: dict | None = None) -> dict[str
     Points that train exactly as an earlier embedding (a user's, or another point) get
     it as their ``source``, so that training is not repeated."""
     from learnability.embeddings import registry
-    from learnability.workflow.config import embedding_params
+    from learnability.pipeline.config import embedding_params
 
     embeddings = config["embeddings"]
     owners: dict[str, str] = {}

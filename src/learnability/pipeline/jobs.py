@@ -2,7 +2,7 @@
 reading a job's vectors and list, its frequency bins, its Protocol from the rule's
 params, the words whose subword vectors an import needs. What Snakemake needs while it
 builds the DAG (config checks, input functions' helpers) is
-:mod:`learnability.workflow.config`; this module imports nothing from it."""
+:mod:`learnability.pipeline.config`; this module imports nothing from it."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ needs while it builds the DAG.
 
 Used by ``workflow/rules/common.smk`` (and testable without Snakemake). Every error
 names the config key and says what to change. What a job calls while it runs is
-:mod:`learnability.workflow.jobs`.
+:mod:`learnability.pipeline.jobs`.
 """
 
 from __future__ import annotations
@@ -513,7 +513,7 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     checks, the list registry and the sweeps' points. Returns (schema, lists, sweeps);
     a bad config raises :class:`ConfigError` in one line (the schema's own validate may
     raise its own error)."""
-    from learnability.workflow.sweeps import expand_sweeps
+    from learnability.pipeline.sweeps import expand_sweeps
 
     drop_removed(config)
     schema = load_schema(schema_path)
@@ -552,8 +552,8 @@ def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins:
     import pandas as pd
 
     from learnability.concepts.lists import member_indices
+    from learnability.pipeline.jobs import vocab_bins, vocab_index
     from learnability.protocol.sampling import null_key
-    from learnability.workflow.jobs import vocab_bins, vocab_index
 
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
     # both cached per vocabulary file: Snakemake asks for every list's key on each DAG
