@@ -23,7 +23,7 @@ from toysize import add_smoke
 from learnability.corpus.download import resolve_package_path
 from learnability.corpus.extract import extract_corpus
 from learnability.embeddings import registry, train
-from learnability.pipeline.config import embedding_params
+from learnability.pipeline.params import embedding_params
 
 REPO = Path(__file__).resolve().parents[1]
 IMPLEMENTATION = {

@@ -7,13 +7,9 @@ import pytest
 import yaml
 from conftest import REPO
 
-from learnability.pipeline.config import (
-    ConfigError,
-    check_config,
-    embedding_params,
-    list_registry,
-    resolve_ref,
-)
+from learnability.errors import ConfigError
+from learnability.pipeline.config import check_config, list_registry, resolve_ref
+from learnability.pipeline.params import embedding_params
 
 SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
 
@@ -462,7 +458,8 @@ def test_rules_repeat_no_schema_default():
 def test_a_method_whose_training_keys_are_missing_is_a_config_error():
     """A standalone config (the smoke test's, a module user's) that leaves out a block a
     method reads gets one line naming it, before any job, not a KeyError."""
-    from learnability.pipeline.config import ConfigError, check_trainers
+    from learnability.errors import ConfigError
+    from learnability.pipeline.config import check_trainers
 
     config = {
         "training": {"dim": 8, "min_count": 1, "window": 2, "seed": 0, "threads": 1},
@@ -518,7 +515,7 @@ def test_pretrained_defaults_are_those_the_schema_states():
     `default:` in the schema would be written into every embedding's spec); each key's
     schema description states the same default, and the workflow's params use them."""
     from learnability.defaults import PRETRAINED
-    from learnability.pipeline.config import embedding_params
+    from learnability.pipeline.params import embedding_params
 
     props = SCHEMA["properties"]["embeddings"]["additionalProperties"]["properties"]
     for key, value in PRETRAINED.items():

@@ -17,15 +17,14 @@ from scipy import stats as scipy_stats
 
 from learnability import schemas
 from learnability.corpus.extract import corpus_prefix, iter_lines
-from learnability.pipeline.config import embedding_params, fill_defaults, load_schema
+from learnability.pipeline.config import fill_defaults, load_schema
+from learnability.pipeline.params import embedding_params
+from learnability.pipeline.sweep_scoring import score_point
+from learnability.pipeline.sweep_summary import sweep_effects, sweep_points, sweep_wilcoxon
 from learnability.pipeline.sweeps import (
     Point,
     SweepError,
     expand_sweeps,
-    score_point,
-    sweep_effects,
-    sweep_points,
-    sweep_wilcoxon,
     trained_points,
     vocabulary_sources,
 )
@@ -349,7 +348,8 @@ def test_the_seed_comparison_tests_each_seed_and_their_mean_and_measures_the_spr
     test and the test over the seeds' mean AUCs are scipy's exact Wilcoxon on the same
     numbers; every_seed is False (seed 2's p is 0.11); the spread is numpy's SD across
     seeds beside std / sqrt(iterations)."""
-    from learnability.pipeline.sweeps import is_seed_sweep, seed_comparison
+    from learnability.pipeline.sweep_summary import seed_comparison
+    from learnability.pipeline.sweeps import is_seed_sweep
 
     rng = np.random.default_rng(0)
     lists = [f"l{i}" for i in range(6)]

@@ -11,3 +11,7 @@ class InputError(LearnabilityError):
 
 class DownloadError(LearnabilityError):
     """A download failed or its checksum did not match."""
+
+
+class ConfigError(LearnabilityError):
+    """The config holds a value the schema allows but the run cannot use."""

@@ -35,13 +35,13 @@ from learnability.pipeline.sweeps import (
 from learnability.pipeline.config import (
     config_errors_in_one_line,
     evaluation_file_name,
-    embedding_params,
     ignored_list_files,
     local_file,
     matched_null_key,
     null_iterations,
     prepare_config,
 )
+from learnability.pipeline.params import embedding_params
 
 min_version("9.0")
 

@@ -2,7 +2,8 @@ import pandas as pd
 
 from learnability.logs import logged
 from learnability.pipeline.jobs import bins_for, job_protocol
-from learnability.pipeline.sweeps import Point, restricted_vectors, score_point
+from learnability.pipeline.sweep_scoring import restricted_vectors, score_point
+from learnability.pipeline.sweeps import Point
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
 

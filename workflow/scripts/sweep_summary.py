@@ -2,7 +2,7 @@ import pandas as pd
 
 from learnability.concepts.lists import list_overlap
 from learnability.logs import logged
-from learnability.pipeline.sweeps import (
+from learnability.pipeline.sweep_summary import (
     bootstrap_replicates,
     seed_comparison,
     sweep_effects,

@@ -13,12 +13,21 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from learnability.concepts.lists import read_dictionary
-from learnability.defaults import PRETRAINED
+from learnability.concepts.lists import member_indices, read_dictionary
+from learnability.defaults import SCHEMA, default
 from learnability.embeddings import registry
 from learnability.embeddings.shipped import SPEC_KEYS
-from learnability.errors import LearnabilityError
+from learnability.errors import ConfigError, LearnabilityError
 from learnability.evaluations.registry import FILE_KINDS
+from learnability.pipeline.jobs import vocab_bins, vocab_index
+from learnability.pipeline.params import embedding_params
+from learnability.pipeline.sweeps import expand_sweeps
+from learnability.protocol.sampling import null_key
+from learnability.statistics.significance import (
+    DEFAULT_PVALUE_METHOD,
+    check_calibrated,
+    random_list_splits,
+)
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # a list name is a path component of several outputs (results/learnability/E/LIST/...)
@@ -26,10 +35,6 @@ MAX_LIST_NAME = 100
 
 # a pretrained spec's keys: what the CLI and the API also read, and the download's
 PRETRAINED_KEYS = {*SPEC_KEYS, "url", "sha256", "sha1", "md5", "allow_unverified"}
-
-
-class ConfigError(LearnabilityError):
-    pass
 
 
 @contextmanager
@@ -48,8 +53,6 @@ def load_schema(path=None) -> dict:
     """The config schema as a dict: ``path``, else the package's
     (:data:`learnability.defaults.SCHEMA`, which workflow/schemas/ links to)."""
     import yaml
-
-    from learnability.defaults import SCHEMA
 
     return yaml.safe_load(Path(path or SCHEMA).read_text(encoding="utf-8"))
 
@@ -209,63 +212,6 @@ def local_file(path: str, key: str) -> Path:
     return Path(path)
 
 
-def _merged_training(config: dict, spec: dict) -> dict:
-    block = {k: (dict(v) if isinstance(v, dict) else v) for k, v in config["training"].items()}
-    for key, value in (spec.get("params") or {}).items():
-        if isinstance(value, dict):
-            block.setdefault(key, {}).update(value)
-        else:
-            block[key] = value
-    return block
-
-
-def embedding_params(config: dict, name: str, spec: dict | None = None) -> dict:
-    """The hyperparameters that ``name``'s trainer reads, and only those: they go into the
-    rule's ``params``, so changing one reruns exactly the embeddings it affects. ``spec``:
-    the embedding's spec when it is not under ``embeddings`` (a sweep point)."""
-    spec = config["embeddings"][name] if spec is None else spec
-    method = spec["method"]
-    if method == "pretrained":
-        given = {k: spec.get(k, default) for k, default in PRETRAINED.items()}
-        return {
-            "method": "pretrained",
-            "format": given["format"],
-            "member": spec.get("member"),
-            "max_vocab": spec.get("max_vocab"),
-            "exclude_prefixes": list(given["exclude_prefixes"]),
-            "frequency_ordered": given["frequency_ordered"],
-            "subword_oov": given["subword_oov"],
-            "allow_pickle": given["allow_pickle"],
-            "unicode_errors": given["unicode_errors"],
-            "words_column": spec.get("words_column"),
-            "threads": 1,
-        }
-    block = _merged_training(config, spec)
-    if method == "random":
-        return {
-            "method": "random",
-            "dim": block["dim"],
-            "seed": spec.get("seed", 0),
-            "reference": spec["reference"],
-            "threads": 1,
-        }
-    entry = registry.method(method)
-    missing = [k for k in entry.keys if k not in block]
-    if entry.nested and entry.nested[0] not in block:
-        missing.append(entry.nested[0])
-    if missing:
-        raise ConfigError(
-            f"embeddings.{name}: method {method} reads training.{', training.'.join(missing)}, "
-            "which the config does not set; copy them from config/config.yaml's training block"
-        )
-    params = {"method": method, **{k: block[k] for k in entry.keys}}
-    if entry.nested:
-        nested, keys = entry.nested
-        params.update({k: v for k, v in block[nested].items() if keys is None or k in keys})
-    params["threads"] = block["threads"]
-    return params
-
-
 # files beside the lists that are documentation, not lists: never warned about
 _NOT_LISTS = re.compile(r"^(\.|readme|licen[cs]e|copying|notice|citation|authors)", re.I)
 
@@ -386,7 +332,6 @@ def check_trainers(config: dict) -> None:
 def check_config(config: dict) -> None:
     """Cross-key checks; raise :class:`ConfigError` naming the key and the fix."""
     check_trainers(config)
-    from learnability.defaults import default
 
     check = config.get("suggestions", {}).get("check", {})
     holdout = check.get("holdout", default("suggestions.check.holdout"))
@@ -479,8 +424,6 @@ def check_config(config: dict) -> None:
             f"{config['random_lists']['sizes']}"
         )
 
-    from learnability.statistics.significance import DEFAULT_PVALUE_METHOD, check_calibrated
-
     rl = config["random_lists"]
     method = rl.get("method", DEFAULT_PVALUE_METHOD)
     try:
@@ -513,7 +456,6 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     checks, the list registry and the sweeps' points. Returns (schema, lists, sweeps);
     a bad config raises :class:`ConfigError` in one line (the schema's own validate may
     raise its own error)."""
-    from learnability.pipeline.sweeps import expand_sweeps
 
     drop_removed(config)
     schema = load_schema(schema_path)
@@ -531,7 +473,6 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
 
 def null_iterations(config: dict) -> int:
     """Splits per random list: the lists' own number under ``method: matched``."""
-    from learnability.statistics.significance import random_list_splits
 
     rl = config["random_lists"]
     return random_list_splits(
@@ -550,10 +491,6 @@ def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins:
     """The null a resolved list needs: ``size-N``, or ``profile-...`` under frequency-matched
     negatives (the same key :func:`learnability.protocol.evaluate.null_key` gives it)."""
     import pandas as pd
-
-    from learnability.concepts.lists import member_indices
-    from learnability.pipeline.jobs import vocab_bins, vocab_index
-    from learnability.protocol.sampling import null_key
 
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
     # both cached per vocabulary file: Snakemake asks for every list's key on each DAG

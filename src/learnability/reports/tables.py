@@ -605,7 +605,7 @@ def write_sweep_tables(
     """``results/tables/sweeps/{sweep}.md`` (per scheme: the mean AUC of each setting and
     method with its bootstrap band, then the tests; for a sweep over the training seed,
     the verdicts seed by seed and the lists' seed SDs), and the CSV/LaTeX beside it."""
-    from learnability.pipeline.sweeps import points_table
+    from learnability.pipeline.sweep_summary import points_table
 
     parts = [f"# Sweep {sweep} (corpus {corpus})", ""]
     for scheme in dict.fromkeys(points["negatives"]):
