@@ -55,7 +55,7 @@ with config_errors_in_one_line():
     # settings; only those that train themselves get a train_embedding job
     # the schema inside the installed package (workflow/schemas/ links to it): a module
     # read from a remote Snakefile validates against the same file its jobs import
-    SCHEMA, LISTS, SWEEPS = prepare_config(
+    _, LISTS, SWEEPS = prepare_config(
         config,
         str(SCHEMA_FILE),
         ROOT,
@@ -399,14 +399,23 @@ def null_files(wildcards):
     ]
 
 
-def learnability_outputs(embeddings, name, negatives=NEGATIVES):
+# one learnability job's folder: every path to its outputs is built from it
+LEARNED = "results/learnability/{embedding}/{list}/{negatives}"
+
+
+def learnability_files(file, embeddings=EMBEDDINGS, negatives=NEGATIVES):
+    """One output ``file`` of the learnability jobs of ``embeddings`` x every list x
+    ``negatives``, embedding by embedding, in LISTS order."""
     return expand(
-        "results/learnability/{embedding}/{list}/{negatives}/{name}.parquet",
+        f"{LEARNED}/{file}",
         embedding=embeddings,
         list=list(LISTS),
         negatives=negatives,
-        name=[name],
     )
+
+
+def learnability_outputs(embeddings, name, negatives=NEGATIVES):
+    return learnability_files(f"{name}.parquet", embeddings, negatives)
 
 
 def summaries(embeddings, negatives=NEGATIVES):
@@ -438,12 +447,7 @@ def scheme_codelength(wildcards):
 
 
 def scheme_members(wildcards):
-    return expand(
-        "results/learnability/{embedding}/{list}/{negatives}/members.parquet",
-        embedding=EMBEDDINGS,
-        list=list(LISTS),
-        negatives=[wildcards.negatives],
-    )
+    return learnability_files("members.parquet", negatives=[wildcards.negatives])
 
 
 def scheme_outputs(name):
@@ -451,13 +455,7 @@ def scheme_outputs(name):
     and embedding, for the negatives scheme of the job."""
 
     def files(wildcards):
-        return expand(
-            "results/learnability/{embedding}/{list}/{negatives}/{name}.parquet",
-            embedding=EMBEDDINGS,
-            list=list(LISTS),
-            negatives=[wildcards.negatives],
-            name=[name],
-        )
+        return learnability_files(f"{name}.parquet", negatives=[wildcards.negatives])
 
     return files
 
@@ -598,11 +596,8 @@ def table_files(
 
 def scheme_coefficients(wildcards):
     # every list's split classifiers on one embedding and scheme, in LISTS order
-    return expand(
-        "results/learnability/{embedding}/{list}/{negatives}/coefficients.npy",
-        embedding=[wildcards.embedding],
-        list=list(LISTS),
-        negatives=[wildcards.negatives],
+    return learnability_files(
+        "coefficients.npy", [wildcards.embedding], [wildcards.negatives]
     )
 
 
@@ -640,12 +635,7 @@ def explorer_inputs(wildcards):
     files = dict(
         vectors=[f"{space(e)}/vectors.npy" for e in EMBEDDINGS],
         vocab=[f"{space(e)}/vocab.parquet" for e in EMBEDDINGS],
-        members=expand(
-            "results/learnability/{embedding}/{list}/{negatives}/members.parquet",
-            embedding=EMBEDDINGS,
-            list=list(LISTS),
-            **scheme,
-        ),
+        members=learnability_files("members.parquet", negatives=[EXPLORER_NEGATIVES]),
         summaries=summaries(EMBEDDINGS, [EXPLORER_NEGATIVES]),
         suggestions=diagnostics_files("suggestions")(w),
     )
@@ -685,12 +675,7 @@ def get_final_outputs():
             ],
             ext=["png", "svg", "pdf"],
         ),
-        *expand(
-            "results/learnability/{embedding}/{list}/{negatives}/roc.parquet",
-            embedding=EMBEDDINGS,
-            list=list(LISTS),
-            negatives=NEGATIVES,
-        ),
+        *learnability_files("roc.parquet"),
     ]
     if SUGGESTIONS:
         outputs += expand(
@@ -739,12 +724,7 @@ def get_final_outputs():
         ]
     ]
     if LEARNING_CURVE:
-        outputs += expand(
-            "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",
-            embedding=EMBEDDINGS,
-            list=list(LISTS),
-            negatives=NEGATIVES,
-        )
+        outputs += learnability_files("learning_curve.parquet")
     return outputs
 
 

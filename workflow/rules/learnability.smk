@@ -4,11 +4,11 @@ rule learnability:
         vocab=space_vocab,
         concept="results/concepts/{embedding}/{list}.parquet",
     output:
-        iterations="results/learnability/{embedding}/{list}/{negatives}/iterations.parquet",
-        summary="results/learnability/{embedding}/{list}/{negatives}/summary.parquet",
-        roc="results/learnability/{embedding}/{list}/{negatives}/roc.parquet",
-        members="results/learnability/{embedding}/{list}/{negatives}/members.parquet",
-        coef="results/learnability/{embedding}/{list}/{negatives}/coefficients.npy",
+        iterations=f"{LEARNED}/iterations.parquet",
+        summary=f"{LEARNED}/summary.parquet",
+        roc=f"{LEARNED}/roc.parquet",
+        members=f"{LEARNED}/members.parquet",
+        coef=f"{LEARNED}/coefficients.npy",
     log:
         "logs/learnability/{embedding}/{list}/{negatives}.log",
     benchmark:
@@ -63,7 +63,7 @@ rule learning_curve:
         vocab=space_vocab,
         concept="results/concepts/{embedding}/{list}.parquet",
     output:
-        "results/learnability/{embedding}/{list}/{negatives}/learning_curve.parquet",
+        f"{LEARNED}/learning_curve.parquet",
     log:
         "logs/learning_curve/{embedding}/{list}/{negatives}.log",
     benchmark:
