@@ -68,10 +68,10 @@ dryrun: $(STAMP)
 	$(BIN)/snakemake -n --cores $(CORES)
 
 # the generated pages: config/README.md from the config schema, the evaluation kinds'
-# tables in docs/outputs.md from their registry (tests fail when either is stale)
+# tables in docs/reference/outputs.md from their registry (tests fail when either is stale)
 docs: $(STAMP)
 	$(BIN)/python -m learnability.reports.config_docs > config/README.md
-	$(BIN)/python -m learnability.reports.config_docs --outputs docs/outputs.md
+	$(BIN)/python -m learnability.reports.config_docs --outputs docs/reference/outputs.md
 
 # the documentation site from docs/ (Sphinx, MyST, PyData theme): warnings are errors, so
 # a broken link between pages fails it; open docs/_build/html/index.html

@@ -79,7 +79,7 @@ def test_keyed_vectors_score_a_planted_concept_and_chance(seed):
 
 def test_the_default_pvalues_rank_against_a_null_of_the_recorded_variance_and_skewness(seed):
     """rescaled_skew by hand, from the null table and the definition in
-    docs/statistics.md: the variance components by their textbook estimates, each
+    docs/explanation/statistics.md: the variance components by their textbook estimates, each
     random list's deviation u mapped to a (u + t (u^2 - mean u^2)), with t the root
     nearest 0 (over the map's monotone range) that gives the recorded skewness and a the
     variance between + within / 20; the p-value is the list's rank among those values."""

@@ -9,7 +9,7 @@ from learnability.schemas import write_table
 
 
 def documented_tables() -> dict[str, list[tuple[str, str]]]:
-    text = (REPO / "docs" / "outputs.md").read_text()
+    text = (REPO / "docs" / "reference" / "outputs.md").read_text()
     tables = {}
     for block in re.split(r"^### ", text, flags=re.MULTILINE)[1:]:
         name, _, body = block.partition("\n")
@@ -27,11 +27,12 @@ def test_docs_and_code_define_the_same_tables():
 
 
 def test_the_evaluation_kinds_tables_are_generated_from_their_registry():
-    """The registry defines each kind's tables once; docs/outputs.md shows them (make docs)."""
+    """The registry defines each kind's tables once; docs/reference/outputs.md shows them
+    (make docs)."""
     from learnability.evaluations import KINDS
     from learnability.reports.config_docs import with_evaluation_tables
 
-    page = (REPO / "docs" / "outputs.md").read_text(encoding="utf-8")
+    page = (REPO / "docs" / "reference" / "outputs.md").read_text(encoding="utf-8")
     assert page == with_evaluation_tables(page), "regenerate: make docs"
     for kind in KINDS.values():
         for name, table in kind.tables.items():

@@ -490,7 +490,7 @@ def test_pvalues_methods_record_what_they_compared(seed):
 def test_tail_pvalue_is_given_only_where_it_is_within_a_factor_of_3(family, seed):
     """Nulls of 1000 draws with known tails. Where 5 of 1000 random lists reach the
     value, the estimate was given (at or above 3 / R) in 91-99 % of 200 nulls and then
-    within a factor of 3 of the truth in all but one (docs/statistics.md); over 40 nulls
+    within a factor of 3 of the truth in all but one (docs/explanation/statistics.md); over 40 nulls
     at least 30 such are asserted (36-40 expected: 3.5 binomial SDs of margin). A
     hundredth of the floor (1e-5), where the Gaussian's estimate was 35-100 times the
     truth, no estimate is given: NaN in at least 38 of 40."""

@@ -9,7 +9,7 @@ vector, a ``(words, vectors)`` pair, a workflow embedding folder or any file the
 imports; and word lists as a mapping of name to words, one list of words, or a ``.txt`` /
 ``.dic`` file or a folder of them. It runs the workflow's own code (list resolution, the
 protocol, the random-list null, the calibrated p-value) and returns tidy tables in the
-workflow's documented schemas (``docs/outputs.md``). The ``learnability evaluate``
+workflow's documented schemas (``docs/reference/outputs.md``). The ``learnability evaluate``
 command is this function with a printout; the defaults below are shared by both.
 """
 
@@ -101,7 +101,7 @@ DICTIONARY_SUFFIXES = (".dic", ".csv", ".tsv")
 @dataclass
 class Scores:
     """What :func:`score` returns; each table is in the workflow's schema of that name
-    (``docs/outputs.md``) unless said otherwise.
+    (``docs/reference/outputs.md``) unless said otherwise.
 
     - ``lists``: one row per scored list (not a workflow table): its entries and
       in-vocabulary size, the five metrics' means, and its p-value columns;

@@ -1,6 +1,6 @@
 """The one place where every Parquet output's columns are defined.
 
-``docs/outputs.md`` documents the same tables for people and a test checks the two agree
+``docs/reference/outputs.md`` documents the same tables for people and a test checks the two agree
 (the evaluation kinds' tables are defined in their registry,
 :mod:`learnability.evaluations.registry`, and ``make docs`` writes them into the page);
 every writer goes through :func:`conform`, so an output cannot drift from its schema.
@@ -440,7 +440,7 @@ def conform(df: pd.DataFrame, table: str) -> pd.DataFrame:
     if missing or extra:
         raise ValueError(
             f"table {table!r}: missing columns {missing}, unexpected columns {extra}; "
-            "update learnability/schemas.py and docs/outputs.md together"
+            "update learnability/schemas.py and docs/reference/outputs.md together"
         )
     out = df[[*spec, *variable]].astype(spec).reset_index(drop=True)
     for c in variable:  # a parameter of mixed values (layer: [4, last]) is text

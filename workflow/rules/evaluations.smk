@@ -1,4 +1,4 @@
-# Intrinsic evaluations beside learnability (docs/evaluations.md): one job per embedding
+# Intrinsic evaluations beside learnability (docs/explanation/evaluations.md): one job per embedding
 # and evaluation, on the embedding's own vocabulary, then one summary with the paired
 # tests and rank correlations, a table and a figure.
 

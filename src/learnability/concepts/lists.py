@@ -4,7 +4,7 @@ Entries are put in the corpus tokeniser's normal form
 (:func:`~learnability.corpus.tokenize.normal_form`) and found in a vocabulary under one
 case policy (:mod:`learnability.concepts.matching`), so a list word and a corpus token
 are compared under one rule. Nothing is dropped silently:
-every entry ends up in the resolution table with a status (see ``docs/outputs.md``).
+every entry ends up in the resolution table with a status (see ``docs/reference/outputs.md``).
 """
 
 from __future__ import annotations

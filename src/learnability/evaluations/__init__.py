@@ -1,4 +1,4 @@
-"""The intrinsic evaluations beside learnability (docs/evaluations.md), one module per
+"""The intrinsic evaluations beside learnability (docs/explanation/evaluations.md), one module per
 kind (multi-answer similarity, analogies, word pairs, hierarchy, pseudo-disambiguation,
 and the nearest-neighbour search they share), the registry of kinds
 (:mod:`.registry`), and the summary across them (:mod:`.summary`: one long ``scores``

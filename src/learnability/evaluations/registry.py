@@ -2,7 +2,7 @@
 and their columns, the module that holds its scorer, its paired tests between
 embeddings, its headline number and its columns in the comparison table.
 ``common.smk`` (the summary's inputs), the config checks, :mod:`learnability.schemas`
-(the tables' columns), ``docs/outputs.md`` (generated from here by ``make docs``), the
+(the tables' columns), ``docs/reference/outputs.md`` (generated from here by ``make docs``), the
 summary job and the tables read this table, and the workflow's rules and their one
 script (``workflow/scripts/evaluate.py``) are generated from it: a new evaluation is
 its module (with ``job`` and ``scores``), its entry here and its config schema block.

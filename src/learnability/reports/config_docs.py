@@ -1,9 +1,9 @@
 """The generated pages. ``config/README.md`` from the config schema: every key, by
 section, with its type, default and description. The evaluation kinds' part of
-``docs/outputs.md`` from their registry: each kind's tables, what a row is, and their
+``docs/reference/outputs.md`` from their registry: each kind's tables, what a row is, and their
 columns. The schema and the registry are the one source; ``make docs`` regenerates both
 (``python -m learnability.reports.config_docs > config/README.md`` and ``python -m
-learnability.reports.config_docs --outputs docs/outputs.md``), and tests fail when a page
+learnability.reports.config_docs --outputs docs/reference/outputs.md``), and tests fail when a page
 differs."""
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ OUTPUTS_END = "<!-- END evaluation kinds -->"
 
 
 def evaluation_tables() -> str:
-    """The part of ``docs/outputs.md`` between its markers: the evaluation kinds' tables
+    """The part of ``docs/reference/outputs.md`` between its markers: the evaluation kinds' tables
     as the registry defines them."""
     from learnability.evaluations.registry import KINDS
 
@@ -141,7 +141,7 @@ def evaluation_tables() -> str:
         "",
         "## Tables of the evaluation kinds",
         "",
-        "Each kind of intrinsic evaluation (docs/evaluations.md) writes its tables to "
+        "Each kind of intrinsic evaluation (docs/explanation/evaluations.md) writes its tables to "
         "`results/evaluations/{embedding}/{table}.parquet`.",
         "",
         "| kind | table | one row per |",
@@ -157,12 +157,12 @@ def evaluation_tables() -> str:
 
 
 def with_evaluation_tables(page: str) -> str:
-    """``page`` (``docs/outputs.md``) with its generated part rewritten."""
+    """``page`` (``docs/reference/outputs.md``) with its generated part rewritten."""
     head, begin, rest = page.partition(OUTPUTS_BEGIN)
     _, end, tail = rest.partition(OUTPUTS_END)
     if not (begin and end):
         raise SystemExit(
-            f"docs/outputs.md: the markers {OUTPUTS_BEGIN} and {OUTPUTS_END} "
+            f"docs/reference/outputs.md: the markers {OUTPUTS_BEGIN} and {OUTPUTS_END} "
             "are missing; put them where the evaluation kinds' tables go"
         )
     return head + evaluation_tables() + tail
@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None) -> None:
         path.write_text(with_evaluation_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
     elif argv:
         raise SystemExit(
-            "usage: python -m learnability.reports.config_docs [--outputs docs/outputs.md]"
+            "usage: python -m learnability.reports.config_docs "
+            "[--outputs docs/reference/outputs.md]"
         )
     else:
         sys.stdout.write(render(load_schema(SCHEMA)))

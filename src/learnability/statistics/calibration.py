@@ -125,7 +125,7 @@ def null_list_pvalues(
 # more than a tenth of the level fails once there are enough lists. The KS test of
 # uniformity is reported, not judged: it also sees the middle of the distribution, where
 # no decision is taken, and with 10^4 p-values it rejects approximations whose tails are
-# right (rescaled_skew on skewed nulls: docs/statistics.md).
+# right (rescaled_skew on skewed nulls: docs/explanation/statistics.md).
 BRADLEY = 0.1
 Z = 4.0
 

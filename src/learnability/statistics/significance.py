@@ -22,7 +22,7 @@ LOWER_IS_BETTER = frozenset({"fpr"})
 
 
 # How a list's mean over K_L splits is compared with random lists' means over K_N splits
-# (docs/statistics.md has the reasoning and the calibration measurements):
+# (docs/explanation/statistics.md has the reasoning and the calibration measurements):
 # - auto (the default): rescaled_skew for a null inside the region where its expected
 #   size was measured within the goal, else truncated (choose_method);
 # - rescaled_skew: each random list's deviation from the null mean is mapped, by a
@@ -70,7 +70,7 @@ TAIL_MIN_LISTS = 100
 # nulls of 1000 draws from a Gaussian, gammas (skewness 1, 2) and lognormals, it was
 # within a factor of 3 of the truth in at most 7 % of draws for the Gaussian (1e-3: a
 # median of 4.4x; 1e-4: 14x), while at 3 / R it was in 84-100 % for all five
-# (docs/statistics.md). Further out the table says "beyond the null" and gives null_z.
+# (docs/explanation/statistics.md). Further out the table says "beyond the null" and gives null_z.
 TAIL_VALID_LISTS = 3
 
 
@@ -89,7 +89,7 @@ def variance_components(
     (pooled over the random lists' splits), and the variance of the lists' true means,
     from var(means) = between + within / K_N. ``between`` is clamped at 0: where it is
     small against within / K_N the estimate is mostly noise, and ``method: auto`` does
-    not rescale such nulls (docs/statistics.md)."""
+    not rescale such nulls (docs/explanation/statistics.md)."""
     means = np.asarray(means, dtype=float)
     within = float(np.nanmean(np.asarray(within_var, dtype=float)))
     total = float(np.var(means, ddof=1)) if means.size > 1 else 0.0
@@ -210,7 +210,7 @@ def skew_matched_null(
     a noisy estimate (few random lists, or true means that barely differ, as on Gaussian
     vectors, where the estimate is divided by a small variance) cannot fold or crush a
     tail. (Shrinking the estimate by its standard error instead made the 0.01 tail
-    liberal on skewed nulls: docs/statistics.md.) With K_L = K_N the values are returned
+    liberal on skewed nulls: docs/explanation/statistics.md.) With K_L = K_N the values are returned
     unchanged."""
     means = np.asarray(means, dtype=float)
     nan = float("nan")
@@ -268,7 +268,7 @@ def choose_method(
 ) -> Choice:
     """``method: auto``, for one null: ``rescaled_skew`` where nulls like this one are
     inside the region where its expected size was measured within the goal
-    (``twolevel.expected_size``; docs/statistics.md has the table), else ``truncated``,
+    (``twolevel.expected_size``; docs/explanation/statistics.md has the table), else ``truncated``,
     which is exact at every setting. The region, from the null's own estimates: at least
     ``AUTO_MIN_ITERATIONS`` splits and ``AUTO_MIN_LISTS`` random lists, and a between /
     within ratio and skewness of K_L-split means inside one of ``AUTO_REGION``. ``matched`` when
@@ -412,7 +412,7 @@ def random_list_splits(method: str, list_iterations: int, null_iterations: int) 
 def check_calibrated(method: str, null_iterations: int, null_lists: int, list_iterations: int,
                      where: str = "random_lists.method") -> None:  # fmt: skip
     """Refuse a method whose measured size misses the goal at these settings (the table
-    in docs/statistics.md): ``rescaled`` and ``unmatched`` whenever the lists have more
+    in docs/explanation/statistics.md): ``rescaled`` and ``unmatched`` whenever the lists have more
     splits than the random lists, ``rescaled_skew`` outside the settings it was measured
     at. ``auto``, ``matched`` and ``truncated`` are exact where they are not measured."""
     if null_iterations == list_iterations or method in ("auto", "matched", "truncated"):
