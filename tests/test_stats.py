@@ -607,3 +607,31 @@ def test_a_lists_truncated_statistic_does_not_depend_on_the_other_lists_in_the_t
             first = alone.loc[alone["iteration"] < k, "auc"].to_numpy()
             assert value == np.mean(first), (name, emb, k)
             assert first_iterations_mean(alone, k).loc[(name, emb, neg)] == value
+
+
+def test_a_random_list_tied_with_the_observed_mean_counts_whatever_the_summation_order():
+    """AUCs are ratios of counts, so a random list's mean over k splits can equal a
+    list's exactly; summed in another order the two land an ulp apart. On make run's
+    random baseline, `health` tied one random list and `anger` four, and which of the
+    ties counted followed the order of a floating-point sum (a p-value of 0.341 became
+    0.337). A tie counts as reaching the observed value, on either side of the ulp, and
+    a value a real step away does not."""
+    from learnability.statistics.significance import reaching
+
+    rng = np.random.default_rng(0)
+    aucs = rng.integers(0, 35, size=10) / 34  # one list's 10 split AUCs, 34 test pairs
+    observed = float(np.mean(aucs))
+    naive = 0.0
+    for a in aucs:  # the same values summed one by one: the null's reduction order
+        naive += a
+    naive /= aucs.size
+    below, above = np.nextafter(observed, -1.0), np.nextafter(observed, 2.0)
+    for tied in (observed, below, above, naive):
+        assert empirical_pvalue(observed, np.array([tied, 0.1, 0.2]))[0] == 1, tied
+    # a real difference: the smallest step of a mean of 10 AUCs over 34 pairs
+    step = 1 / (34 * 10)
+    assert empirical_pvalue(observed, np.array([observed - step]))[0] == 0
+    assert reaching(np.array([observed + step, observed - step]), observed).tolist() == [
+        True,
+        False,
+    ]

@@ -74,11 +74,25 @@ TAIL_MIN_LISTS = 100
 TAIL_VALID_LISTS = 3
 
 
+# A random list's mean AUC can equal a list's exactly (AUCs are ratios of counts, and
+# means over the same number of splits tie), but two floating-point sums of equal values
+# in another order can land an ulp apart, which once decided whether such a tie counted.
+# A null value within this relative distance of the observed one is a tie, and a tie
+# counts as reaching it (the conservative convention).
+TIE_RTOL = 1e-12
+
+
+def reaching(values: np.ndarray, observed: float) -> np.ndarray:
+    """Which of ``values`` reach ``observed`` (>=, ties within ``TIE_RTOL`` included):
+    the one comparison of every count of random lists against a list's value."""
+    return np.asarray(values, dtype=float) >= observed - TIE_RTOL * max(1.0, abs(observed))
+
+
 def empirical_pvalue(observed: float, null_values: np.ndarray) -> tuple[int, float]:
     """(#{null >= observed}, (1 + that) / (1 + R)): the +1 keeps p > 0 and makes the test
-    valid (Phipson & Smyth 2010)."""
+    valid (Phipson & Smyth 2010). A tie counts (:func:`reaching`)."""
     null_values = np.asarray(null_values, dtype=float)
-    n_ge = int((null_values >= observed).sum())
+    n_ge = int(reaching(null_values, observed).sum())
     return n_ge, (1 + n_ge) / (1 + null_values.size)
 
 
@@ -310,7 +324,7 @@ def tail_pvalue(observed: float, null_values: np.ndarray) -> float:
     from scipy.stats import genpareto
 
     x = np.sort(np.asarray(null_values, dtype=float))[::-1]
-    if x.size < TAIL_MIN_LISTS or int((x >= observed).sum()) >= TAIL_BELOW:
+    if x.size < TAIL_MIN_LISTS or int(reaching(x, observed).sum()) >= TAIL_BELOW:
         return float("nan")
     n_exc = min(TAIL_EXCEEDANCES, x.size // 4)
     threshold = 0.5 * (x[n_exc - 1] + x[n_exc])
@@ -458,7 +472,7 @@ def pvalue_error(
     from scipy.stats import beta
 
     r = values.size
-    n_ge = int((values >= observed).sum())
+    n_ge = int(reaching(values, observed).sum())
     p = (1 + n_ge) / (1 + r)
     se = float(np.sqrt(p * (1 - p) / r))
     upper = float(beta.ppf(confidence, n_ge + 1, r - n_ge)) if n_ge < r else 1.0
@@ -469,7 +483,7 @@ def pvalue_error(
     for b in range(P_BOOTSTRAP):
         sample = chosen.iloc[rng.integers(0, r, r)]
         v = comparison_null(sample, method, list_iterations).values
-        boot[b] = (1 + (v >= observed).sum()) / (1 + r)
+        boot[b] = (1 + reaching(v, observed).sum()) / (1 + r)
     return float(boot.std(ddof=1)), max(upper, float(np.quantile(boot, confidence)))
 
 
