@@ -20,24 +20,27 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from learnability import schemas
+from learnability.analyses.registry import (
+    ANALYSES,
+    Analysis,
+    Lists,
+    analysis_settings,
+    settings_doc,
+)
 from learnability.concepts.lists import Entry, coverage, member_indices, resolve
 from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.defaults import default
-from learnability.diagnostics.entanglement import entanglement
-from learnability.diagnostics.suggestions import checkable, suggestion_check, unchecked
-from learnability.diagnostics.suggestions import suggestions as suggest
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
 from learnability.logs import Progress
 from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
-from learnability.protocol.codelength import codelength_rows
 from learnability.protocol.evaluate import (
     MIN_WORDS,
     Protocol,
@@ -46,7 +49,7 @@ from learnability.protocol.evaluate import (
     summarize,
 )
 from learnability.protocol.nullcache import NullCache
-from learnability.protocol.sampling import frequency_bins
+from learnability.protocol.sampling import baseline_bins, frequency_bins
 from learnability.statistics.significance import (
     DEFAULT_PVALUE_METHOD,
     check_calibrated,
@@ -66,18 +69,7 @@ C: float = default("learnability.C")
 SEED: int = default("learnability.seed")
 N_BINS: int = default("learnability.frequency_bins")
 ADJUST: str = default("random_lists.adjust")
-# the codelength's (the workflow's codelength: section)
-CODELENGTH_FRACTIONS = tuple(default("codelength.fractions"))
-CODELENGTH_ORDERS: int = default("codelength.orders")
-CODELENGTH_NULL_LISTS: int = default("codelength.null_lists")
 NEGATIVES = ("uniform", "frequency_matched")
-# the diagnostics' (the workflow's suggestions: and entanglement: sections)
-SUGGESTIONS: int = default("suggestions.top")
-CHECK_FOLDS: int = default("suggestions.check.folds")
-CHECK_HOLDOUT: float = default("suggestions.check.holdout")
-CHECK_ITERATIONS: int = default("suggestions.check.iterations")
-CHECK_K = tuple(default("suggestions.check.k"))
-ENTANGLEMENT_ITERATIONS: int = default("entanglement.iterations")
 
 # nulls kept across calls (in memory) and processes (on disk): (vectors, key, settings)
 # -> null table (learnability.protocol.nullcache)
@@ -107,13 +99,13 @@ class Scores:
       in-vocabulary size, the five metrics' means, and its p-value columns;
     - ``pvalues``: schema ``pvalues`` (the p-value, its Monte Carlo error, floor, z,
       tail estimate, the adjusted p-value, the method and iterations on both sides);
-    - ``summary``, ``iterations``, ``members``, ``null``, ``concept_words``, ``coverage``,
-      ``codelength`` (each list's online codelength and its null's; empty when
-      ``codelength_orders`` is 0);
+    - ``summary``, ``iterations``, ``members``, ``null``, ``concept_words``, ``coverage``;
     - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary, and why;
-    - ``suggestions``, ``suggestion_check``, ``entanglement``: what each list may be
-      missing, the held-out check of that, and how much of each list is each other one
-      (:mod:`learnability.diagnostics`; empty when turned off).
+    - one table per analysis of the registry (:mod:`learnability.analyses.registry`),
+      in ``analyses`` and as an attribute of its name: ``codelength`` (each list's online
+      codelength and its null's), ``suggestions`` (what each list may be missing),
+      ``suggestion_check`` (the held-out check of that), ``entanglement`` (how much of
+      each list is each other one); empty when turned off.
     """
 
     lists: pd.DataFrame
@@ -125,13 +117,16 @@ class Scores:
     concept_words: pd.DataFrame
     coverage: pd.DataFrame
     skipped: pd.DataFrame
-    codelength: pd.DataFrame = field(default_factory=lambda: schemas.empty("codelength"))
     settings: dict = field(default_factory=dict)
-    suggestions: pd.DataFrame = field(default_factory=lambda: schemas.empty("suggestions"))
-    suggestion_check: pd.DataFrame = field(
-        default_factory=lambda: schemas.empty("suggestion_check")
-    )
-    entanglement: pd.DataFrame = field(default_factory=lambda: schemas.empty("entanglement"))
+    # each analysis' table by its name (learnability.analyses.registry), also read as an
+    # attribute (scores.entanglement); an analysis that was off gives its empty table
+    analyses: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        if name in ANALYSES:
+            table = self.__dict__.get("analyses", {}).get(name)
+            return table if table is not None else schemas.empty(ANALYSES[name].table)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 def load_lists(path: Path) -> dict[str, list[Entry]]:
@@ -387,39 +382,32 @@ def score(
     n_bins: int = N_BINS,
     adjust: str = ADJUST,
     bootstrap: int = 0,
-    codelength_orders: int = CODELENGTH_ORDERS,
-    codelength_null_lists: int = CODELENGTH_NULL_LISTS,
-    codelength_fractions: Sequence[float] = CODELENGTH_FRACTIONS,
-    suggestions: int = SUGGESTIONS,
-    check_folds: int = CHECK_FOLDS,
-    check_iterations: int = CHECK_ITERATIONS,
-    check_holdout: float = CHECK_HOLDOUT,
-    check_k: Sequence[int] = CHECK_K,
-    entanglement_iterations: int = ENTANGLEMENT_ITERATIONS,
     name: str | None = None,
+    **analyses,
 ) -> Scores:
     """Score each list on one embedding as the workflow does: ``iterations`` random half
-    splits (a fit and a test each) with ``negatives`` non-members (``uniform``, the paper,
-    or ``frequency_matched``, which needs word counts), an empirical p-value against
-    ``null_lists`` random lists of the list's in-vocabulary size (or frequency profile)
-    scored with ``null_iterations`` splits and compared by ``pvalue_method``
-    (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none).
+        splits (a fit and a test each) with ``negatives`` non-members (``uniform``, the paper,
+        or ``frequency_matched``, which needs word counts), an empirical p-value against
+        ``null_lists`` random lists of the list's in-vocabulary size (or frequency profile)
+        scored with ``null_iterations`` splits and compared by ``pvalue_method``
+        (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none).
 
-    ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
-    give each mean an interval in ``summary`` (0: none). Each list's online codelength
-    (:mod:`learnability.protocol.codelength`) averages ``codelength_orders`` orders (0: none),
-    beside ``codelength_null_lists`` random lists of its size; ``lists`` shows both
-    compressions. Lists with fewer than ``min_words`` words in the vocabulary are
-    reported in ``skipped``, not scored.
+        ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
+        give each mean an interval in ``summary`` (0: none). Lists with fewer than
+        ``min_words`` words in the vocabulary are reported in ``skipped``, not scored.
 
-    The diagnostics (the workflow's ``suggestions:`` and ``entanglement:`` sections): the
-    ``suggestions`` words outside each list its own classifiers score highest (0: none);
-    their held-out check, ``check_folds`` folds of ``check_holdout`` of the members hidden
-    in turn with ``check_iterations`` splits each, recall at each of ``check_k`` (0 folds:
-    none); and each ordered pair of lists' entanglement with ``entanglement_iterations``
-    splits (0: none)."""
+        Then every analysis of the registry (:mod:`learnability.analyses.registry`) runs on
+        the scored lists, with the workflow's functions; ``analyses`` are their settings
+        (the workflow's config keys, defaults from its schema)::
+
+    {settings}
+    """
     if negatives not in NEGATIVES:
         raise InputError(f"negatives {negatives!r}: use one of {', '.join(NEGATIVES)}")
+    try:
+        settings_of = analysis_settings(analyses)
+    except KeyError as exc:
+        raise InputError(f"score(): {exc.args[0]}") from None
     emb = as_embedding(embedding, name=name)
     entries = as_lists(lists)
     source = str(lists) if isinstance(lists, (str, os.PathLike)) else "python"
@@ -446,8 +434,8 @@ def score(
     vectors_digest = _digest(emb.vectors)
     bins_digest = _digest(bins) if bins is not None else ""
     null_seed = seed + 1 if null_seed is None else null_seed
-    resolutions, covers, results, skipped, nulls, codes = [], [], [], [], {}, []
-    suggested, checks, members_of = [], [], {}
+    resolutions, covers, results, skipped = [], [], [], []
+    nulls, members_of, coefficients = {}, {}, {}
     # one progress for the lists, not a line per call of the solver (quiet_fits)
     progress = Progress("lists scored", len(entries), unit="lists", every=PROGRESS_SECONDS,
                         logger=log)  # fmt: skip
@@ -490,39 +478,7 @@ def score(
                 vocabulary=vocab,
             )
             results.append(result)
-            if suggestions:
-                suggested.append(
-                    suggest(emb.vectors, result.coef, idx, top=suggestions, words=emb.words,
-                            counts=np.asarray(emb.counts), list_name=list_name, embedding=label,
-                            negatives=negatives)
-                )  # fmt: skip
-            if check_folds and checkable(idx.size, check_holdout, min_words) >= min_words:
-                checks.append(
-                    suggestion_check(
-                        emb.vectors, idx, replace(protocol, iterations=check_iterations),
-                        bins=_baseline_bins(emb, n_bins), ks=check_k, holdout=check_holdout,
-                        folds=check_folds, list_name=list_name, embedding=label,
-                    )
-                )  # fmt: skip
-            elif check_folds:
-                log.warning(
-                    "%s: suggestions not checked: too few members to hide a fold", list_name
-                )
-                checks.append(
-                    unchecked(list_name=list_name, embedding=label, negatives=negatives,
-                              size=idx.size, ks=check_k, folds=check_folds,
-                              iterations=check_iterations, min_words=min_words,
-                              holdout=check_holdout)
-                )  # fmt: skip
-            members_of[list_name] = idx
-            if codelength_orders:
-                codes.append(
-                    codelength_rows(
-                        emb.vectors, idx, protocol, fractions=list(codelength_fractions),
-                        orders=codelength_orders, null_lists=codelength_null_lists,
-                        list_name=list_name, embedding=label, bins=bins, min_words=min_words,
-                    )
-                )  # fmt: skip
+            members_of[list_name], coefficients[list_name] = idx, result.coef
             key = str(result.iterations["null_key"].iloc[0])
             if key not in nulls:
                 settings = (vectors_digest, key, null_lists, k_null, C, null_seed, negatives,
@@ -533,22 +489,27 @@ def score(
                 ))  # fmt: skip
                 nulls[key] = null.assign(embedding=label)
             progress.update(1)
-    progress.finish()
-    entangled = (
-        entanglement(emb.vectors, members_of, replace(protocol, iterations=entanglement_iterations),
-                     bins=bins, embedding=label)
-        if entanglement_iterations and members_of
-        else schemas.empty("entanglement")
-    )  # fmt: skip
-    covered = pd.DataFrame(covers).reset_index(drop=True)
+        progress.finish()
+        covered = pd.DataFrame(covers).reset_index(drop=True)
+        if not results:
+            raise InputError(
+                f"no list has {min_words} or more words in {label!r} "
+                f"({int(covered['n_in_vocab'].sum())} of {int(covered['n_entries'].sum())} "
+                f"entries found, {int(covered['n_phrases'].sum())} phrases, "
+                f"{int(covered['n_oov'].sum())} not in the vocabulary; case {case})"
+            )
+        counts = np.asarray(emb.counts)
+        scored = Lists(
+            vectors=emb.vectors, members=members_of, protocol=protocol, embedding=label,
+            negatives=negatives, words=emb.words, counts=counts, min_words=min_words, bins=bins,
+            baseline_bins=baseline_bins(counts, n_bins),
+            coefficients=coefficients,
+        )  # fmt: skip
+        tables = {
+            key: run_analysis(analysis, scored, settings_of[key])
+            for key, analysis in ANALYSES.items()
+        }
     skipped_table = pd.DataFrame(skipped, columns=["list", "n_entries", "n_in_vocab", "reason"])
-    if not results:
-        raise InputError(
-            f"no list has {min_words} or more words in {label!r} "
-            f"({int(covered['n_in_vocab'].sum())} of {int(covered['n_entries'].sum())} "
-            f"entries found, {int(covered['n_phrases'].sum())} phrases, "
-            f"{int(covered['n_oov'].sum())} not in the vocabulary; case {case})"
-        )
     per_iteration = pd.concat([r.iterations for r in results], ignore_index=True)
     summary = summarize(per_iteration, bootstrap=bootstrap, seed=seed)
     null = pd.concat(list(nulls.values()), ignore_index=True)
@@ -565,11 +526,7 @@ def score(
         table[metric] = tests["list"].map(means[metric]).to_numpy()
     for column in ("p_value", "p_adjusted", "p_tail", "null_z", "p_floor", "p_mc_se"):
         table[column] = tests[column].to_numpy()
-    codes_table = (
-        schemas.conform(pd.concat(codes, ignore_index=True), "codelength")
-        if codes
-        else schemas.empty("codelength")
-    )
+    codes_table = tables["codelength"]
     for source, column in (("list", "compression"), ("null", "null_compression")):
         part = codes_table[codes_table["source"] == source].set_index("list")["compression"]
         table[column] = tests["list"].map(part).to_numpy(dtype=float)
@@ -577,12 +534,9 @@ def score(
         embedding=label, iterations=iterations, null_lists=null_lists,
         null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
         seed=seed, null_seed=null_seed, case=case, adjust=adjust,
-        codelength_orders=codelength_orders, codelength_null_lists=codelength_null_lists,
-        codelength_fractions=list(codelength_fractions), suggestions=suggestions,
-        check_folds=check_folds, check_iterations=check_iterations,
-        check_holdout=check_holdout, check_k=list(check_k),
-        entanglement_iterations=entanglement_iterations,
     )  # fmt: skip
+    for values in settings_of.values():
+        settings.update({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})
     return Scores(
         lists=table,
         pvalues=tests,
@@ -593,21 +547,16 @@ def score(
         concept_words=pd.concat(resolutions, ignore_index=True),
         coverage=covered,
         skipped=skipped_table,
-        codelength=codes_table,
         settings=settings,
-        suggestions=_concat(suggested, "suggestions"),
-        suggestion_check=_concat(checks, "suggestion_check"),
-        entanglement=schemas.conform(entangled, "entanglement"),
+        analyses=tables,
     )
 
 
-def _concat(frames: list[pd.DataFrame], table: str) -> pd.DataFrame:
-    if not frames:
-        return schemas.empty(table)
-    return schemas.conform(pd.concat(frames, ignore_index=True), table)
+score.__doc__ = score.__doc__.format(settings=settings_doc(indent=8))
 
 
-def _baseline_bins(emb: Embedding, n_bins: int) -> np.ndarray | None:
-    """Frequency bins for the check's baseline, or None (uniform) without counts."""
-    counts = np.asarray(emb.counts)
-    return frequency_bins(counts, n_bins) if counts.size and (counts > 0).all() else None
+def run_analysis(analysis: Analysis, lists: Lists, settings: Mapping) -> pd.DataFrame:
+    """One analysis' table on the scored lists, in its schema; empty where it is off."""
+    if not analysis.enabled(settings):
+        return schemas.empty(analysis.table)
+    return schemas.conform(analysis.run(lists, settings), analysis.table)

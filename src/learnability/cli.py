@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from learnability.analyses.registry import ANALYSES, Setting, settings_keys
 from learnability.errors import InputError
 from learnability.io import atomic_path
 
@@ -132,9 +133,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         seed=args.seed,
         case=args.case,
         name=name,
-        suggestions=args.suggestions,
-        check_folds=args.check_folds,
-        entanglement_iterations=args.entanglement_iterations,
+        **{setting.key: getattr(args, setting.key) for setting in analysis_flags()},
     )
     # lists too small to score were logged as skipped (learnability.api), one line each
     table = scores.lists[LIST_COLUMNS]
@@ -165,9 +164,9 @@ def evaluate_command(args: argparse.Namespace) -> int:
         write_by_suffix(covered, args.out_dir / f"coverage{ext}", "coverage")
         write_by_suffix(scores.members, args.out_dir / f"members{ext}", "members")
         write_by_suffix(scores.null, args.out_dir / f"null{ext}", "null")
-        for table_name in ("suggestions", "suggestion_check", "entanglement"):
-            frame = getattr(scores, table_name)
-            write_by_suffix(frame, args.out_dir / f"{table_name}{ext}", table_name)
+        for analysis in ANALYSES.values():
+            frame = scores.analyses[analysis.name]
+            write_by_suffix(frame, args.out_dir / f"{analysis.name}{ext}", analysis.table)
         if len(scores.suggestions):
             write_page(scores, emb, args.out_dir / "explorer.html", args.seed)
     return 0
@@ -263,6 +262,11 @@ def _input_names(args: argparse.Namespace) -> str:
         if (isinstance(v, Path) and k != "out") or (k in ("embedding", "words") and v)
     ]
     return ", ".join(names)
+
+
+def analysis_flags() -> list[Setting]:
+    """The analyses' settings that ``learnability evaluate`` takes as flags."""
+    return [setting for setting in settings_keys().values() if setting.flag]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -372,33 +376,21 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--out", type=Path, help="also write the per-list table (.csv, .parquet or .json)"
     )
-    ev.add_argument(
-        "--suggestions",
-        type=int,
-        default=api.SUGGESTIONS,
-        help=f"words outside each list that its classifiers score highest ({api.SUGGESTIONS}; "
-        "0: none)",
-    )
-    ev.add_argument(
-        "--check-folds",
-        type=int,
-        default=api.CHECK_FOLDS,
-        help="folds of the members hidden in turn to check the suggestions "
-        f"({api.CHECK_FOLDS}; 0: no check)",
-    )
-    ev.add_argument(
-        "--entanglement-iterations",
-        type=int,
-        default=api.ENTANGLEMENT_ITERATIONS,
-        help="splits per pair of lists for their entanglement (LEACE) "
-        f"({api.ENTANGLEMENT_ITERATIONS}; 0: none)",
-    )
+    # the analyses' flags (learnability.analyses.registry: settings with a flag)
+    for setting in analysis_flags():
+        ev.add_argument(
+            setting.flag,
+            dest=setting.key,
+            type=type(setting.default),
+            default=setting.default,
+            help=f"{setting.help}; default {setting.default}",
+        )
     ev.add_argument(
         "--out-dir",
         type=Path,
         help="also write lists, concept_words (every entry's status, matched form and "
-        "wildcard expansions), coverage, members, null, suggestions, suggestion_check and "
-        "entanglement tables into this folder, with the workflow's schemas, and "
+        "wildcard expansions), coverage, members, null and the analyses' tables "
+        f"({', '.join(ANALYSES)}) into this folder, with the workflow's schemas, and "
         "explorer.html (one page, opens offline)",
     )
     ev.add_argument(

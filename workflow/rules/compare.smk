@@ -1,3 +1,12 @@
+def null_files(wildcards):
+    return [
+        f"results/null/{embedding}/{negatives}/{key}.parquet"
+        for embedding in EMBEDDINGS
+        for negatives in NEGATIVES
+        for key in null_keys(embedding, negatives)
+    ]
+
+
 rule pvalues:
     input:
         summaries=summaries(EMBEDDINGS),
@@ -39,3 +48,37 @@ rule wilcoxon:
         units=config["compare"]["units"],
     script:
         "../scripts/wilcoxon.py"
+
+
+rule ranking:
+    input:
+        iterations=learnability_outputs(COMPARED, "iterations"),
+    output:
+        parquet="results/stats/ranking.parquet",
+        md="results/tables/ranking.md",
+        csv=report(
+            "results/tables/ranking.csv",
+            caption="../report/ranking.rst",
+            category="Comparison",
+        ),
+        tex="results/tables/ranking.tex",
+        png=report(
+            "results/plots/ranking.png",
+            caption="../report/ranking.rst",
+            category="Comparison",
+        ),
+        svg="results/plots/ranking.svg",
+        pdf="results/plots/ranking.pdf",
+    log:
+        "logs/ranking.log",
+    conda:
+        "../envs/learnability.yaml"
+    params:
+        embeddings=COMPARED,
+        resamples=config["ranking"]["resamples"],
+        confidence=config["ranking"]["confidence"],
+        seed=config["learnability"]["seed"],
+        title=f"Compared embeddings ranked (rank intervals over lists and splits)\n"
+        f"config {REPORT_NAME}",
+    script:
+        "../scripts/ranking.py"

@@ -1,3 +1,30 @@
+# The corpus: the dump downloaded (in parts, for a multi-part dump), each part extracted
+# to text and counts, then merged.
+
+
+def dump_parts(wildcards):
+    """The dump's part files, in page order (from the manifest checkpoint if multi-part)."""
+    if not MULTIPART:
+        return [DUMP_FILE]
+    manifest = checkpoints.dump_manifest.get(dump=wildcards.dump).output[0]
+    return [f.name for f in read_manifest(manifest)]
+
+
+def dump_part_file(wildcards):
+    if MULTIPART:
+        return f"resources/dumps/{wildcards.dump}/parts/{wildcards.part}"
+    return f"resources/dumps/{wildcards.dump}/{DUMP_FILE}"
+
+
+def extracted_parts(wildcards):
+    pattern = "results/corpus/{dump}/parts/{part}.{kind}"
+    parts = dump_parts(wildcards)
+    return {
+        kind.split(".")[0]: expand(pattern, dump=wildcards.dump, part=parts, kind=kind)
+        for kind in ("txt.gz", "counts.parquet", "stats.json")
+    }
+
+
 # Downloads run on the submitting node: many clusters' compute nodes have no internet.
 # Each holds one `download` (the profiles allow 2 at once: Wikimedia's dump servers ask
 # for no more than 2 connections per client).
@@ -85,8 +112,8 @@ rule extract_part:
         "../envs/learnability.yaml"
     threads: 1
     resources:
-        mem_mb=extraction_mem_mb,
-        runtime=extraction_runtime,
+        mem_mb=lambda w, input: cost.extraction_mem_mb(input.size_mb),
+        runtime=lambda w, input: cost.extraction_runtime(input.size_mb),
     params:
         min_article_tokens=config["corpus"]["min_article_tokens"],
         max_line_tokens=config["corpus"]["max_line_tokens"],

@@ -1,7 +1,6 @@
 rule learnability:
     input:
-        vectors=space_vectors,
-        vocab=space_vocab,
+        **SPACE,
         concept="results/concepts/{embedding}/{list}.parquet",
     output:
         iterations=f"{LEARNED}/iterations.parquet",
@@ -17,8 +16,7 @@ rule learnability:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
     resources:
-        mem_mb=fitting_mem_mb,
-        runtime=60,
+        **fitting_resources(),
     params:
         **protocol_params("learnability"),
         iterations=config["learnability"]["iterations"],
@@ -29,38 +27,9 @@ rule learnability:
         "../scripts/learnability.py"
 
 
-rule codelength:
-    input:
-        vectors=space_vectors,
-        vocab=space_vocab,
-        concepts=embedding_concepts,
-    output:
-        "results/codelength/{embedding}/{negatives}.parquet",
-    log:
-        "logs/codelength/{embedding}/{negatives}.log",
-    benchmark:
-        "benchmarks/out/codelength/{embedding}/{negatives}.tsv"
-    conda:
-        "../envs/learnability.yaml"
-    threads: config["learnability"]["threads"]
-    resources:
-        mem_mb=fitting_mem_mb,
-        runtime=60,
-    params:
-        **protocol_params("learnability"),
-        lists=list(LISTS),
-        fractions=config["codelength"]["fractions"],
-        orders=config["codelength"]["orders"],
-        null_lists=config["codelength"]["null_lists"],
-        min_words=config["learnability"]["min_words"],
-    script:
-        "../scripts/codelength.py"
-
-
 rule learning_curve:
     input:
-        vectors=space_vectors,
-        vocab=space_vocab,
+        **SPACE,
         concept="results/concepts/{embedding}/{list}.parquet",
     output:
         f"{LEARNED}/learning_curve.parquet",
@@ -72,8 +41,7 @@ rule learning_curve:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
     resources:
-        mem_mb=fitting_mem_mb,
-        runtime=60,
+        **fitting_resources(),
     params:
         **protocol_params("learnability"),
         fractions=LEARNING_CURVE,

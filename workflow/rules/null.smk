@@ -1,7 +1,6 @@
 rule null_distribution:
     input:
-        vectors=space_vectors,
-        vocab=space_vocab,
+        **SPACE,
     output:
         "results/null/{embedding}/{negatives}/{key}.parquet",
     log:
@@ -12,8 +11,7 @@ rule null_distribution:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
     resources:
-        mem_mb=fitting_mem_mb,
-        runtime=120,
+        **fitting_resources(runtime=120),
     params:
         **protocol_params("random_lists"),
         # columns added to the null tables (auc_m3 for rescaled_skew) rerun these jobs

@@ -1,3 +1,7 @@
+def scheme_members(wildcards):
+    return learnability_files("members.parquet", negatives=[wildcards.negatives])
+
+
 rule tables:
     input:
         summaries=scheme_summaries,
@@ -5,7 +9,7 @@ rule tables:
         pvalues="results/stats/pvalues.parquet",
         random_rows="results/stats/random_rows.parquet",
         wilcoxon="results/stats/wilcoxon.parquet",
-        codelength=scheme_codelength,
+        codelength=analysis_files("codelength"),
     output:
         **table_files("table6", "table6", "Comparison"),
         **table_files("learnability", "learnability_table", "Learnability"),

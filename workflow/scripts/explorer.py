@@ -11,7 +11,7 @@ with logged(snakemake) as log:
     suggestions = read_tables(list(i.suggestions), "suggestions")
     summary = read_tables(list(i.summaries), "summary")
     entanglement = (
-        read_tables(list(i.entanglement), "entanglement") if "entanglement" in i.keys() else None
+        read_tables(list(i.entanglement), "entanglement") if len(i.entanglement) else None
     )
     panels = []
     for name, vectors, vocab in zip(p.embeddings, i.vectors, i.vocab, strict=True):

@@ -73,15 +73,6 @@ def bins_for(vocab_path: str, n_bins: int | None):
     return vocab_bins(vocab_path, int(n_bins))[1]
 
 
-def baseline_bins(vocab_path: str, n_bins: int):
-    """Frequency bins for a baseline matched to frequency, or None where the vocabulary
-    has no counts (then the baseline is uniform, and the output says so)."""
-    import pandas as pd
-
-    counts = pd.read_parquet(vocab_path, columns=["count"])["count"]
-    return vocab_bins(vocab_path, int(n_bins))[1] if len(counts) and (counts > 0).all() else None
-
-
 def load_concept_job(vectors_path: str, vocab_path: str, concept_path: str):
     """What a per-(list, embedding) job reads: the vectors (memory-mapped) and the rows of
     the concept's words in them."""
@@ -109,6 +100,38 @@ def load_concepts_job(vectors_path: str, vocab_path: str, concepts: dict[str, st
     return vectors, {
         name: member_indices(pd.read_parquet(path), vocab) for name, path in concepts.items()
     }
+
+
+def lists_job(analysis, input, params, wildcards):
+    """The :class:`~learnability.analyses.registry.Lists` of an analysis job (the rule
+    that ``workflow/rules/analyses.smk`` makes from the registry): the vectors, every
+    list's members, the protocol, the scheme's bins and what the analysis asks for."""
+    import numpy as np
+    import pandas as pd
+
+    from learnability.analyses.registry import Lists
+    from learnability.protocol.sampling import baseline_bins
+
+    vectors, members = load_concepts_job(
+        input.vectors, input.vocab, dict(zip(params.lists, input.concepts, strict=True))
+    )
+    vocab = pd.read_parquet(input.vocab, columns=["word", "count"])
+    counts = vocab["count"].to_numpy()
+    coefficients = None
+    if analysis.coefficients:
+        coefficients = {
+            name: np.load(path) for name, path in zip(params.lists, input.coef, strict=True)
+        }
+    return Lists(
+        vectors=vectors, members=members, embedding=wildcards.embedding,
+        negatives=wildcards.negatives, words=vocab["word"], counts=counts,
+        min_words=params.min_words,
+        protocol=job_protocol(params, wildcards.negatives, iterations=1) if analysis.fits else None,
+        bins=bins_for(input.vocab, params.n_bins) if analysis.fits else None,
+        baseline_bins=baseline_bins(counts, params.baseline_n_bins)
+        if analysis.baseline_bins else None,
+        coefficients=coefficients,
+    )  # fmt: skip
 
 
 def job_protocol(params, negatives: str, *, iterations: int | None = None):

@@ -66,6 +66,16 @@ def frequency_bins(counts: np.ndarray, n_bins: int) -> np.ndarray:
     return np.searchsorted(edges, np.log(counts), side="left").astype(np.int64)
 
 
+def baseline_bins(counts: np.ndarray | None, n_bins: int) -> np.ndarray | None:
+    """Frequency bins for a baseline matched to frequency whatever the negatives scheme
+    (the suggestions' check), or None where some word has no count: then the baseline is
+    uniform, and the check's table says so."""
+    counts = None if counts is None else np.asarray(counts)
+    if counts is None or not counts.size or not (counts > 0).all():
+        return None
+    return frequency_bins(counts, n_bins)
+
+
 def profile_key(bins: np.ndarray, members: np.ndarray, n_bins: int) -> str:
     """The members' frequency profile (words per bin) as a file-name-safe key."""
     hist = np.bincount(bins[members], minlength=n_bins)

@@ -1,0 +1,13 @@
+from learnability.analyses.registry import ANALYSES
+from learnability.logs import logged
+from learnability.pipeline.jobs import lists_job
+from learnability.protocol.threads import limit_threads
+from learnability.schemas import write_table
+
+# every analysis of the registry (learnability.analyses.registry): its rule names it
+with logged(snakemake) as log, limit_threads(snakemake.threads):
+    analysis = ANALYSES[snakemake.params.analysis]
+    lists = lists_job(analysis, snakemake.input, snakemake.params, snakemake.wildcards)
+    table = analysis.run(lists, snakemake.params.settings)
+    write_table(table, snakemake.output[0], analysis.table)
+    log.info("%s", analysis.describe(table))
