@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,65 @@ def test_every_module_has_one_import_path():
     assert not hasattr(learnability, "MOVED")
     with pytest.raises(AttributeError):
         learnability.corpus.iter_pages  # noqa: B018 (what the former module held: now extract's only)
+
+
+RULES = REPO / "workflow" / "rules"
+
+
+def _rule_lengths() -> dict[str, int]:
+    """Non-blank lines of every rule and checkpoint (a generated one by its file and
+    line), read from the .smk files: the rule's line to the next at its indentation."""
+    found = {}
+    for path in [REPO / "workflow" / "Snakefile", *RULES.rglob("*.smk")]:
+        lines = path.read_text().splitlines()
+        for i, line in enumerate(lines):
+            m = re.match(r"^(\s*)(?:rule|checkpoint)\b\s*(\w*)\s*:", line)
+            if not m:
+                continue
+            indent, j = len(m.group(1)), i + 1
+            while j < len(lines) and (
+                not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > indent
+            ):
+                j += 1
+            name = m.group(2) or f"{path.name}:{i + 1}"
+            found[name] = sum(1 for x in lines[i:j] if x.strip())
+    return found
+
+
+def test_every_rule_is_short_and_common_holds_only_what_is_shared():
+    """Rules stay thin (their logic is in the package, their input functions beside them
+    in rules/helpers/), and common.smk holds the config, the wildcards, the path helpers
+    shared by several stages and the final outputs."""
+    lengths = _rule_lengths()
+    assert len(lengths) > 30 and "learnability" in lengths, sorted(lengths)
+    assert {name: n for name, n in lengths.items() if n > 30} == {}
+    assert len((RULES / "common.smk").read_text().splitlines()) <= 300
+    # a functions-only file beside each stage's rules, none holding a rule
+    for path in (RULES / "helpers").glob("*.smk"):
+        assert (RULES / path.name).exists(), path
+        assert not re.search(r"^\s*(rule|checkpoint)\b", path.read_text(), re.M), path
+
+
+def test_every_registered_analysis_is_a_rule_a_score_step_and_a_documented_table():
+    """One registry: each analysis has its rule (generated), its table's schema, its
+    settings' config keys with defaults, a report caption where it is in the report, and
+    a line in the generated reference page."""
+    from learnability import schemas
+    from learnability.analyses.registry import ANALYSES
+    from learnability.api import Scores
+    from learnability.defaults import default
+
+    assert set(ANALYSES) == {"codelength", "suggestions", "suggestion_check", "entanglement"}
+    text = (RULES / "analyses.smk").read_text()
+    assert "for analysis in ANALYSES.values():" in text
+    page = (REPO / "docs" / "reference" / "analyses.md").read_text()
+    for name, analysis in ANALYSES.items():
+        assert analysis.table in schemas.TABLES, name
+        for setting in analysis.settings:
+            default(setting.config)  # a KeyError if the config has no such key
+        if analysis.report and (analysis.report.shown or analysis.report.plot):
+            assert (REPO / "workflow" / "report" / f"{name}.rst").exists(), name
+        assert f"`{name}`" in page, name
+        # score()'s result reads every analysis' table, empty when it is off
+        empty = Scores(*[None] * 9).__getattr__(name)
+        assert list(empty.columns) == list(schemas.empty(analysis.table).columns)

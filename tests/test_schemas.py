@@ -1,4 +1,5 @@
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -59,3 +60,12 @@ def test_a_schema_change_changes_the_fingerprint_that_reruns_its_writers(monkeyp
     assert schemas.fingerprint("null") != before
     null_rule = (REPO / "workflow" / "rules" / "null.smk").read_text()
     assert 'table=fingerprint("null")' in null_rule
+
+
+def test_the_analyses_page_is_the_registry_rendered():
+    """docs/reference/analyses.md is what ``make docs`` writes from the analysis registry."""
+    from learnability.reports.config_docs import analyses_page
+
+    page = (Path(__file__).resolve().parents[1] / "docs/reference/analyses.md").read_text()
+    assert page == analyses_page(), "regenerate: make docs"
+    assert "| `entanglement` |" in page and "the square of the list count" in page

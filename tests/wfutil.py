@@ -18,6 +18,7 @@ from conftest import REPO
 
 def rule_names() -> set[str]:
     """Every rule and checkpoint the workflow defines (its .smk files, read as text)."""
+    from learnability.analyses.registry import ANALYSES
     from learnability.evaluations.registry import KINDS
 
     files = [REPO / "workflow" / "Snakefile", *(REPO / "workflow" / "rules").glob("*.smk")]
@@ -25,7 +26,11 @@ def rule_names() -> set[str]:
     names = set(re.findall(r"^\s*(?:rule|checkpoint) (\w+)", text, re.M))
     # the evaluation rules are generated, one per registered kind (evaluations.smk)
     assert 'f"evaluate_{kind}"' in text
-    return names | {f"evaluate_{kind}" for kind in KINDS}
+    names |= {f"evaluate_{kind}" for kind in KINDS}
+    # so are the analyses' and their reports' (analyses.smk), one per registered analysis
+    assert "analysis.name" in text and 'f"{analysis.name}_table"' in text
+    names |= set(ANALYSES) | {f"{name}_table" for name, a in ANALYSES.items() if a.report}
+    return names
 
 
 # What a rerun must not touch when the corpus is reused. Checked against the rules that

@@ -1,4 +1,3 @@
-import dataclasses
 import os
 import re
 import sys
@@ -22,28 +21,17 @@ from snakemake.logging import logger
 from snakemake.utils import min_version, validate
 
 from learnability.analyses.registry import ANALYSES
-from learnability.corpus.dumps import read_manifest
 from learnability.defaults import SCHEMA as SCHEMA_FILE
 from learnability.embeddings import registry
 from learnability.evaluations.registry import KINDS as EVALUATION_KINDS
-from learnability.schemas import fingerprint
-from learnability.pipeline.sweeps import (
-    is_seed_sweep,
-    prefix_percent,
-    trained_points,
-    vocabulary_sources,
-)
+from learnability.pipeline import resources as cost
 from learnability.pipeline.config import (
     config_errors_in_one_line,
-    evaluation_file_name,
     ignored_list_files,
-    local_file,
     matched_null_key,
-    null_iterations,
     prepare_config,
 )
-from learnability.pipeline import resources as cost
-from learnability.pipeline.params import embedding_params
+from learnability.pipeline.sweeps import trained_points
 
 min_version("9.0")
 
@@ -76,12 +64,6 @@ TRAINED += list(SWEEP_TRAINED)
 SPEC = {**config["embeddings"], **{e: p.spec for e, p in SWEEP_TRAINED.items()}}
 RANDOM = [e for e in EMBEDDINGS if _METHOD[e] == "random"]
 PRETRAINED = [e for e in EMBEDDINGS if _METHOD[e] == "pretrained"]
-# pretrained embeddings given by URL are downloaded to resources/embeddings/{embedding}/
-DOWNLOADED = {
-    e: Path(config["embeddings"][e]["url"]).name
-    for e in PRETRAINED
-    if "url" in config["embeddings"][e]
-}
 COMPARED = list(config["compare"]["embeddings"])
 VOCABULARY = config["compare"]["vocabulary"]
 # compared embeddings are scored in the space of the words they all know (see
@@ -229,12 +211,8 @@ def learnability_files(file, embeddings=EMBEDDINGS, negatives=NEGATIVES):
     )
 
 
-def learnability_outputs(embeddings, name, negatives=NEGATIVES):
-    return learnability_files(f"{name}.parquet", embeddings, negatives)
-
-
 def summaries(embeddings, negatives=NEGATIVES):
-    return learnability_outputs(embeddings, "summary", negatives)
+    return learnability_files("summary.parquet", embeddings, negatives)
 
 
 def scheme_summaries(wildcards):
@@ -260,23 +238,6 @@ def plot_title(text):
         )
 
     return title
-
-
-# each kind's settings, and the bootstrap, confidence and seed they share (all defaulted)
-EVALUATIONS = config["evaluations"]
-
-
-def evaluation_enabled(kind):
-    """A kind runs when it has files to read, or else when it is enabled; one that reads
-    the corpus (pseudo-disambiguation) only when a corpus is built."""
-    spec = EVALUATION_KINDS[kind]
-    on = (
-        bool(EVALUATIONS[kind]["files"]) if spec.files else EVALUATIONS[kind]["enabled"]
-    )
-    return on and (bool(TRAINED) or not spec.needs_corpus)
-
-
-PSEUDO = evaluation_enabled("pseudo")
 
 
 def table_files(
@@ -306,12 +267,6 @@ def table_files(
 # list's suggestions: none without them
 ANALYSES_ON = [name for name, a in ANALYSES.items() if a.on_in(config)]
 EXPLORER = config["explorer"]["enabled"] and "suggestions" in ANALYSES_ON
-# the scheme the explorer shows: the configured one if the run has it, else its first
-EXPLORER_NEGATIVES = (
-    config["explorer"]["negatives"]
-    if config["explorer"]["negatives"] in NEGATIVES
-    else NEGATIVES[0]
-)
 FIGURE = ["png", "svg", "pdf"]
 
 

@@ -1,17 +1,11 @@
-def null_files(wildcards):
-    return [
-        f"results/null/{embedding}/{negatives}/{key}.parquet"
-        for embedding in EMBEDDINGS
-        for negatives in NEGATIVES
-        for key in null_keys(embedding, negatives)
-    ]
+include: "helpers/compare.smk"
 
 
 rule pvalues:
     input:
         summaries=summaries(EMBEDDINGS),
         # method: truncated tests each list's first random_lists.iterations splits
-        iterations=learnability_outputs(EMBEDDINGS, "iterations"),
+        iterations=learnability_files("iterations.parquet", EMBEDDINGS),
         null=null_files,
         vocabs=null_vocabs,
     output:
@@ -52,23 +46,9 @@ rule wilcoxon:
 
 rule ranking:
     input:
-        iterations=learnability_outputs(COMPARED, "iterations"),
+        iterations=learnability_files("iterations.parquet", COMPARED),
     output:
-        parquet="results/stats/ranking.parquet",
-        md="results/tables/ranking.md",
-        csv=report(
-            "results/tables/ranking.csv",
-            caption="../report/ranking.rst",
-            category="Comparison",
-        ),
-        tex="results/tables/ranking.tex",
-        png=report(
-            "results/plots/ranking.png",
-            caption="../report/ranking.rst",
-            category="Comparison",
-        ),
-        svg="results/plots/ranking.svg",
-        pdf="results/plots/ranking.pdf",
+        **ranking_outputs(),
     log:
         "logs/ranking.log",
     conda:
@@ -78,7 +58,6 @@ rule ranking:
         resamples=config["ranking"]["resamples"],
         confidence=config["ranking"]["confidence"],
         seed=config["learnability"]["seed"],
-        title=f"Compared embeddings ranked (rank intervals over lists and splits)\n"
-        f"config {REPORT_NAME}",
+        title=RANKING_TITLE,
     script:
         "../scripts/ranking.py"

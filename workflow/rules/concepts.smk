@@ -1,17 +1,4 @@
-def list_source(wildcards):
-    return LISTS[wildcards.list]["path"]
-
-
-def list_category(wildcards):
-    return LISTS[wildcards.list].get("category", "")
-
-
-def concept_files():
-    return expand(
-        "results/concepts/{embedding}/{list}.parquet",
-        embedding=EMBEDDINGS,
-        list=list(LISTS),
-    )
+include: "helpers/concepts.smk"
 
 
 checkpoint resolve_concept:

@@ -1,3 +1,7 @@
+from learnability.pipeline.config import null_iterations
+from learnability.schemas import fingerprint
+
+
 rule null_distribution:
     input:
         **SPACE,

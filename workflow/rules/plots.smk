@@ -2,26 +2,7 @@
 # at 200 dpi (shown in the report), an SVG with editable text and a PDF (for papers).
 
 
-def scheme_outputs(name):
-    """Input function: one learnability output (``roc``, ``iterations``...) of every list
-    and embedding, for the negatives scheme of the job."""
-
-    def files(wildcards):
-        return learnability_files(f"{name}.parquet", negatives=[wildcards.negatives])
-
-    return files
-
-
-def scheme_null_files(wildcards):
-    """The null distributions of the job's negatives scheme (and embedding, if it has one)."""
-    embeddings = (
-        [wildcards.embedding] if "embedding" in wildcards.keys() else EMBEDDINGS
-    )
-    return [
-        f"results/null/{embedding}/{wildcards.negatives}/{key}.parquet"
-        for embedding in embeddings
-        for key in null_keys(embedding, wildcards.negatives)
-    ]
+include: "helpers/plots.smk"
 
 
 rule plot_roc:

@@ -1,5 +1,4 @@
-def scheme_members(wildcards):
-    return learnability_files("members.parquet", negatives=[wildcards.negatives])
+include: "helpers/report.smk"
 
 
 rule tables:

@@ -168,15 +168,61 @@ def with_evaluation_tables(page: str) -> str:
     return head + evaluation_tables() + tail
 
 
+def analyses_page() -> str:
+    """``docs/reference/analyses.md``: the analyses of the registry, where their tables
+    land, how their cost grows, their settings (config key, ``score()`` keyword, CLI
+    flag) and their report."""
+    from learnability.analyses.registry import ANALYSES
+
+    growth = {"lists": "the list count", "pairs": "the square of the list count"}
+    parts = [
+        "# Analyses",
+        "",
+        "<!-- Generated from src/learnability/analyses/ by `make docs`; edit the registry, "
+        "not this. -->",
+        "",
+        "Beside each list's learnability and its p-value, these analyses run over the lists "
+        "of each embedding and negatives scheme. Each is one module of `learnability.analyses` "
+        "and one entry of its registry: the workflow makes one job per embedding and scheme "
+        "from it, `learnability.score()` runs the same function on the lists it scored (its "
+        "table is `Scores.<name>`), and `learnability evaluate` writes it with `--out-dir`.",
+        "",
+        "| analysis | what it gives | table (schema) | workflow output | cost grows with |",
+        "|---|---|---|---|---|",
+    ]
+    for a in ANALYSES.values():
+        parts.append(f"| `{a.name}` | {_cell(a.summary)} | `{a.table}` | `{a.output}` | "
+                     f"{growth[a.scope]} |")  # fmt: skip
+    for a in ANALYSES.values():
+        parts += ["", f"## {a.name}", "", f"{a.summary[0].upper()}{a.summary[1:]}."]
+        if a.switch:
+            parts += ["", f"Off in the workflow with `{a.switch}: false`."]
+        parts += ["", "| setting | config key | default | `score()` keyword | CLI flag |",
+                  "|---|---|---|---|---|"]  # fmt: skip
+        for s in a.settings:
+            flag = f"`{s.flag}`" if s.flag else ""
+            value = list(s.default) if isinstance(s.default, tuple) else s.default
+            parts.append(f"| {_cell(s.help)} | `{s.config}` | `{_yaml(value)}` | "
+                         f"`{s.key}` | {flag} |")  # fmt: skip
+        if a.report:
+            where = [f"`results/tables/NEGATIVES/{a.name}.{e}`" for e in a.report.formats]
+            if a.report.plot:
+                where.append(f"`results/plots/NEGATIVES/{a.name}.{{png,svg,pdf}}`")
+            parts += ["", f"Report ({a.report.category}): {', '.join(where)}."]
+    return "\n".join(parts) + "\n"
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--outputs"] and len(argv) == 2:
+    if argv[:1] == ["--analyses"] and len(argv) == 2:
+        Path(argv[1]).write_text(analyses_page(), encoding="utf-8")
+    elif argv[:1] == ["--outputs"] and len(argv) == 2:
         path = Path(argv[1])
         path.write_text(with_evaluation_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
     elif argv:
         raise SystemExit(
             "usage: python -m learnability.reports.config_docs "
-            "[--outputs docs/reference/outputs.md]"
+            "[--outputs docs/reference/outputs.md | --analyses docs/reference/analyses.md]"
         )
     else:
         sys.stdout.write(render(load_schema(SCHEMA)))

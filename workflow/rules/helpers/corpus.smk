@@ -1,0 +1,26 @@
+# Input functions and resources of the rules in corpus.smk, beside them (Snakemake's
+# linter keeps functions out of files with rules).
+from learnability.corpus.dumps import read_manifest
+
+
+def dump_parts(wildcards):
+    """The dump's part files, in page order (from the manifest checkpoint if multi-part)."""
+    if not MULTIPART:
+        return [DUMP_FILE]
+    manifest = checkpoints.dump_manifest.get(dump=wildcards.dump).output[0]
+    return [f.name for f in read_manifest(manifest)]
+
+
+def dump_part_file(wildcards):
+    if MULTIPART:
+        return f"resources/dumps/{wildcards.dump}/parts/{wildcards.part}"
+    return f"resources/dumps/{wildcards.dump}/{DUMP_FILE}"
+
+
+def extracted_parts(wildcards):
+    pattern = "results/corpus/{dump}/parts/{part}.{kind}"
+    parts = dump_parts(wildcards)
+    return {
+        kind.split(".")[0]: expand(pattern, dump=wildcards.dump, part=parts, kind=kind)
+        for kind in ("txt.gz", "counts.parquet", "stats.json")
+    }

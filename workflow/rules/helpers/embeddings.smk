@@ -1,0 +1,123 @@
+# Input functions and resources of the rules in embeddings.smk, beside them (Snakemake's
+# linter keeps functions out of files with rules).
+from learnability.pipeline.config import local_file
+from learnability.pipeline.params import embedding_params
+from learnability.pipeline.sweeps import prefix_percent
+
+# pretrained embeddings given by URL are downloaded to resources/embeddings/{embedding}/
+DOWNLOADED = {
+    e: Path(config["embeddings"][e]["url"]).name
+    for e in PRETRAINED
+    if "url" in config["embeddings"][e]
+}
+
+
+def _method(wildcards):
+    return registry.method(SPEC[wildcards.embedding]["method"])
+
+
+def training_corpus(wildcards):
+    """The corpus an embedding trains on: the whole one, or a sweep point's first share
+    of its tokens (rule corpus_prefix)."""
+    fraction = SPEC[wildcards.embedding].get("corpus_fraction", 1.0)
+    if fraction < 1.0:
+        return f"results/corpus/{DUMP}/{prefix_percent(fraction)}/text.txt.gz"
+    return f"results/corpus/{DUMP}/text.txt.gz"
+
+
+# Resources from the cost models (learnability.pipeline.resources), given each job's sizes.
+def training_runtime(wildcards, input):
+    # the configured threads, not the job's `threads`: a dry run caps those at its
+    # --cores (1), which printed a runtime for one thread (12x too long at 16); a method
+    # without epochs (transformer) reads the corpus once
+    epochs = point_params(wildcards.embedding).get("epochs", 1)
+    threads = training_threads(wildcards)
+    return cost.training_runtime(
+        input.size_mb, epochs, threads, _method(wildcards).rate
+    )
+
+
+def training_mem_mb(wildcards, input):
+    method = _method(wildcards)
+    counting = method.counts_cooccurrence and config["training"]["count_memory_mb"]
+    return cost.training_mem_mb(input.size_mb, method.mem_per_mb, counting or 0)
+
+
+def training_disk_mb(wildcards, input):
+    return cost.training_disk_mb(input.size_mb, _method(wildcards).counts_cooccurrence)
+
+
+def random_disk_mb(wildcards, input):
+    # the reference vocabulary's rows, or in a dry run before it exists, its size's
+    try:
+        import pyarrow.parquet as pq
+
+        words = pq.read_metadata(input.vocab).num_rows
+    except OSError:
+        words = cost.vocabulary_words(input.size_mb)
+    dim = point_params(wildcards.embedding)["dim"]
+    return cost.random_disk_mb(words, dim, input.size_mb)
+
+
+def random_reference_vocab(wildcards):
+    ref = config["embeddings"][wildcards.embedding]["reference"]
+    return f"results/embeddings/{ref}/vocab.parquet"
+
+
+def point_params(embedding):
+    """embedding_params of a config embedding or a sweep point."""
+    return embedding_params(config, embedding, SPEC[embedding])
+
+
+def training_params(wildcards):
+    # threads are left out: they come from the rule's threads: and changing them must
+    # not retrain anything
+    params = point_params(wildcards.embedding)
+    params.pop("threads")
+    return params
+
+
+def training_threads(wildcards):
+    return int(point_params(wildcards.embedding)["threads"])
+
+
+def pretrained_source(wildcards):
+    spec = config["embeddings"][wildcards.embedding]
+    if "path" in spec:
+        return str(local_file(spec["path"], f"embeddings.{wildcards.embedding}.path"))
+    return (
+        f"resources/embeddings/{wildcards.embedding}/{DOWNLOADED[wildcards.embedding]}"
+    )
+
+
+def pretrained_words(wildcards):
+    # format: npy keeps its words in a second file: an input, so editing it reimports
+    spec = config["embeddings"][wildcards.embedding]
+    if "words" in spec:
+        return [
+            str(local_file(spec["words"], f"embeddings.{wildcards.embedding}.words"))
+        ]
+    return []
+
+
+def subword_list_sources(wildcards):
+    # only a fastText .bin asked for n-gram vectors of the lists' words depends on them
+    if embedding_params(config, wildcards.embedding).get("subword_oov"):
+        return sorted({spec["path"] for spec in LISTS.values()})
+    return []
+
+
+def subword_lists(wildcards):
+    if embedding_params(config, wildcards.embedding).get("subword_oov"):
+        return LISTS
+    return {}
+
+
+def embedding_checksums(wildcards):
+    spec = config["embeddings"][wildcards.embedding]
+    return {h: spec[h] for h in ("sha256", "sha1", "md5") if spec.get(h)}
+
+
+def import_mem_mb(wildcards, input):
+    spec = embedding_params(config, wildcards.embedding)
+    return cost.import_mem_mb(input.size_mb, spec["format"] == "fasttext_bin")
