@@ -151,7 +151,7 @@ def test_every_registered_analysis_is_a_rule_a_score_step_and_a_documented_table
     from learnability.api import Scores
     from learnability.defaults import default
 
-    assert set(ANALYSES) == {"codelength", "suggestions", "suggestion_check", "entanglement"}
+    assert {"codelength", "suggestions", "suggestion_check", "entanglement"} <= set(ANALYSES)
     text = (RULES / "analyses.smk").read_text()
     assert "for analysis in ANALYSES.values():" in text
     page = (REPO / "docs" / "reference" / "analyses.md").read_text()
