@@ -73,6 +73,7 @@ docs: $(STAMP)
 	$(BIN)/python -m learnability.reports.config_docs > config/README.md
 	$(BIN)/python -m learnability.reports.config_docs --outputs docs/reference/outputs.md
 	$(BIN)/python -m learnability.reports.config_docs --analyses docs/reference/analyses.md
+	$(BIN)/python -m learnability.reports.config_docs --defaults src/learnability/schema_defaults.py
 
 # the documentation site from docs/ (Sphinx, MyST, PyData theme): warnings are errors, so
 # a broken link between pages fails it; open docs/_build/html/index.html

@@ -69,3 +69,33 @@ def test_the_analyses_page_is_the_registry_rendered():
     page = (Path(__file__).resolve().parents[1] / "docs/reference/analyses.md").read_text()
     assert page == analyses_page(), "regenerate: make docs"
     assert "| `entanglement` |" in page and "the square of the list count" in page
+
+
+def test_the_defaults_module_is_the_schema_and_importing_reads_no_yaml():
+    """src/learnability/schema_defaults.py is what ``make docs`` writes from the config
+    schema, and importing the API, the CLI and every module that holds a default parses
+    no YAML (they read that module)."""
+    import subprocess
+    import sys
+
+    from learnability.defaults import default, schema, schema_defaults
+    from learnability.reports.config_docs import defaults_module
+
+    path = Path(__file__).resolve().parents[1] / "src/learnability/schema_defaults.py"
+    assert path.read_text() == defaults_module(), "regenerate: make docs"
+    walked = schema_defaults(schema())
+    # a key with its own default under a shared type ($ref), and a plain one
+    assert walked["learnability.min_words"] == schema()["properties"]["learnability"][
+        "properties"]["min_words"]["default"]  # fmt: skip
+    assert default("learnability.C") == walked["learnability.C"]
+    with pytest.raises(KeyError, match="has no default"):
+        default("dump.name")
+    code = (
+        "import sys; import yaml; calls = []; real = yaml.load\n"
+        "yaml.load = lambda *a, **k: calls.append(1) or real(*a, **k)\n"
+        "import learnability.api, learnability.cli, learnability.analyses.registry\n"
+        "from learnability.api import score; score.__doc__\n"
+        "print(len(calls))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"

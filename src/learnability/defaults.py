@@ -2,15 +2,19 @@
 Python API share: the config schema (``config.schema.yaml``, shipped inside the package
 and linked from ``workflow/schemas/``, where Snakemake validates against it).
 
-:func:`default` reads a key's ``default:`` there. The pretrained-embedding options are
-the one exception: Snakemake's validation writes every ``default:`` into every object it
-validates, so a default on a pretrained-only key would land in each trained embedding's
-spec too (and trip the check that refuses pretrained keys there). Their defaults are
-:data:`PRETRAINED` below, which the schema's descriptions quote (a test keeps them
-equal)."""
+:func:`default` reads a key's ``default:`` there, through the generated
+:mod:`learnability.schema_defaults` (``make docs`` writes it; a test keeps it equal to
+the schema), so that no process parses the YAML to learn a default.
+
+The pretrained-embedding options are the one exception: Snakemake's validation writes
+every ``default:`` into every object it validates, so a default on a pretrained-only key
+would land in each trained embedding's spec too (and trip the check that refuses
+pretrained keys there). Their defaults are :data:`PRETRAINED` below, which the schema's
+descriptions quote (a test keeps them equal)."""
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 from typing import Any
@@ -36,24 +40,38 @@ PRETRAINED: dict[str, Any] = {
 
 @functools.cache
 def schema() -> dict:
-    """The config schema as a dict (read once)."""
+    """The config schema as a dict (read once): for the generated pages and the tests;
+    the defaults are read from :mod:`learnability.schema_defaults`, so that importing
+    the package reads no YAML."""
     import yaml
 
-    # read at import by the modules whose defaults it holds, so in every job: libyaml's
-    # loader where it is built, 5x the pure-Python one
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(SCHEMA.read_text(encoding="utf-8"), Loader=loader)
 
 
-def default(key: str) -> Any:
-    """The schema's ``default:`` of a dotted config key, e.g. ``"learnability.C"``; a
-    KeyError when the key has none."""
-    node: dict = schema()
-    for part in key.split("."):
-        node = node["properties"][part]
-        while "$ref" in node:  # a key whose type is shared ($defs) keeps its own default
-            ref = schema()["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+def schema_defaults(tree: dict) -> dict[str, Any]:
+    """Every ``default:`` of a config schema by dotted key, in the schema's order; a key
+    whose type is shared (``$ref`` to ``$defs``) keeps its own default."""
+    found: dict[str, Any] = {}
+
+    def walk(node: dict, path: str) -> None:
+        while "$ref" in node:
+            ref = tree["$defs"][node["$ref"].rsplit("/", 1)[-1]]
             node = {**ref, **{k: v for k, v in node.items() if k != "$ref"}}
-    if "default" not in node:
+        if path and "default" in node:
+            found[path] = node["default"]
+        for name, child in node.get("properties", {}).items():
+            walk(child, f"{path}.{name}" if path else name)
+
+    walk(tree, "")
+    return found
+
+
+def default(key: str) -> Any:
+    """The schema's ``default:`` of a dotted config key, e.g. ``"learnability.C"`` (a
+    copy: a caller may change it); a KeyError when the key has none."""
+    from learnability.schema_defaults import DEFAULTS
+
+    if key not in DEFAULTS:
         raise KeyError(f"config key {key} has no default in {SCHEMA.name}")
-    return node["default"]
+    return copy.deepcopy(DEFAULTS[key])

@@ -212,9 +212,33 @@ def analyses_page() -> str:
     return "\n".join(parts) + "\n"
 
 
+def defaults_module() -> str:
+    """``src/learnability/schema_defaults.py``: every default of the config schema by
+    dotted key, as Python (importing it reads no YAML)."""
+    from learnability.defaults import schema, schema_defaults
+
+    lines = [
+        '"""Every ``default:`` of the config schema (``config.schema.yaml``) by dotted key.',
+        "",
+        "Generated from the schema by ``make docs`` (``python -m",
+        "learnability.reports.config_docs --defaults``); edit the schema, not this. A test",
+        "keeps the two equal. Read by :func:`learnability.defaults.default`, so that",
+        'importing the package reads no YAML."""',
+        "",
+        "# fmt: off",
+        "DEFAULTS = {",
+    ]
+    for key, value in schema_defaults(schema()).items():
+        line = f"    {key!r}: {value!r},"
+        lines.append(line if len(line) <= 100 else f"{line}  # noqa: E501")
+    return "\n".join([*lines, "}", "# fmt: on", ""])
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--analyses"] and len(argv) == 2:
+    if argv[:1] == ["--defaults"] and len(argv) == 2:
+        Path(argv[1]).write_text(defaults_module(), encoding="utf-8")
+    elif argv[:1] == ["--analyses"] and len(argv) == 2:
         Path(argv[1]).write_text(analyses_page(), encoding="utf-8")
     elif argv[:1] == ["--outputs"] and len(argv) == 2:
         path = Path(argv[1])
@@ -222,7 +246,7 @@ def main(argv: list[str] | None = None) -> None:
     elif argv:
         raise SystemExit(
             "usage: python -m learnability.reports.config_docs "
-            "[--outputs docs/reference/outputs.md | --analyses docs/reference/analyses.md]"
+            "[--outputs PAGE | --analyses PAGE | --defaults MODULE]"
         )
     else:
         sys.stdout.write(render(load_schema(SCHEMA)))
