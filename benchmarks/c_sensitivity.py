@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 from toysize import add_smoke, require_embedding
 
-from learnability.api import load_lists
 from learnability.concepts.lists import member_indices, resolve
 from learnability.embeddings import load_embedding
+from learnability.inputs import load_lists
 from learnability.protocol.classify import fit_many
 from learnability.protocol.evaluate import Protocol, evaluate_concept_full
 from learnability.protocol.splits import concept_seeds, draw_splits

@@ -126,14 +126,14 @@ def test_version_and_usage_errors(capsys):
 def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(
     tmp_path, capsys, monkeypatch
 ):
-    import learnability.api
+    import learnability.inputs
 
     emb, lists, _ = _planted_files(tmp_path)
 
     def broken(*args, **kwargs):
         raise RuntimeError("something\nunforeseen")
 
-    monkeypatch.setattr(learnability.api, "open_embedding", broken)
+    monkeypatch.setattr(learnability.inputs, "open_embedding", broken)
     argv = ["evaluate", "--embedding", str(emb), "--lists", str(lists)]
     assert main(argv) == 1
     err = capsys.readouterr().err.strip()
@@ -177,7 +177,7 @@ def test_out_suffix_is_checked_before_any_work(tmp_path, capsys):
 
 
 def test_folder_mode_reads_every_list_and_dictionary_format(tmp_path, capsys):
-    from learnability.api import load_lists
+    from learnability.inputs import load_lists
 
     folder = tmp_path / "lexicons"
     folder.mkdir()

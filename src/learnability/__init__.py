@@ -11,14 +11,15 @@ file), scored with the workflow's own code, returned as tidy DataFrames.
 
 __version__ = "0.1.0"
 
-_API = ("Scores", "as_embedding", "as_lists", "score")
+# the front door's names and the module each lives in
+_API = {"Scores": "api", "score": "api", "as_embedding": "inputs", "as_lists": "inputs"}
 
 
 def __getattr__(name: str):
     # imported on first use: `import learnability` stays light for the workflow's jobs,
     # which import only the modules they need
     if name in _API:
-        from learnability import api
+        import importlib
 
-        return getattr(api, name)
+        return getattr(importlib.import_module(f"learnability.{_API[name]}"), name)
     raise AttributeError(f"module 'learnability' has no attribute {name!r}")

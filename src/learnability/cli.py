@@ -105,8 +105,9 @@ def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> N
 
 
 def evaluate_command(args: argparse.Namespace) -> int:
-    from learnability.api import as_embedding, score
+    from learnability.api import score
     from learnability.embeddings.shipped import default_name
+    from learnability.inputs import as_embedding
     from learnability.reports.tables import member_extremes, to_markdown
 
     name = args.name or default_name(args.embedding)
