@@ -1,4 +1,4 @@
-"""The documentation names only what exists: every test docs/reference/reliability.md (and the
+"""The documentation names only what exists: every test docs/explanation/reliability.md (and the
 other pages) cite is a test of the suite."""
 
 from __future__ import annotations
