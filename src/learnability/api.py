@@ -143,21 +143,21 @@ def score(
     **analyses,
 ) -> Scores:
     """Score each list on one embedding as the workflow does: ``iterations`` random half
-        splits (a fit and a test each) with ``negatives`` non-members (``uniform``, the paper,
-        or ``frequency_matched``, which needs word counts), an empirical p-value against
-        ``null_lists`` random lists of the list's in-vocabulary size (or frequency profile)
-        scored with ``null_iterations`` splits and compared by ``pvalue_method``
-        (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none).
+    splits (a fit and a test each) with ``negatives`` non-members (``uniform``, the paper,
+    or ``frequency_matched``, which needs word counts), an empirical p-value against
+    ``null_lists`` random lists of the list's in-vocabulary size (or frequency profile)
+    scored with ``null_iterations`` splits and compared by ``pvalue_method``
+    (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none).
 
-        ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
-        give each mean an interval in ``summary`` (0: none). Lists with fewer than
-        ``min_words`` words in the vocabulary are reported in ``skipped``, not scored.
+    ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
+    give each mean an interval in ``summary`` (0: none). Lists with fewer than
+    ``min_words`` words in the vocabulary are reported in ``skipped``, not scored.
 
-        Then every analysis of the registry (:mod:`learnability.analyses.registry`) runs on
-        the scored lists, with the workflow's functions; ``analyses`` are their settings
-        (the workflow's config keys, defaults from its schema)::
+    Then every analysis of the registry (:mod:`learnability.analyses.registry`) runs on
+    the scored lists, with the workflow's functions; ``analyses`` are their settings
+    (the workflow's config keys, defaults from its schema)::
 
-    {settings}
+        {settings}
     """
     if negatives not in NEGATIVES:
         raise InputError(f"negatives {negatives!r}: use one of {', '.join(NEGATIVES)}")
@@ -309,7 +309,7 @@ def score(
     )
 
 
-score.__doc__ = score.__doc__.format(settings=settings_doc(indent=8))
+score.__doc__ = score.__doc__.format(settings=settings_doc(indent=8).lstrip())
 
 
 def run_analysis(analysis: Analysis, lists: Lists, settings: Mapping) -> pd.DataFrame:
