@@ -30,7 +30,7 @@ from learnability.inputs import load_lists
 from learnability.protocol.classify import fit_many
 from learnability.protocol.evaluate import Protocol, evaluate_concept_full
 from learnability.protocol.splits import concept_seeds, draw_splits
-from learnability.reports.tables import to_markdown
+from learnability.reports.formats import to_markdown
 
 
 def main() -> None:

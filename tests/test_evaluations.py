@@ -12,7 +12,8 @@ from scipy import stats as sps
 
 from learnability import evaluations as ev
 from learnability.evaluations.registry import score_row
-from learnability.reports.tables import to_latex, write_evaluation_tables
+from learnability.reports.formats import to_latex
+from learnability.reports.tables import write_evaluation_tables
 
 
 def multi(emb: str, correct: list[bool]) -> pd.DataFrame:

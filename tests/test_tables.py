@@ -5,15 +5,17 @@ import pandas as pd
 import pytest
 
 from learnability import schemas
-from learnability.reports.tables import (
-    best_marks,
+from learnability.reports.formats import (
     ceil_significant,
     format_pvalue,
     latex_escape,
-    member_extremes,
-    table6,
     to_latex,
     to_markdown,
+)
+from learnability.reports.tables import (
+    best_marks,
+    member_extremes,
+    table6,
     wilcoxon_table,
     write_all,
 )

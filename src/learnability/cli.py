@@ -57,7 +57,7 @@ def read_aucs(path: Path) -> pd.DataFrame:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from learnability.reports.tables import to_markdown
+    from learnability.reports.formats import to_markdown
     from learnability.statistics.comparison import compare_embeddings
 
     summary = read_aucs(args.aucs)
@@ -108,7 +108,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
     from learnability.api import score
     from learnability.embeddings.shipped import default_name
     from learnability.inputs import as_embedding
-    from learnability.reports.tables import member_extremes, to_markdown
+    from learnability.reports.formats import to_markdown
+    from learnability.reports.tables import member_extremes
 
     name = args.name or default_name(args.embedding)
     emb = as_embedding(
@@ -177,7 +178,7 @@ def print_diagnostics(scores, shown: int) -> None:
     """The diagnostics in short: each list's first suggestions, the held-out check, and
     the most entangled pairs."""
     from learnability.reports.diagnostics_tables import check_table
-    from learnability.reports.tables import to_markdown
+    from learnability.reports.formats import to_markdown
 
     if len(scores.suggestions):
         print("\n## Suggested additions (mean probability over the splits' classifiers)\n")

@@ -1,6 +1,7 @@
 from learnability.io import atomic_path
 from learnability.logs import logged
-from learnability.reports.tables import overlap_report, write_table_files
+from learnability.reports.formats import write_table_files
+from learnability.reports.tables import overlap_report
 from learnability.schemas import read_tables
 
 with logged(snakemake):

@@ -9,7 +9,7 @@ from learnability.pipeline.sweep_summary import (
     sweep_points,
     sweep_wilcoxon,
 )
-from learnability.reports.tables import write_sweep_tables
+from learnability.reports.sweep_tables import write_sweep_tables
 from learnability.schemas import empty, read_tables, write_table
 
 with logged(snakemake) as log:

@@ -34,7 +34,7 @@ def suggestions(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
 def write_report(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
                  out: Any, title: str) -> None:  # fmt: skip
     from learnability.reports.diagnostics_tables import suggestions_markdown
-    from learnability.reports.tables import write_text
+    from learnability.reports.formats import write_text
 
     write_text(f"## Suggested additions\n\n{suggestions_markdown(table, lists)}", out.md)
 

@@ -218,7 +218,7 @@ def report(tables: dict) -> str:
     per = tables.get("analogy")
     if per is None or per.empty:
         return "No analogy test is configured (`evaluations.analogy.files`).\n"
-    from learnability.reports.tables import to_markdown
+    from learnability.reports.formats import to_markdown
 
     parts = []
     for ds, d in per.groupby("dataset", sort=False):

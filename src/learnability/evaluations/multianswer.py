@@ -232,7 +232,7 @@ def report(tables: dict, neighbours: int = 5) -> str:
     per = tables.get("multi_answer")
     if per is None or per.empty:
         return "No multi-answer test is configured (`evaluations.multi_answer.files`).\n"
-    from learnability.reports.tables import to_markdown
+    from learnability.reports.formats import to_markdown
 
     parts = []
     for ds, d in per.groupby("dataset", sort=False):

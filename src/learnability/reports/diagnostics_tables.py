@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from learnability.reports.tables import format_pvalue, format_value, write_table_files
+from learnability.reports.formats import format_pvalue, format_value, write_table_files
 
 SUGGESTIONS_SHOWN = 10
 
@@ -120,7 +120,7 @@ def write_check(check: pd.DataFrame, lists: Sequence[str], md: str, csv: str, te
 def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
                        md: str, csv: str, title: str) -> None:  # fmt: skip
     from learnability.io import atomic_path
-    from learnability.reports.tables import to_markdown, write_text
+    from learnability.reports.formats import to_markdown, write_text
 
     parts = [f"## {title}", ""]
     for emb in embeddings:

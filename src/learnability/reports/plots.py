@@ -25,7 +25,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from learnability.io import atomic_path
-from learnability.reports.tables import format_pvalue
+from learnability.reports.formats import format_pvalue
 from learnability.statistics.significance import RESCALING_METHODS, comparison_null
 
 DPI = 200  # PNGs at print resolution; SVG and PDF are vector

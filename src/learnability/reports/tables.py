@@ -7,14 +7,21 @@ best embedding of each list in bold and the best list of each embedding in itali
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
 from learnability.io import atomic_path
 from learnability.protocol.metrics import METRICS
+from learnability.reports.formats import (
+    RANDOM_ROWS,
+    SUMMARY_ROWS,
+    format_pvalue,
+    format_value,
+    to_latex,
+    to_markdown,
+    write_table_files,
+    write_text,
+)
 
 HEADERS = {
     "accuracy": "Accuracy",
@@ -103,45 +110,6 @@ def embedding_table(
     return out
 
 
-SUMMARY_ROWS = ("Mean", "Median", "random(max)", "random(avg)")
-RANDOM_ROWS = ("random(max)", "random(avg)")
-
-
-def format_value(v: object, digits: int = 3) -> str:
-    """One cell as the paper prints it: floats to ``digits`` decimals (tiny p-values in
-    scientific notation rather than as 0.000), integers as integers, missing as blank."""
-    if isinstance(v, float | np.floating):
-        if np.isnan(v):
-            return ""
-        if v != 0 and abs(v) < 10**-digits:
-            return f"{v:.1e}"
-        return f"{v:.{digits}f}"
-    if isinstance(v, int | np.integer):
-        return str(int(v))
-    return "" if v is None or v is pd.NA else str(v)
-
-
-def ceil_significant(x: float, digits: int = 2) -> float:
-    """``x`` rounded *up* to ``digits`` significant digits, so that "< x" stays true."""
-    if not np.isfinite(x) or x <= 0:
-        return float(x)
-    exponent = int(np.floor(np.log10(x))) - digits + 1
-    return float(np.ceil(x / 10.0**exponent - 1e-9) * 10.0**exponent)
-
-
-def format_pvalue(p: float, floor: float = float("nan"), *, from_floor: bool = False) -> str:
-    """A p-value for people. At its floor 1 / (R + 1) (no random list reached the list)
-    the true p is smaller than printed: "< 0.001". ``from_floor`` marks a p adjusted from
-    raw p-values at the floor, which the true adjusted p does not exceed: "<= 0.008"."""
-    if p is None or not np.isfinite(p):
-        return ""
-    if from_floor:
-        return f"<= {ceil_significant(p):g}"
-    if np.isfinite(floor) and p <= floor * (1 + 1e-9):
-        return f"< {ceil_significant(floor):g}"
-    return format_value(float(p))
-
-
 def best_marks(t6: pd.DataFrame, embeddings: list[str], digits: int = 3):
     """(bold, italic) boolean frames over ``t6``'s cells: bold for the best embedding of
     each list (row), italics for the best list of each embedding (column), as in the
@@ -156,97 +124,6 @@ def best_marks(t6: pd.DataFrame, embeddings: list[str], digits: int = 3):
     bold.loc[rows, embeddings] = shown.eq(shown.max(axis=1), axis=0).to_numpy()
     italic.loc[rows, embeddings] = shown.eq(shown.max(axis=0), axis=1).to_numpy()
     return bold, italic
-
-
-def to_markdown(
-    df: pd.DataFrame,
-    digits: int = 3,
-    bold: pd.DataFrame | None = None,
-    italic: pd.DataFrame | None = None,
-) -> str:
-    """A GitHub-flavoured Markdown table; floats rounded to ``digits`` as in the paper;
-    cells flagged in ``bold``/``italic`` (frames shaped like ``df``) emphasised."""
-    header = "| " + " | ".join(map(str, df.columns)) + " |"
-    numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
-    align = "|" + "|".join("---:" if n else "---" for n in numeric) + "|"
-    cells = _cells(df, digits, bold, italic, ("**", "**"), ("*", "*"), lambda s: s)
-    body = ["| " + " | ".join(row) + " |" for row in cells]
-    return "\n".join([header, align, *body]) + "\n"
-
-
-_LATEX_SPECIAL = {c: "\\" + c for c in "&%$#_{}"}
-_LATEX_SPECIAL.update(
-    {"~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
-)
-# "< 0.001": in LaTeX's default font encoding a bare < prints as an inverted !
-_LATEX_SPECIAL.update({"<": r"\textless{}", ">": r"\textgreater{}"})
-
-
-def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
-
-
-def to_latex(
-    df: pd.DataFrame,
-    digits: int = 3,
-    bold: pd.DataFrame | None = None,
-    italic: pd.DataFrame | None = None,
-    rule_before: tuple[str, ...] = SUMMARY_ROWS,
-    group_sep: str | None = None,
-) -> str:
-    """A booktabs ``tabular`` (needs ``\\usepackage{booktabs}``): text columns left-aligned,
-    numbers right-aligned, a ``\\midrule`` before the first summary row (Mean, random...),
-    emphasis as :func:`to_markdown`."""
-    numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
-    spec = "".join("r" if n else "l" for n in numeric)
-    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
-    names = [str(c) for c in df.columns]
-    if group_sep is not None:
-        # "group: column" names: a spanning group row over its columns, then the columns
-        split = [n.split(group_sep, 1) if group_sep in n else ["", n] for n in names]
-        spans: list[list] = []
-        for group, _ in split:
-            if spans and spans[-1][0] == group:
-                spans[-1][1] += 1
-            else:
-                spans.append([group, 1])
-        cells, rules, col = [], [], 1
-        for group, width in spans:
-            cells.append(f"\\multicolumn{{{width}}}{{c}}{{{latex_escape(group)}}}" if group else "")
-            cells += [""] * (width - 1) if not group else []
-            if group:
-                rules.append(f"\\cmidrule(lr){{{col}-{col + width - 1}}}")
-            col += width
-        lines.append(" & ".join(cells) + r" \\")
-        lines.append(" ".join(rules))
-        names = [n for _, n in split]
-    lines.append(" & ".join(latex_escape(n) for n in names) + r" \\")
-    lines.append("\\midrule")
-    cells = _cells(df, digits, bold, italic, (r"\textbf{", "}"), (r"\textit{", "}"), latex_escape)
-    ruled = False
-    first = df.columns[0]
-    for label, row in zip(df[first].astype(str), cells, strict=True):
-        if not ruled and label in rule_before and len(lines) > 4:
-            lines.append("\\midrule")
-            ruled = True
-        lines.append(" & ".join(row) + r" \\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
-
-
-def _cells(df, digits, bold, italic, b, i, escape) -> list[list[str]]:
-    out = []
-    for r in range(len(df)):
-        row = []
-        for c in range(len(df.columns)):
-            text = escape(format_value(df.iat[r, c], digits))
-            if text and italic is not None and italic.iat[r, c]:
-                text = i[0] + text + i[1]
-            if text and bold is not None and bold.iat[r, c]:
-                text = b[0] + text + b[1]
-            row.append(text)
-        out.append(row)
-    return out
 
 
 def wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
@@ -310,33 +187,6 @@ def overlap_report(overlap: pd.DataFrame, min_share: float = 0.1) -> str:
         lines.append("")
         lines.append(f"{rest} more pairs share less than {min_share:.0%}.")
     return "\n".join(lines) + "\n"
-
-
-def write_text(text: str, path: str | os.PathLike[str]) -> None:
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(text, encoding="utf-8")
-
-
-def write_table_files(
-    df: pd.DataFrame,
-    md_path: str | os.PathLike[str],
-    csv_path: str | os.PathLike[str] | None = None,
-    title: str = "",
-    tex_path: str | os.PathLike[str] | None = None,
-    bold: pd.DataFrame | None = None,
-    italic: pd.DataFrame | None = None,
-    footer: str = "",
-) -> None:
-    """``footer``: Markdown after the table (notes, a further section)."""
-    md = (f"## {title}\n\n" if title else "") + to_markdown(df, bold=bold, italic=italic)
-    md += ("\n" + footer) if footer else ""
-    write_text(md, md_path)
-    if csv_path is not None:
-        with atomic_path(csv_path) as tmp:
-            df.to_csv(tmp, index=False)
-    if tex_path is not None:
-        tex = (f"% {title}\n" if title else "") + to_latex(df, bold=bold, italic=italic)
-        write_text(tex, tex_path)
 
 
 def write_evaluation_tables(
@@ -553,90 +403,3 @@ def write_all(
             title="Strongest and weakest members: mean share of held-out non-members "
             "each outscores" + note,
         )
-
-
-def sweep_wilcoxon_table(wilcoxon: pd.DataFrame) -> pd.DataFrame:
-    """A sweep's tests for people: :func:`wilcoxon_table` per setting, with the Holm
-    adjustment over every test of the sweep beside the one over the setting's pairs."""
-    if wilcoxon.empty:
-        return pd.DataFrame()
-    table = wilcoxon_table(wilcoxon).drop(columns=["nested list pairs"])
-    table.insert(0, "non-members", wilcoxon["negatives"].to_numpy())
-    table.insert(0, "setting", wilcoxon["setting"].to_numpy())
-    table["p (Holm, sweep)"] = wilcoxon["p_holm_sweep"].to_numpy()
-    return table
-
-
-def seed_verdicts(tests: pd.DataFrame) -> pd.DataFrame:
-    """One row per (scheme, units, pair): p at each seed, over the seeds' mean AUCs, and
-    whether p < 0.05 at every seed."""
-    wide = tests.pivot_table(
-        index=["negatives", "units", "embedding_a", "embedding_b"], columns="seed",
-        values="p_value", sort=False,
-    )  # fmt: skip
-    seeds = [c for c in wide.columns if c != "mean"]
-    wide = wide[[*seeds, "mean"]].rename(columns=lambda c: f"p ({c})")
-    every = tests.groupby(["negatives", "units", "embedding_a", "embedding_b"], sort=False)
-    wide["p < 0.05 at every seed"] = every["every_seed"].first()
-    return wide.reset_index().rename(
-        columns={"negatives": "non-members", "embedding_a": "A", "embedding_b": "B"}
-    )
-
-
-def seed_spread_table(spread: pd.DataFrame) -> pd.DataFrame:
-    return spread.rename(
-        columns={"negatives": "non-members", "auc": "mean AUC", "seed_sd": "SD across seeds",
-                 "split_sd": "split SD", "split_se": "split SE of the mean",
-                 "seed_to_split": "seed SD / split SE"}
-    )  # fmt: skip
-
-
-def write_sweep_tables(
-    points: pd.DataFrame,
-    wilcoxon: pd.DataFrame,
-    *,
-    sweep: str,
-    corpus: str,
-    level: float,
-    out: dict[str, str],
-    seed_tests: pd.DataFrame | None = None,
-    seed_spread: pd.DataFrame | None = None,
-) -> None:
-    """``results/tables/sweeps/{sweep}.md`` (per scheme: the mean AUC of each setting and
-    method with its bootstrap band, then the tests; for a sweep over the training seed,
-    the verdicts seed by seed and the lists' seed SDs), and the CSV/LaTeX beside it."""
-    from learnability.pipeline.sweep_summary import points_table
-
-    parts = [f"# Sweep {sweep} (corpus {corpus})", ""]
-    for scheme in dict.fromkeys(points["negatives"]):
-        n_lists = int(points.loc[points["negatives"] == scheme, "n_lists"].max())
-        parts += [
-            f"## Mean ROC AUC over {n_lists} lists, {scheme} non-members "
-            f"[{level:.0%} bootstrap band over iterations]",
-            "",
-            to_markdown(points_table(points, scheme)),
-        ]
-    tests = sweep_wilcoxon_table(wilcoxon)
-    if not tests.empty:
-        parts += [
-            "## Wilcoxon signed-rank tests over lists at each setting",
-            "",
-            "Each pair once, in the sweep's order of embeddings (A before B). p (Holm) "
-            "adjusts over the pairs at one setting, p (Holm, sweep) over every test of the "
-            "sweep and scheme.",
-            "",
-            to_markdown(tests),
-        ]
-    if seed_tests is not None and len(seed_tests):
-        parts += ["## Does the verdict survive a new training seed?", "", to_markdown(
-            seed_verdicts(seed_tests)), "", "Each list's mean AUC: its SD across seeds "
-            "beside the split noise of its mean (split SD / sqrt(iterations))", "",
-            to_markdown(seed_spread_table(seed_spread))]  # fmt: skip
-    write_text("\n".join(parts), out["md"])
-    with atomic_path(out["points_csv"]) as tmp:
-        points.to_csv(tmp, index=False)
-    with atomic_path(out["wilcoxon_csv"]) as tmp:
-        tests.to_csv(tmp, index=False)
-    write_text(
-        to_latex(tests) if not tests.empty else "% no tests: one method\n", out["wilcoxon_tex"]
-    )
