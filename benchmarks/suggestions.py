@@ -6,7 +6,7 @@ Usage: python benchmarks/suggestions.py [--words 400000] [--dim 50] [--splits 20
 Times, on the same Gaussian vectors with a planted list:
   (fits)  the protocol's own splits, fitted and scored (``evaluate_concept_full``): what
           the learnability job already pays (the baseline);
-  (score) ``learnability.diagnostics.suggestions.suggestions``: the whole vocabulary
+  (score) ``learnability.analyses.suggestions.suggestions``: the whole vocabulary
           scored with every split's classifier and each split's top words kept, no fit.
 It prints both wall times, their ratio, and the peak of the scores held at once.
 """
@@ -19,7 +19,7 @@ import time
 import numpy as np
 from toysize import add_smoke
 
-from learnability.diagnostics import suggestions as sug
+from learnability.analyses import suggestions as sug
 from learnability.protocol.evaluate import Protocol, evaluate_concept_full
 
 

@@ -235,7 +235,7 @@ def sklearn_suggestion_check(
     from scipy.special import expit
     from sklearn.linear_model import LogisticRegression
 
-    from learnability.diagnostics.suggestions import fold_partition
+    from learnability.analyses.suggestion_check import fold_partition
     from learnability.protocol.sampling import derive_seed, split_concept
 
     x = np.asarray(vectors, dtype=np.float64)

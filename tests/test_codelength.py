@@ -8,7 +8,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 from learnability import schemas
-from learnability.protocol.codelength import (
+from learnability.analyses.codelength import (
     block_ends,
     codelength_rows,
     draw_order,

@@ -11,9 +11,10 @@ from scipy.stats import binom, wilcoxon
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
-from learnability.diagnostics import suggestions as sug
-from learnability.diagnostics.entanglement import entanglement
-from learnability.diagnostics.leace import Eraser, Whitening
+from learnability.analyses import suggestion_check as check
+from learnability.analyses import suggestions as sug
+from learnability.analyses.entanglement import entanglement
+from learnability.analyses.leace import Eraser, Whitening
 from learnability.protocol.evaluate import Protocol, evaluate_concept_full
 from learnability.protocol.sampling import frequency_bins
 from learnability.statistics.ranking import rank_embeddings
@@ -94,7 +95,7 @@ def test_suggestions_find_the_planted_words_left_out_of_a_list(seed):
 
 
 def test_poisson_binomial_tail_matches_scipy_and_enumeration():
-    assert sug.poisson_binomial_sf(3, np.full(12, 0.2)) == pytest.approx(binom.sf(2, 12, 0.2))
+    assert check.poisson_binomial_sf(3, np.full(12, 0.2)) == pytest.approx(binom.sf(2, 12, 0.2))
     p = np.array([0.1, 0.5, 0.7, 0.05, 0.3])
     for hits in range(7):
         brute = sum(
@@ -102,7 +103,7 @@ def test_poisson_binomial_tail_matches_scipy_and_enumeration():
             for bits in itertools.product([0, 1], repeat=5)
             if sum(bits) >= hits
         )
-        assert sug.poisson_binomial_sf(hits, p) == pytest.approx(brute, abs=1e-12)
+        assert check.poisson_binomial_sf(hits, p) == pytest.approx(brute, abs=1e-12)
 
 
 def test_the_check_finds_hidden_members_of_a_planted_concept_above_its_baseline(seed):
@@ -114,7 +115,7 @@ def test_the_check_finds_hidden_members_of_a_planted_concept_above_its_baseline(
     x, concept, _ = planted(seed, size=100)
     counts = np.arange(x.shape[0], 0, -1) + 10
     bins = frequency_bins(counts, 10)
-    table = sug.suggestion_check(
+    table = check.suggestion_check(
         x, concept, Protocol(iterations=20, C=1.0, seed=seed), bins=bins, ks=[10, 50],
         holdout=0.2, folds=5, list_name="c", embedding="e",
     )  # fmt: skip
@@ -150,7 +151,7 @@ def test_the_baseline_explains_a_list_that_is_only_frequent_words(seed):
     x[:, 0] += 3.0 * bins  # frequency is linearly decodable
     top_bin = np.flatnonzero(bins == bins.max())
     members = np.sort(rng.choice(top_bin, 200, replace=False))
-    table = sug.suggestion_check(
+    table = check.suggestion_check(
         x, members, Protocol(iterations=20, C=1.0, seed=seed), bins=bins, ks=[50],
         holdout=0.2, folds=5, list_name="frequent", embedding="e",
     )  # fmt: skip

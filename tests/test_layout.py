@@ -80,13 +80,13 @@ def test_no_module_imports_another_rooms_private_names():
         ("import learnability.corpus._token_kernel", 1),
         ("from learnability.protocol._x import y", 1),
         ("from learnability.protocol.splits import draw_splits, fit_splits", 0),
-        ("from learnability.diagnostics.leace import _private_here", 0),
+        ("from learnability.analyses.leace import _private_here", 0),
         ("from numpy import _private", 0),
     ],
 )
 def test_the_import_reader_sees_what_it_is_meant_to(source, found):
-    # read as if by learnability.diagnostics.entanglement: its own room's names are its own
-    assert len(cross_room_private_imports("learnability.diagnostics.entanglement", source)) == found
+    # read as if by learnability.analyses.entanglement: its own room's names are its own
+    assert len(cross_room_private_imports("learnability.analyses.entanglement", source)) == found
 
 
 def test_every_module_has_one_import_path():

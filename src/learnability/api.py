@@ -24,13 +24,8 @@ import numpy as np
 import pandas as pd
 
 from learnability import schemas
-from learnability.analyses.registry import (
-    ANALYSES,
-    Analysis,
-    Lists,
-    analysis_settings,
-    settings_doc,
-)
+from learnability.analyses.base import Analysis, Lists
+from learnability.analyses.registry import ANALYSES, analysis_settings, settings_doc
 from learnability.concepts.lists import coverage, member_indices, resolve
 from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.defaults import default

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from learnability.analyses.registry import ANALYSES, Setting, settings_keys
+from learnability.analyses.base import Setting
+from learnability.analyses.registry import ANALYSES, settings_keys
 from learnability.errors import InputError
 from learnability.io import atomic_path
 

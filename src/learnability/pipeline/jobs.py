@@ -109,7 +109,7 @@ def lists_job(analysis, input, params, wildcards):
     import numpy as np
     import pandas as pd
 
-    from learnability.analyses.registry import Lists
+    from learnability.analyses.base import Lists
     from learnability.protocol.sampling import baseline_bins
 
     vectors, members = load_concepts_job(

@@ -52,7 +52,7 @@ class ConceptResult:
     tpr: np.ndarray  # (iterations, len(ROC_GRID)): TPR at ROC_GRID per iteration
     members: pd.DataFrame | None = None  # schema "members" (evaluate_concept_full)
     # (iterations, d + 1): each split's fitted (w, b), in iteration order; what the
-    # suggested additions score the vocabulary with (learnability.diagnostics.suggestions)
+    # suggested additions score the vocabulary with (learnability.analyses.suggestions)
     coef: np.ndarray | None = None
 
 
