@@ -69,11 +69,12 @@ dryrun: $(STAMP)
 
 # the generated pages: config/README.md from the config schema, the evaluation kinds'
 # tables in docs/reference/outputs.md from their registry (tests fail when either is stale)
+# (the defaults module first: the other pages import the registries, which read it)
 docs: $(STAMP)
+	$(BIN)/python -m learnability.reports.config_docs --defaults src/learnability/schema_defaults.py
 	$(BIN)/python -m learnability.reports.config_docs > config/README.md
 	$(BIN)/python -m learnability.reports.config_docs --outputs docs/reference/outputs.md
 	$(BIN)/python -m learnability.reports.config_docs --analyses docs/reference/analyses.md
-	$(BIN)/python -m learnability.reports.config_docs --defaults src/learnability/schema_defaults.py
 
 # the documentation site from docs/ (Sphinx, MyST, PyData theme): warnings are errors, so
 # a broken link between pages fails it; open docs/_build/html/index.html

@@ -231,10 +231,10 @@ def _pair(seed, shared: bool):
 
 def test_entanglement_is_high_for_a_shared_direction_and_near_zero_otherwise(seed):
     protocol = Protocol(iterations=20, C=1.0, seed=seed)
-    shared = entanglement(*_pair(seed, True), protocol, embedding="e").set_index(
+    shared = entanglement(*_pair(seed, True), protocol, embedding="e", pairs="all").set_index(
         ["list_a", "list_b"]
     )
-    apart = entanglement(*_pair(seed, False), protocol, embedding="e").set_index(
+    apart = entanglement(*_pair(seed, False), protocol, embedding="e", pairs="all").set_index(
         ["list_a", "list_b"]
     )
     assert shared.loc[("a", "b"), "auc_before"] > 0.9
@@ -251,6 +251,62 @@ def test_entanglement_is_high_for_a_shared_direction_and_near_zero_otherwise(see
     for table in (shared, apart):
         own = table.loc[("a", "a")]
         assert own["share"] > 1 - 4 * own["share_se"], own
+
+
+def test_the_link_is_welchs_t_of_b_outside_a_against_the_rows_in_neither(seed):
+    """link_z against scipy's Welch test: B's members outside A against the rows in
+    neither list, with the totals given or not."""
+    from scipy import stats
+
+    from learnability.analyses.entanglement import link_z
+
+    rng = np.random.default_rng(seed)
+    coordinate = rng.standard_normal(500)
+    a, b = np.sort(rng.choice(500, 40, replace=False)), np.sort(rng.choice(500, 30, replace=False))
+    coordinate[b] += 0.5
+    own = np.setdiff1d(b, a)
+    rest = np.setdiff1d(np.arange(500), np.union1d(a, b))
+    want = stats.ttest_ind(coordinate[own], coordinate[rest], equal_var=False).statistic
+    assert link_z(coordinate, a, b) == pytest.approx(want, rel=1e-9)
+    totals = (coordinate.sum(), coordinate @ coordinate)
+    assert link_z(coordinate, a, b, totals) == pytest.approx(want, rel=1e-9)
+    # B inside A but for one member: nothing to compare, and the pair shares members
+    assert np.isnan(link_z(coordinate, a, np.append(a[:5], rest[0])))
+
+
+def test_related_pairs_are_the_ones_that_can_matter(seed):
+    """``pairs="related"``: a pair along one shared direction (no shared member) is
+    measured, linked far beyond min_z; an orthogonal pair is measured only if its link
+    reaches min_z by chance, and where it is not, measuring it anyway finds nothing; a
+    nested pair is measured for its shared members whatever its link. Every measured
+    row is the one ``pairs="all"`` gives (the same splits), every other row has the
+    before AUC and no share."""
+    protocol = Protocol(iterations=8, C=1.0, seed=seed)
+    key = ["list_a", "list_b"]
+    shared = entanglement(*_pair(seed, True), protocol, embedding="e").set_index(key)
+    # the link of one shared direction (18-29 at 20 seeds)
+    assert shared["measured"].all() and (shared["link_z"].abs().dropna() > 10).all()
+    x, lists = _pair(seed, False)
+    lists["inner"] = lists["a"][:10]  # nested in a, on no direction of its own
+    related = entanglement(x, lists, protocol, embedding="e").set_index(key)
+    every = entanglement(x, lists, protocol, embedding="e", pairs="all").set_index(key)
+    assert every["measured"].all()
+    for pair in [("a", "inner"), ("inner", "a"), ("a", "a"), ("inner", "inner")]:
+        assert related.loc[pair, "measured"], pair
+    apart = [("a", "b"), ("b", "a")]
+    # an orthogonal pair's link is a t of unrelated rows: |z| < 4 but with odds 6e-5
+    assert (related.loc[apart, "link_z"].abs() < 4).all()
+    assert (related.loc[apart, "measured"] == (related.loc[apart, "link_z"].abs() >= 2)).all()
+    for pair in apart:
+        # what the screen left out: erasing a leaves b (|share| within 0.05, as above)
+        assert abs(every.loc[pair, "share"]) < 0.05
+    measured = related[related["measured"]]
+    pd.testing.assert_frame_equal(measured, every.loc[measured.index].assign(measured=True))
+    skipped = related[~related["measured"]]
+    assert skipped[["auc_after", "share", "share_se"]].isna().all().all()
+    assert (skipped["auc_before"] == every.loc[skipped.index, "auc_before"]).all()
+    with pytest.raises(ValueError, match="entanglement pairs 'some': one of related, all"):
+        entanglement(x, lists, protocol, embedding="e", pairs="some")
 
 
 # --- rankings ---------------------------------------------------------------------------

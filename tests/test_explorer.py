@@ -52,7 +52,8 @@ def page(tmp_path_factory, request):
     venv = userenv.user_env()
     cmd = [str(venv / "bin" / "learnability"), "evaluate", "--embedding", str(emb), "--lists",
            str(folder), "--iterations", "20", "--null-lists", "20", "--check-folds", "3",
-           "--entanglement-iterations", "10", "--out-dir", str(out)]  # fmt: skip
+           "--entanglement-iterations", "10", "--entanglement-pairs", "all",
+           "--out-dir", str(out)]  # fmt: skip
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
                             env=userenv.env_vars(venv))  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -80,7 +81,7 @@ def test_the_cli_prints_and_writes_the_diagnostics(page):
     assert (check["recall"] > check["baseline_recall"]).all()
     assert (check["p_value"] < 0.01).all(), check
     tangle = pd.read_parquet(out / "entanglement.parquet").set_index(["list_a", "list_b"])
-    assert len(tangle) == 9
+    assert len(tangle) == 9 and tangle["measured"].all()  # --entanglement-pairs all
     # erasing a list removes all of its own AUC above chance (within 4 standard errors)
     own = tangle.loc[("animals", "animals")]
     assert own["share"] > 1 - 4 * own["share_se"], own

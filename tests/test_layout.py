@@ -142,6 +142,15 @@ def test_every_rule_is_short_and_common_holds_only_what_is_shared():
         assert not re.search(r"^\s*(rule|checkpoint)\b", path.read_text(), re.M), path
 
 
+def schema_node(dotted: str) -> dict:
+    import yaml
+
+    node = yaml.safe_load((REPO / "src/learnability/config.schema.yaml").read_text())
+    for part in dotted.split("."):
+        node = node["properties"][part]
+    return node
+
+
 def test_every_registered_analysis_is_a_rule_a_score_step_and_a_documented_table():
     """One registry: each analysis has its rule (generated), its table's schema, its
     settings' config keys with defaults, a report caption where it is in the report, and
@@ -159,6 +168,9 @@ def test_every_registered_analysis_is_a_rule_a_score_step_and_a_documented_table
         assert analysis.table in schemas.TABLES, name
         for setting in analysis.settings:
             default(setting.config)  # a KeyError if the config has no such key
+            node = schema_node(setting.config)
+            # a setting's choices are its config key's enum (the CLI's flag offers them)
+            assert setting.choices == (tuple(node["enum"]) if "enum" in node else None), setting
         if analysis.report and (analysis.report.shown or analysis.report.plot):
             assert (REPO / "workflow" / "report" / f"{name}.rst").exists(), name
         assert f"`{name}`" in page, name

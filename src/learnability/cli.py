@@ -386,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
             dest=setting.key,
             type=type(setting.default),
             default=setting.default,
+            choices=setting.choices,
             help=f"{setting.help}; default {setting.default}",
         )
     ev.add_argument(

@@ -46,6 +46,8 @@ DEFAULTS = {
     'suggestions.check.k': [10, 50, 100],
     'entanglement': {},
     'entanglement.iterations': 50,
+    'entanglement.pairs': 'related',
+    'entanglement.min_z': 2.0,
     'ranking': {},
     'ranking.resamples': 1000,
     'ranking.confidence': 0.95,

@@ -258,6 +258,8 @@ TABLES: dict[str, dict[str, str]] = {
         "n_a": "int64",
         "n_b": "int64",
         "n_shared": "int64",
+        "link_z": "float64",
+        "measured": "bool",
         "iterations": "int64",
         "auc_before": "float64",
         "auc_after": "float64",

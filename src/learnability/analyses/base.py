@@ -23,12 +23,14 @@ class Setting:
     """One setting of an analysis: ``key`` is score()'s keyword and the key of the
     settings mapping its function reads, ``config`` the dotted workflow config key whose
     schema default is its default, ``flag`` the ``learnability evaluate`` option (None:
-    not on the command line)."""
+    not on the command line), ``choices`` its values where the schema gives an enum (a
+    test keeps the two equal)."""
 
     key: str
     config: str
     help: str
     flag: str | None = None
+    choices: tuple[str, ...] | None = None
 
     @property
     def default(self) -> Any:

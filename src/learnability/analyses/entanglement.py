@@ -12,9 +12,19 @@ a smaller one the other. On the diagonal (A = B) the share exceeds 1: the eraser
 equalises the class means over all the members, so a split's held-out half lands on
 the other side of the mean from its training half (an AUC below 0.5).
 
-Cost: one eraser per list (two d-vectors once the covariance's roots are known) and
-``lists^2 x iterations`` fits, which is why ``entanglement.iterations`` defaults to fewer
-splits than the protocol's.
+Which pairs: erasing A moves every row along one direction only, by its A-coordinate
+(x - mean) . b. Erasing A can change B's AUC only if the two lists share members, or if
+B's members sit apart from the other rows along that coordinate (B's classifier then
+leans on it). So by default (``pairs="related"``) a pair is measured when A = B, when A
+and B share a member, or when B's members outside A are ``min_z`` or more standard
+errors from the rows in neither list along A's coordinate (``link_z``, Welch's t); the
+other pairs get a row with ``measured`` false and no share. ``pairs="all"`` measures
+every pair.
+
+Cost: one eraser per list (two d-vectors once the covariance's roots are known), one
+matrix-vector product per list for the screen, and ``measured pairs x iterations`` fits
+(``lists^2 x iterations`` for all pairs), which is why ``entanglement.iterations``
+defaults to fewer splits than the protocol's.
 """
 
 from __future__ import annotations
@@ -36,10 +46,42 @@ log = logging.getLogger(__name__)
 CHANCE = 0.5
 # B's AUC must be above chance by this many standard errors of its mean for a share
 MIN_Z = 3.0
+# which ordered pairs are measured (the config's entanglement.pairs enum; a test keeps
+# the two equal): those that can matter, or all
+PAIRS = ("related", "all")
 
 
 def _se(values: np.ndarray) -> float:
     return float(values.std(ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
+
+
+def link_z(
+    coordinate: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    totals: tuple[float, float] | None = None,
+) -> float:
+    """How far list B's members outside A sit from the rows in neither list along A's
+    erased coordinate (``coordinate``, one value per row): the difference of the means
+    over its standard error (Welch). NaN where B has fewer than two members outside A
+    (the pair shares members, and is measured for that). ``totals``: the coordinate's
+    sum and sum of squares, when already computed."""
+    own = np.setdiff1d(b, a, assume_unique=True)
+    if own.size < 2:
+        return float("nan")
+    values = coordinate[own]
+    # the rows in neither list from the whole's sums (one pass over the vocabulary per
+    # list A, not per pair: k^2 passes over 3 M rows would cost more than the fits)
+    total, squares = totals if totals is not None else (coordinate.sum(), coordinate @ coordinate)
+    both = coordinate[np.union1d(a, b)]
+    m = coordinate.size - both.size
+    rest_mean = (total - both.sum()) / m
+    rest_var = (squares - both @ both - m * rest_mean**2) / (m - 1)
+    diff = float(values.mean() - rest_mean)
+    se = float(np.sqrt(values.var(ddof=1) / values.size + max(rest_var, 0.0) / m))
+    if se > 0:
+        return diff / se
+    return 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
 
 
 def _aucs(vectors: np.ndarray, splits: list, protocol) -> np.ndarray:
@@ -55,11 +97,16 @@ def entanglement(
     *,
     bins: np.ndarray | None = None,
     embedding: str,
+    pairs: str = "related",
+    min_z: float = 2.0,
 ) -> pd.DataFrame:
-    """Every ordered pair of ``lists`` (name -> member rows): B's mean AUC over
-    ``protocol.iterations`` splits before and after erasing A, the share of B's AUC above
+    """Every ordered pair of ``lists`` (name -> member rows), one row each: B's mean AUC
+    over ``protocol.iterations`` splits before and, for the measured pairs (``pairs``:
+    ``related`` or ``all``, see the module), after erasing A, the share of B's AUC above
     chance that A accounts for, and that share's Monte Carlo standard error over the
     paired splits (schema ``entanglement``)."""
+    if pairs not in PAIRS:
+        raise ValueError(f"entanglement pairs {pairs!r}: one of {', '.join(PAIRS)}")
     # deferred: the fitting code imports numba, which the workflow's head process (it
     # reads the registry to make the rules) does not need
     from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
@@ -76,22 +123,55 @@ def entanglement(
         for name, m in members.items()
     }
     k = len(members)
-    # its cost grows with the square of the list count: said before it starts
-    log.info(
-        "entanglement: %d lists, %s ordered pairs x %d splits = %s fits (it grows with the "
-        "square of the list count; entanglement.iterations: 0 turns it off)",
-        k, f"{k * k:,}", protocol.iterations, f"{k * (k + 1) * protocol.iterations:,}",
-    )  # fmt: skip
-    progress = Progress("entanglement", k * k, unit="pairs", every=PROGRESS_SECONDS, logger=log)
-    with quiet_fits():
-        before = {name: _aucs(x, splits[name], protocol) for name in members}
     white = Whitening.of(x)
-    rows = []
+    erasers, links, measured = {}, {}, {}
     for a, m_a in members.items():
         z = np.zeros(n)
         z[m_a] = 1.0
-        erased = Eraser.fit(x, z, white)(x)
+        erasers[a] = Eraser.fit(x, z, white)
+        coordinate = x @ erasers[a].b - erasers[a].mean @ erasers[a].b
+        totals = (coordinate.sum(), coordinate @ coordinate)
         for b, m_b in members.items():
+            links[a, b] = link_z(coordinate, m_a, m_b, totals)
+            shared = np.intersect1d(m_a, m_b).size > 0
+            related = a == b or shared or abs(links[a, b]) >= min_z
+            measured[a, b] = pairs == "all" or bool(related)
+    todo = sum(measured.values())
+    # its cost grows with the square of the list count: said before it starts
+    log.info(
+        "entanglement: %d lists, %s of %s ordered pairs measured (%s) x %d splits = %s fits "
+        "(all pairs grow with the square of the list count; entanglement.iterations: 0 "
+        "turns it off)",
+        k, f"{todo:,}", f"{k * k:,}",
+        "all" if pairs == "all" else f"those sharing members or linked by |z| >= {min_z:g}",
+        protocol.iterations, f"{(k + todo) * protocol.iterations:,}",
+    )  # fmt: skip
+    progress = Progress("entanglement", todo, unit="pairs", every=PROGRESS_SECONDS, logger=log)
+    with quiet_fits():
+        before = {name: _aucs(x, splits[name], protocol) for name in members}
+    rows = []
+    for a, m_a in members.items():
+        erased = erasers[a](x) if any(measured[a, b] for b in members) else None
+        for b, m_b in members.items():
+            row = {
+                "embedding": embedding,
+                "negatives": protocol.negatives,
+                "list_a": a,
+                "list_b": b,
+                "n_a": int(m_a.size),
+                "n_b": int(m_b.size),
+                "n_shared": int(np.intersect1d(m_a, m_b).size),
+                "link_z": float(links[a, b]),
+                "measured": measured[a, b],
+                "iterations": protocol.iterations,
+                "auc_before": float(before[b].mean()),
+                "auc_after": np.nan,
+                "share": np.nan,
+                "share_se": np.nan,
+            }
+            rows.append(row)
+            if not measured[a, b]:
+                continue
             with quiet_fits():
                 after = _aucs(erased, splits[b], protocol)
             progress.update(1)
@@ -103,22 +183,8 @@ def entanglement(
                 # difference from chance that is noise is noise (it ran to 34 on the
                 # sample's fastText `anger`, AUC 0.48), so there is none
                 above = np.nan
-            rows.append(
-                {
-                    "embedding": embedding,
-                    "negatives": protocol.negatives,
-                    "list_a": a,
-                    "list_b": b,
-                    "n_a": int(m_a.size),
-                    "n_b": int(m_b.size),
-                    "n_shared": int(np.intersect1d(m_a, m_b).size),
-                    "iterations": protocol.iterations,
-                    "auc_before": float(before[b].mean()),
-                    "auc_after": float(after.mean()),
-                    "share": float(diff.mean() / above),
-                    "share_se": float(se / above),
-                }
-            )
+            row.update(auc_after=float(after.mean()), share=float(diff.mean() / above),
+                       share_se=float(se / above))  # fmt: skip
     progress.finish()
     return pd.DataFrame(rows)
 
@@ -127,7 +193,8 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
     """The analysis: every ordered pair's entanglement (schema ``entanglement``)."""
     protocol = replace(lists.protocol, iterations=settings["entanglement_iterations"])
     return entanglement(lists.vectors, lists.members, protocol, bins=lists.bins,
-                    embedding=lists.embedding)  # fmt: skip
+                        embedding=lists.embedding, pairs=settings["entanglement_pairs"],
+                        min_z=settings["entanglement_min_z"])  # fmt: skip
 
 
 def write_report(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
@@ -160,6 +227,21 @@ ANALYSIS = Analysis(
             "entanglement.iterations",
             "splits per pair of lists for their entanglement (LEACE) (0: none)",
             "--entanglement-iterations",
+        ),  # fmt: skip
+        Setting(
+            "entanglement_pairs",
+            "entanglement.pairs",
+            "the ordered pairs measured: related (sharing a member, or linked along the "
+            "erased direction) or all",
+            "--entanglement-pairs",
+            choices=PAIRS,
+        ),  # fmt: skip
+        Setting(
+            "entanglement_min_z",
+            "entanglement.min_z",
+            "with related pairs: the link (B's members' mean along A's erased direction, in "
+            "standard errors) from which a pair without shared members is measured",
+            "--entanglement-min-z",
         ),  # fmt: skip
     ),
     scope="pairs",

@@ -55,12 +55,25 @@ def check_table(check: pd.DataFrame, lists: Sequence[str]) -> pd.DataFrame:
     return df.sort_values(["_order", "embedding"], kind="stable").drop(columns="_order")
 
 
+NOT_MEASURED = "·"
+
+
 def entanglement_matrix(table: pd.DataFrame, embedding: str, lists: Sequence[str]) -> pd.DataFrame:
-    """Rows: the erased list A; columns: the rescored list B; cells: B's share."""
+    """Rows: the erased list A; columns: the rescored list B; cells: B's share to two
+    decimals, blank where B is not above chance, ``NOT_MEASURED`` for a pair not
+    measured."""
+    from learnability.reports.formats import format_value
+
     part = table[table["embedding"] == embedding]
     present = [name for name in lists if name in set(part["list_a"])]
-    m = part.pivot(index="list_a", columns="list_b", values="share").reindex(
-        index=present, columns=present
+
+    def cell(row) -> str:
+        return format_value(row.share, 2) if row.measured else NOT_MEASURED
+
+    m = (
+        part.assign(cell=[cell(r) for r in part.itertuples()])
+        .pivot(index="list_a", columns="list_b", values="cell")
+        .reindex(index=present, columns=present)
     )
     m.index.name = None
     return m.rename_axis(columns=None).reset_index(names="erased \\ rescored")
@@ -129,7 +142,11 @@ def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Se
         m = entanglement_matrix(table, emb, lists)
         parts += [f"### {emb}", "", to_markdown(m, digits=2)]
     parts.append("Cell: the share of the column list's AUC above 0.5 that erasing the row "
-                 "list (LEACE) removes; 1 = all of it, 0 = none.\n")  # fmt: skip
+                 "list (LEACE) removes; 1 = all of it, 0 = none; blank: the column list is "
+                 f"not above chance; {NOT_MEASURED}: not measured (no shared member, and the "
+                 "column list's members are not apart along the row list's erased "
+                 "direction: entanglement.min_z; entanglement.pairs: all measures every "
+                 "pair).\n")  # fmt: skip
     write_text("\n".join(parts), md)
     with atomic_path(csv) as tmp:
         table.to_csv(tmp, index=False)

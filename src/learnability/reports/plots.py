@@ -366,7 +366,8 @@ def entanglement_figure(
     table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str], title: str
 ) -> Figure:
     """One heatmap per embedding: row A (erased), column B (rescored), the share of B's
-    AUC above chance that erasing A removes (schema ``entanglement``)."""
+    AUC above chance that erasing A removes (schema ``entanglement``); a grey dot marks
+    a pair not measured (``entanglement.pairs: related``)."""
     lists = [li for li in lists if li in set(table["list_a"])]
     embeddings = [e for e in embeddings if e in set(table["embedding"])]
     side = 0.3 * len(lists) + 1.2
@@ -380,6 +381,12 @@ def entanglement_figure(
             index=lists, columns=lists
         )
         values = share.to_numpy(dtype=float)
+        measured = (
+            part.pivot(index="list_a", columns="list_b", values="measured")
+            .reindex(index=lists, columns=lists)
+            .fillna(False)
+            .to_numpy(dtype=bool)
+        )
         im = ax.imshow(values, cmap="RdBu_r", vmin=-1, vmax=1, aspect="equal")
         ax.set_xticks(range(len(lists)), lists, rotation=60, ha="right", fontsize=7)
         ax.set_yticks(range(len(lists)), lists, fontsize=7)
@@ -390,6 +397,8 @@ def entanglement_figure(
                 if np.isfinite(v):
                     ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=5.5,
                             color="w" if abs(v) > 0.6 else "k")  # fmt: skip
+                elif not measured[i, j]:  # a pair that cannot matter: not measured
+                    ax.text(j, i, "·", ha="center", va="center", fontsize=7, color="0.5")
     axes[0].set_ylabel("erased list (A)", fontsize=8)
     if im is not None:
         fig.colorbar(im, ax=list(axes), label="share of B's AUC above 0.5 that A accounts for",
