@@ -100,7 +100,7 @@ def ran(output: str) -> set[str]:
 # cores); without xdist, by the first test that asks. The others wait on its lock. A
 # failed build leaves a marker, and every test that reads the run fails at once with its
 # error instead of building it again.
-FIXTURE_LISTS = ["family", "mini_kin"]
+FIXTURE_LISTS = ["family", "mini_kin", "mini_royal"]
 
 
 def _children_cpu() -> float:
