@@ -398,7 +398,7 @@ def entanglement_figure(
                     ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=5.5,
                             color="w" if abs(v) > 0.6 else "k")  # fmt: skip
                 elif not measured[i, j]:  # a pair that cannot matter: not measured
-                    ax.text(j, i, "·", ha="center", va="center", fontsize=7, color="0.5")
+                    ax.text(j, i, "·", ha="center", va="center", fontsize=12, color="0.35")
     axes[0].set_ylabel("erased list (A)", fontsize=8)
     if im is not None:
         fig.colorbar(im, ax=list(axes), label="share of B's AUC above 0.5 that A accounts for",
