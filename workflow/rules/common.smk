@@ -281,9 +281,9 @@ def get_final_outputs():
     outputs += expand("results/tables/{n}/{t}", n=NEGATIVES, t=tables)
     outputs += expand("results/report/{n}/headline.rst", n=NEGATIVES)
     outputs += expand("results/plots/{n}/{f}.{e}", n=NEGATIVES, f=figures, e=FIGURE)
-    for name in (n for n in ANALYSES_ON if ANALYSES[n].report):
-        for path in report_paths(ANALYSES[name]).values():
-            outputs += expand(path, negatives=NEGATIVES)
+    for a in (ANALYSES[name] for name in ANALYSES_ON):  # each table, in a report or not
+        paths = [a.output, *(report_paths(a).values() if a.report else [])]
+        outputs += expand(paths, embedding=EMBEDDINGS, negatives=NEGATIVES)
     if len(COMPARED) > 1:
         outputs += [f"results/tables/ranking.{e}" for e in ("md", "csv", "tex")]
         outputs += [f"results/plots/ranking.{e}" for e in FIGURE]
