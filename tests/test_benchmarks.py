@@ -24,6 +24,7 @@ PRINTS = {
     "c_sensitivity.py": "L-BFGS iterations per fit",
     "calibration.py": "rescaled_skew",
     "engine.py": "ratios: (a)/(c)",
+    "entanglement_memory.py": "ratio peak/matrix",
     "engine_levers.py": "2. L-BFGS settings",
     "extract.py": "ours/gensim",
     "glove_counting.py": "speed-up 1/",

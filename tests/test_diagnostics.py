@@ -195,6 +195,61 @@ def test_leace_matches_its_closed_form_without_whitening():
     np.testing.assert_allclose(Eraser.fit(x, z)(x), expected, atol=1e-9)
 
 
+@pytest.mark.parametrize("block", [7, 64, 1 << 16])
+def test_whitening_and_eraser_summed_block_by_block_are_numpys(monkeypatch, block):
+    """The block sums (any block size, a memory-mapped float32 matrix) give numpy's
+    mean and covariance, and the eraser from the members' rows alone is the one from
+    the dense label, within float64 rounding."""
+    from learnability.analyses import leace
+
+    monkeypatch.setattr(leace, "BLOCK_ROWS", block)
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((500, 6)) @ rng.standard_normal((6, 6)) + 40).astype(np.float32)
+    white = Whitening.of(x)
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(white.mean, x64.mean(0), rtol=1e-12)
+    np.testing.assert_allclose(white.root @ white.root, np.cov(x64.T, bias=True), rtol=1e-9)
+    members = rng.choice(500, 40, replace=False)
+    z = np.isin(np.arange(500), members).astype(float)
+    dense, sparse = Eraser.fit(x64, z), Eraser.of_members(x, members, white)
+    np.testing.assert_allclose(sparse.b, dense.b, rtol=1e-8)
+    np.testing.assert_allclose(sparse(x[:50]), dense(x64[:50]), atol=1e-9)
+    np.testing.assert_allclose(sparse.coordinate(x), (x64 - x64.mean(0)) @ dense.b, atol=1e-9)
+
+
+def test_entanglement_reads_a_memory_map_without_copying_the_matrix(tmp_path, monkeypatch):
+    """On a memory-mapped float32 matrix the entanglement gives the table it gives on
+    the same values in memory, and holds no whole-matrix copy: from 50,000 to 250,000
+    words numpy's peak allocation (tracemalloc sees it) grows by under a tenth of the
+    float64 matrices' difference (one coordinate per word is 1/40 of it). Before the
+    block sums it held three copies (the matrix, its centred copy, each erased copy)."""
+    import tracemalloc
+
+    from learnability.analyses import leace
+
+    monkeypatch.setattr(leace, "BLOCK_ROWS", 4096)
+    d = 40
+    protocol = Protocol(iterations=4, C=1.0, seed=1)
+    peaks = {}
+    for n in (50_000, 250_000):
+        rng = np.random.default_rng(4)
+        x = rng.standard_normal((n, d)).astype(np.float32)
+        lists = {}
+        for i in range(3):
+            m = rng.choice(n, 40, replace=False)
+            x[m, i] += 3.0
+            lists[f"l{i}"] = m
+        np.save(tmp_path / f"{n}.npy", x)
+        mapped = np.load(tmp_path / f"{n}.npy", mmap_mode="r")
+        tracemalloc.start()
+        got = entanglement(mapped, lists, protocol, embedding="e", pairs="all")
+        peaks[n] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        want = entanglement(x.astype(np.float64), lists, protocol, embedding="e", pairs="all")
+        pd.testing.assert_frame_equal(got, want)
+    assert peaks[250_000] - peaks[50_000] < 0.1 * 200_000 * d * 8, peaks
+
+
 def test_after_erasure_logistic_regression_has_chance_auc_on_the_concept(seed):
     x, concept, _ = planted(seed, n=2000, d=10, size=200)
     z = np.isin(np.arange(len(x)), concept).astype(int)
