@@ -297,4 +297,4 @@ def get_final_outputs():
         outputs += [f"results/plots/sweeps/{sweep}.{e}" for e in FIGURE]
     if LEARNING_CURVE:
         outputs += learnability_files("learning_curve.parquet")
-    return outputs
+    return list(dict.fromkeys(outputs))  # (a report path expands once per embedding)

@@ -39,6 +39,7 @@ import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
 from learnability.analyses.leace import Eraser, Whitening
+from learnability.defaults import default
 from learnability.logs import Progress
 
 log = logging.getLogger(__name__)
@@ -105,8 +106,8 @@ def entanglement(
     *,
     bins: np.ndarray | None = None,
     embedding: str,
-    pairs: str = "related",
-    min_z: float = 2.0,
+    pairs: str = default("entanglement.pairs"),
+    min_z: float = default("entanglement.min_z"),
 ) -> pd.DataFrame:
     """Every ordered pair of ``lists`` (name -> member rows), one row each: B's mean AUC
     over ``protocol.iterations`` splits before and, for the measured pairs (``pairs``:
@@ -135,7 +136,7 @@ def entanglement(
     }
     k = len(members)
     white = Whitening.of(x)
-    erasers, links, measured = {}, {}, {}
+    erasers, links, shared, measured = {}, {}, {}, {}
     for a, m_a in members.items():
         erasers[a] = Eraser.of_members(x, m_a, white)
         # one whole-vocabulary vector at a time: 24 MB at 3 M words
@@ -143,8 +144,8 @@ def entanglement(
         totals = (coordinate.sum(), coordinate @ coordinate)
         for b, m_b in members.items():
             links[a, b] = link_z(coordinate, m_a, m_b, totals)
-            shared = np.intersect1d(m_a, m_b).size > 0
-            related = a == b or shared or abs(links[a, b]) >= min_z
+            shared[a, b] = int(np.intersect1d(m_a, m_b).size)
+            related = a == b or shared[a, b] > 0 or abs(links[a, b]) >= min_z
             measured[a, b] = pairs == "all" or bool(related)
     todo = sum(measured.values())
     # its cost grows with the square of the list count: said before it starts
@@ -172,7 +173,7 @@ def entanglement(
                 "list_b": b,
                 "n_a": int(m_a.size),
                 "n_b": int(m_b.size),
-                "n_shared": int(np.intersect1d(m_a, m_b).size),
+                "n_shared": shared[a, b],
                 "link_z": float(links[a, b]),
                 "measured": measured[a, b],
                 "iterations": protocol.iterations,

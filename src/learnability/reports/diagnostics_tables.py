@@ -8,7 +8,14 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from learnability.reports.formats import format_pvalue, format_value, write_table_files
+from learnability.io import atomic_path
+from learnability.reports.formats import (
+    format_pvalue,
+    format_value,
+    to_markdown,
+    write_table_files,
+    write_text,
+)
 
 SUGGESTIONS_SHOWN = 10
 
@@ -62,8 +69,6 @@ def entanglement_matrix(table: pd.DataFrame, embedding: str, lists: Sequence[str
     """Rows: the erased list A; columns: the rescored list B; cells: B's share to two
     decimals, blank where B is not above chance, ``NOT_MEASURED`` for a pair not
     measured."""
-    from learnability.reports.formats import format_value
-
     part = table[table["embedding"] == embedding]
     present = [name for name in lists if name in set(part["list_a"])]
 
@@ -124,17 +129,12 @@ def write_check(check: pd.DataFrame, lists: Sequence[str], md: str, csv: str, te
                 title: str) -> None:  # fmt: skip
     table = check_table(check, lists)
     write_table_files(table, md, None, title, tex, footer=CHECK_NOTE)
-    from learnability.io import atomic_path
-
     with atomic_path(csv) as tmp:
         check.to_csv(tmp, index=False)
 
 
 def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
                        md: str, csv: str, title: str) -> None:  # fmt: skip
-    from learnability.io import atomic_path
-    from learnability.reports.formats import to_markdown, write_text
-
     parts = [f"## {title}", ""]
     for emb in embeddings:
         if emb not in set(table["embedding"]):
