@@ -27,7 +27,6 @@ import argparse
 import functools
 import http.server
 import importlib.util
-import io
 import json
 import os
 import re
@@ -45,15 +44,10 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from toysize import add_smoke  # noqa: E402
 
+from learnability.pipeline.planning import ENWIKI, ENWIKI_PARTS, fake_enwiki  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "scale"
-ENWIKI = {
-    "tokens": 2.6e9,
-    "vocabulary": (2.5e6, 3.0e6),
-    "entries": (1.0e9, 3.5e9),
-    # one extraction job's part: enwiki's 27
-    "part_tokens": 2.6e9 / 27,
-}
 QUICK_MB = 64.0
 # what the rehearsal cuts, and the paper's counts it is scaled back to
 PAPER = {"epochs": 5, "glove_epochs": 15, "iterations": 1000, "null_lists": 1000}
@@ -406,9 +400,6 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
     return table
 
 
-# English Wikipedia as the probe fakes it: 27 parts, 16 GB of bz2, 6.5 GB of gzipped
-# corpus (TOKENS_PER_GZ_MB in common.smk), and the vocabulary size asked for
-ENWIKI_PARTS, ENWIKI_BZ2, ENWIKI_GZ = 27, 16e9, 6.5e9
 # the rules whose declarations the probe reads; the per-part and per-corpus ones keyed by
 # rule alone (every part of the fake dump has the same size)
 RESOURCE_RULES = (
@@ -421,75 +412,6 @@ RESOURCE_RULES = (
 ONE_KEY = ("extract_part", "join_corpus")
 
 
-def sparse(path: Path, size: int, header: bytes = b"") -> None:
-    """A file of ``size`` bytes that takes no disk (a hole after ``header``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:
-        fh.write(header)
-        fh.truncate(size)
-
-
-def fake_enwiki(folder: Path, vocabulary: int, dim: int = 300) -> list[str]:
-    """A results folder as the paper's run leaves it before fitting: every part, the
-    corpus, the embeddings, the shared space and the resolved lists, with enwiki's file
-    sizes (as holes) and real vocabularies of ``vocabulary`` words. Returns the lists."""
-    from learnability.concepts.lists import load_entries, resolve
-    from learnability.concepts.matching import Matcher
-    from learnability.corpus.dumps import DumpFile, write_manifest
-    from learnability.corpus.synthdump import spell
-    from learnability.io import write_float32_npy_header
-    from learnability.schemas import write_table
-
-    dump = "enwiki-20190701"
-    files = [
-        DumpFile(name=f"{dump}-pages-articles{k}.xml-p{k}p{k}.bz2", url=f"http://127.0.0.1:9/{k}",
-                 size=int(ENWIKI_BZ2 / ENWIKI_PARTS), sha1="0" * 40)
-        for k in range(1, ENWIKI_PARTS + 1)
-    ]  # fmt: skip
-    write_manifest(files, folder / f"resources/dumps/{dump}/manifest.tsv")
-    corpus = folder / f"results/corpus/{dump}"
-    stats = {"tokens": int(ENWIKI["tokens"]), "parts": ENWIKI_PARTS}
-    for f in files:
-        sparse(folder / f"resources/dumps/{dump}/parts/{f.name}", f.size)
-        sparse(corpus / f"parts/{f.name}.txt.gz", int(ENWIKI_GZ / ENWIKI_PARTS))
-        sparse(corpus / f"parts/{f.name}.counts.parquet", 50_000_000)
-        (corpus / f"parts/{f.name}.stats.json").write_text(json.dumps(stats))
-    sparse(corpus / "text.txt.gz", int(ENWIKI_GZ))
-    (corpus / "stats.json").write_text(json.dumps(stats))
-    lists = sorted(p.stem for p in (REPO / "resources" / "wordlists").glob("*.txt"))
-    entries = {
-        n: load_entries(str(REPO / f"resources/wordlists/{n}.txt"), None, "auto") for n in lists
-    }
-    # the lists' plain words first (so that they resolve), then made-up words
-    known = sorted({e.text for es in entries.values() for e in es if e.text.isalpha()})
-    words = known + [spell(i) for i in range(vocabulary - len(known))]
-    counts = np.arange(vocabulary, 0, -1, dtype=np.int64) + 4
-    buf = io.BytesIO()
-    write_float32_npy_header(buf, (vocabulary, dim))
-    header = buf.getvalue()
-    vocab = pd.DataFrame({"embedding": "", "index": np.arange(vocabulary), "word": words,
-                          "count": counts})  # fmt: skip
-    embeddings = ["word2vec", "fasttext", "glove", "random"]
-    for root in ("results/embeddings", "results/shared"):
-        for name in embeddings:
-            d = folder / root / name
-            sparse(d / "vectors.npy", len(header) + 4 * vocabulary * dim, header)
-            write_table(vocab.assign(embedding=name), d / "vocab.parquet", "vocab")
-            (d / "meta.json").write_text(json.dumps({"embedding": name, "words": vocabulary}))
-    write_table(
-        vocab.assign(embedding="shared"), folder / "results/shared/vocabulary.parquet", "vocab"
-    )
-    matcher = Matcher(words, "auto", counts)
-    for name in lists:
-        resolved = resolve(entries[name], words, list_name=name, embedding="", source=name,
-                           counts=counts, matcher=matcher)  # fmt: skip
-        for emb in embeddings:
-            write_table(resolved.assign(embedding=emb),
-                        folder / f"results/concepts/{emb}/{name}.parquet",
-                        "concept_words")  # fmt: skip
-    return lists
-
-
 def probe_dry_runs(work: Path, vocabulary: int) -> dict:
     """`snakemake -n` on a fake enwiki results folder: the head node's time to build the
     DAG (every list's null key looked up in 2.5 M-word vocabularies), and the resources
@@ -499,7 +421,7 @@ def probe_dry_runs(work: Path, vocabulary: int) -> dict:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     started = time.perf_counter()
-    fake_enwiki(folder, vocabulary)
+    fake_enwiki(folder, vocabulary, REPO / "resources" / "wordlists")
     seconds = time.perf_counter() - started
     print(f"  fake enwiki folder ({vocabulary:,} words) in {seconds:.0f} s")
     (folder / "probe.yaml").write_text(yaml.safe_dump({"training": {"threads": 16}}))

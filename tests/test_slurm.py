@@ -119,8 +119,9 @@ def job_resources(log: str) -> list[str]:
 
 
 def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
-    """No SLURM needed: a dry run of the README's command gives every job the profile's
-    memory and runtime (or the rule's own) and the partition from SBATCH_PARTITION, and
+    """No SLURM needed: a dry run of the README's command gives every job its model's
+    memory, runtime and disk (tests/test_cluster_plan.py checks them at enwiki's size),
+    CPUs from its threads (no cpus_per_task) and the partition from SBATCH_PARTITION, and
     the profile keeps going past a failed job (profiles/default, read beside it, does not
     turn that off) and runs at most two downloads at once. Passing --default-resources
     instead would drop the whole block."""
@@ -135,8 +136,10 @@ def test_the_readme_cluster_command_keeps_the_profiles_defaults(tmp_path):
     assert len(resources) > 10
     for r in resources:
         assert "slurm_partition=YOURS" in r and f"tmpdir={tmp_path / 'scratch'}," in r, r
-        assert "cpus_per_task=" in r and "runtime=" in r, r  # the profile's or the rule's
-    assert sum("mem_mb=4000" in r and "runtime=120" in r for r in resources) > 5
+        assert "cpus_per_task" not in r, r  # the plugin gives a job its threads
+        assert all(f"{key}=" in r for key in ("mem_mb", "runtime", "disk_mb")), r
+    # most are known before any job ran (a job whose inputs are yet to be made waits)
+    assert sum("mem_mb=<TBD>" not in r for r in resources) > 5
     check = (
         "from snakemake.cli import parse_args\n"
         "_, a = parse_args(['--profile', 'profiles/slurm', '-n'])\n"

@@ -133,6 +133,20 @@ def write_float32_npy_header(fh: IO[bytes], shape: tuple[int, int]) -> None:
     np.lib.format.write_array_header_1_0(fh, header)
 
 
+def npy_shape(path: str | os.PathLike[str]) -> tuple[int, ...]:
+    """The shape in a ``.npy`` file's header, without reading its data (a job's resources
+    from its input's size before the job runs)."""
+    with open(path, "rb") as fh:
+        version = np.lib.format.read_magic(fh)
+        read = (
+            np.lib.format.read_array_header_1_0
+            if version == (1, 0)
+            else np.lib.format.read_array_header_2_0
+        )
+        shape, _, _ = read(fh)
+    return tuple(int(n) for n in shape)
+
+
 def save_array(array: Any, path: str | os.PathLike[str]) -> None:
     """``np.save`` to ``path``, atomically (no partial file if the job dies)."""
     import numpy as np

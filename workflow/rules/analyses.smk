@@ -24,7 +24,7 @@ for analysis in ANALYSES.values():
             "../envs/learnability.yaml"
         threads: config["learnability"]["threads"] if analysis.fits else 1
         resources:
-            **(fitting_resources() if analysis.fits else {}),
+            **job_resources(analysis.name, analysis_sizes(analysis)),
         params:
             **analysis_params(analysis),
         script:
@@ -42,8 +42,11 @@ for analysis in (a for a in ANALYSES.values() if a.report):
             **report_outputs(analysis),
         log:
             f"logs/tables/{{negatives}}/{analysis.name}.log",
+        localrule: True
         conda:
             "../envs/learnability.yaml"
+        resources:
+            **job_resources(f"{analysis.name}_table"),
         params:
             analysis=analysis.name,
             lists=list(LISTS),
@@ -63,6 +66,8 @@ rule explorer:
         "logs/explorer.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("explorer", embedding_sizes),
     params:
         embeddings=EMBEDDINGS,
         lists=list(LISTS),

@@ -96,14 +96,6 @@ wildcard_constraints:
     part=r"[^/]+",
 
 
-def fitting_resources(runtime=60):
-    """The resources of every job that fits classifiers: memory from the scored space's
-    size (learnability.pipeline.resources), and ``runtime`` minutes."""
-    return dict(
-        mem_mb=lambda w, input: cost.fitting_mem_mb(input.size_mb), runtime=runtime
-    )
-
-
 def frequency_bins_param(wildcards):
     # only jobs that draw frequency bins read their count (frequency-matched negatives,
     # and random lists matched to a list's frequency profile): changing it reruns

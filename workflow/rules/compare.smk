@@ -15,6 +15,8 @@ rule pvalues:
         "logs/pvalues.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("pvalues"),
     params:
         match_sizes=config["random_lists"]["match_sizes"],
         sizes=config["random_lists"]["sizes"],
@@ -35,6 +37,8 @@ rule wilcoxon:
         "logs/wilcoxon.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("wilcoxon"),
     params:
         embeddings=config["compare"]["embeddings"],
         alternative=config["compare"]["alternative"],
@@ -53,6 +57,8 @@ rule ranking:
         "logs/ranking.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("ranking"),
     params:
         embeddings=COMPARED,
         resamples=config["ranking"]["resamples"],

@@ -13,6 +13,8 @@ checkpoint resolve_concept:
         "benchmarks/out/resolve_concept/{embedding}/{list}.tsv"
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("resolve_concept", list_sizes),
     params:
         category=list_category,
         format=lambda wildcards: LISTS[wildcards.list].get("format", "auto"),
@@ -35,6 +37,8 @@ rule coverage:
         "logs/coverage.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("coverage", coverage_sizes),
     params:
         shared=sorted(IN_SHARED),
         lists=LISTS,

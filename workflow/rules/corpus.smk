@@ -22,6 +22,7 @@ if MULTIPART:
         conda:
             "../envs/learnability.yaml"
         resources:
+            **job_resources("dump_manifest"),
             download=1,
         params:
             base_url=config["dump"]["base_url"],
@@ -44,7 +45,7 @@ if MULTIPART:
         conda:
             "../envs/learnability.yaml"
         resources:
-            runtime=240,
+            **job_resources("fetch_dump_part", part_download_sizes),
             download=1,
         params:
             allow_unverified=config["dump"]["allow_unverified"],
@@ -64,6 +65,7 @@ else:
         conda:
             "../envs/learnability.yaml"
         resources:
+            **job_resources("fetch_dump", unknown_download),
             download=1,
         params:
             source=config["dump"]["source"],
@@ -92,8 +94,7 @@ rule extract_part:
         "../envs/learnability.yaml"
     threads: 1
     resources:
-        mem_mb=lambda w, input: cost.extraction_mem_mb(input.size_mb),
-        runtime=lambda w, input: cost.extraction_runtime(input.size_mb),
+        **job_resources("extract_part", lambda w, input: dict(part_mb=input_mb(input))),
     params:
         min_article_tokens=config["corpus"]["min_article_tokens"],
         max_line_tokens=config["corpus"]["max_line_tokens"],
@@ -117,5 +118,7 @@ rule join_corpus:
         "benchmarks/out/join_corpus/{dump}.tsv"
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("join_corpus", join_sizes),
     script:
         "../scripts/join_corpus.py"

@@ -18,11 +18,9 @@ rule train_embedding:
         "../envs/learnability.yaml"
     threads: training_threads
     resources:
-        mem_mb=training_mem_mb,
-        runtime=training_runtime,
+        **job_resources("train_embedding", training_sizes, scratch=True),
         # a resource, not a param: the counts, and so the vectors, do not depend on it
         count_mb=config["training"]["count_memory_mb"],
-        disk_mb=training_disk_mb,
     params:
         hp=training_params,
     script:
@@ -45,8 +43,7 @@ rule random_embedding:
     conda:
         "../envs/learnability.yaml"
     resources:
-        mem_mb=lambda w, input: cost.random_mem_mb(input.size_mb),
-        disk_mb=random_disk_mb,
+        **job_resources("random_embedding", random_sizes),
     params:
         hp=training_params,
     script:
@@ -71,7 +68,7 @@ rule fetch_embedding:
     conda:
         "../envs/learnability.yaml"
     resources:
-        runtime=240,
+        **job_resources("fetch_embedding", unknown_download),
         download=1,
     params:
         source=lambda wildcards: config["embeddings"][wildcards.embedding]["url"],
@@ -102,8 +99,7 @@ rule import_embedding:
     conda:
         "../envs/learnability.yaml"
     resources:
-        mem_mb=import_mem_mb,
-        runtime=lambda w, input: cost.import_runtime(input.size_mb),
+        **job_resources("import_embedding", import_sizes),
     params:
         hp=training_params,
         lists=subword_lists,
@@ -122,6 +118,8 @@ rule shared_vocabulary:
         "benchmarks/out/shared_vocabulary.tsv"
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("shared_vocabulary", vocabulary_sizes),
     params:
         embeddings=COMPARED,
     script:
@@ -145,5 +143,7 @@ rule restrict_embedding:
         embedding="|".join(map(re.escape, IN_SHARED)) if IN_SHARED else "(?!)",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("restrict_embedding", embedding_sizes),
     script:
         "../scripts/restrict_embedding.py"

@@ -24,7 +24,7 @@ for kind in EVALUATION_KINDS:
         conda:
             "../envs/learnability.yaml"
         resources:
-            **evaluation_resources(kind),
+            **job_resources(f"evaluate_{kind}", evaluation_sizes(kind)),
         params:
             kind=kind,
             datasets=evaluation_datasets(kind),
@@ -47,6 +47,8 @@ rule evaluations_summary:
         "logs/evaluations/summary.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("evaluations_summary"),
     params:
         embeddings=COMPARED,
         alternative=config["compare"]["alternative"],
@@ -72,6 +74,8 @@ rule plot_pseudo:
         "logs/plots/pseudo.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("plot_pseudo"),
     params:
         title=f"Pseudo-disambiguation (Lee 1999)\ncorpus {DUMP}, config {REPORT_NAME}",
         baselines=RANDOM,

@@ -16,7 +16,7 @@ rule learnability:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
     resources:
-        **fitting_resources(),
+        **job_resources("learnability", fitting_sizes("learnability")),
     params:
         **protocol_params("learnability"),
         iterations=config["learnability"]["iterations"],
@@ -41,7 +41,7 @@ rule learning_curve:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
     resources:
-        **fitting_resources(),
+        **job_resources("learning_curve", fitting_sizes("learning_curve")),
     params:
         **protocol_params("learnability"),
         fractions=LEARNING_CURVE,

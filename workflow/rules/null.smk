@@ -15,7 +15,7 @@ rule null_distribution:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
     resources:
-        **fitting_resources(runtime=120),
+        **job_resources("null_distribution", fitting_sizes("null_distribution")),
     params:
         **protocol_params("random_lists"),
         # columns added to the null tables (auc_m3 for rescaled_skew) rerun these jobs

@@ -21,6 +21,8 @@ rule plot_roc:
         "logs/plots/{negatives}/roc.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("plot_roc"),
     params:
         figure="roc",
         lists=list(LISTS),
@@ -49,6 +51,8 @@ rule plot_auc_distribution:
         "logs/plots/{negatives}/auc_distribution.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("plot_auc_distribution"),
     params:
         figure="auc_distribution",
         lists=list(LISTS),
@@ -78,6 +82,8 @@ rule plot_null:
         "logs/plots/{negatives}/null_{embedding}.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("plot_null"),
     params:
         figure="null",
         title=plot_title("Null distributions of {embedding}: mean AUC of random lists"),
@@ -101,6 +107,8 @@ rule plot_heatmap:
         "logs/plots/{negatives}/heatmap.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("plot_heatmap"),
     params:
         figure="heatmap",
         lists=list(LISTS),

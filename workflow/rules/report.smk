@@ -20,6 +20,8 @@ rule tables:
         "logs/tables/{negatives}.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("tables"),
     params:
         embeddings=EMBEDDINGS,
         lists=list(LISTS),
@@ -44,5 +46,7 @@ rule coverage_table:
         "logs/coverage_table.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("coverage_table"),
     script:
         "../scripts/coverage_table.py"

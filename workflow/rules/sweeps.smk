@@ -9,7 +9,8 @@ include: "helpers/sweeps.smk"
 
 # the sweep jobs draw frequency bins only under frequency-matched negatives
 SWEEP_BINS = N_BINS if "frequency_matched" in NEGATIVES else None
-# a sweep's tables for people
+# a sweep's tables for people (sweep_summary also writes its Parquet tables, and for a
+# sweep over training.seed alone the verdicts seed by seed and the seed SDs)
 SWEEP_TABLES = dict(
     md="results/tables/sweeps/{sweep}.md",
     points_csv="results/tables/sweeps/{sweep}_points.csv",
@@ -30,6 +31,8 @@ rule corpus_prefix:
         percent=r"[0-9]+(\.[0-9]+)?",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("corpus_prefix", join_sizes),
     params:
         fraction=lambda wildcards: float(wildcards.percent) / 100,
     script:
@@ -45,6 +48,8 @@ rule sweep_vocabulary:
         "logs/sweep_vocabulary/{sweep}.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("sweep_vocabulary", vocabulary_sizes),
     params:
         embeddings=sweep_vocabulary_names,
     script:
@@ -61,6 +66,8 @@ rule sweep_concepts:
         "logs/sweep_concepts/{sweep}.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("sweep_concepts", list_sizes),
     params:
         lists=LISTS,
         case=CASE,
@@ -85,7 +92,7 @@ rule sweep_scores:
         "../envs/learnability.yaml"
     threads: config["learnability"]["threads"]
     resources:
-        **fitting_resources(),
+        **job_resources("sweep_scores", fitting_sizes("sweep_scores")),
     params:
         **protocol_params("learnability", SWEEP_BINS),
         iterations=config["learnability"]["iterations"],
@@ -103,11 +110,9 @@ rule sweep_summary:
     input:
         scores=sweep_outputs(".parquet"),
         iterations=sweep_outputs(".iterations.parquet"),
-        # the lists as resolved on the sweep's vocabulary: which of them nest
-        concepts="results/sweeps/{sweep}/concepts.parquet",
+        concepts="results/sweeps/{sweep}/concepts.parquet",  # which lists nest
     output:
         **SWEEP_TABLES,
-        # a sweep over training.seed alone: the verdicts seed by seed, and the seed SDs
         scores="results/sweeps/{sweep}/learnability.parquet",
         points="results/sweeps/{sweep}/points.parquet",
         effects="results/sweeps/{sweep}/effects.parquet",
@@ -118,6 +123,8 @@ rule sweep_summary:
         "logs/sweep_summary/{sweep}.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("sweep_summary"),
     params:
         methods=lambda wildcards: config["sweeps"][wildcards.sweep]["embeddings"],
         seeds=lambda wildcards: is_seed_sweep(config["sweeps"][wildcards.sweep]),
@@ -147,6 +154,8 @@ rule plot_sweep:
         "logs/plots/sweeps/{sweep}.log",
     conda:
         "../envs/learnability.yaml"
+    resources:
+        **job_resources("plot_sweep"),
     params:
         title=lambda wildcards: (
             f"Sweep {wildcards.sweep}: mean ROC AUC against each setting "

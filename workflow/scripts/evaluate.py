@@ -9,7 +9,8 @@ from learnability.schemas import write_table
 
 with logged(snakemake) as log:
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards
-    emb = load_embedding(Path(i.vectors).parent)
+    # memory-mapped: each kind reads the rows it needs (benchmarks/evaluation_memory.py)
+    emb = load_embedding(Path(i.vectors).parent, mmap=True)
     kind = KINDS[p.kind]
     tables = kind.load().job(
         emb,

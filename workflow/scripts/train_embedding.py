@@ -2,8 +2,13 @@ from pathlib import Path
 
 from learnability.embeddings import save_embedding, train
 from learnability.logs import logged
+from learnability.pipeline.resources import check_scratch
 
 with logged(snakemake) as log:
+    tmpdir = getattr(snakemake.resources, "tmpdir", None)
+    if tmpdir:
+        # before any work: a scratch disk too small fails in one line, not hours in
+        check_scratch(tmpdir, snakemake.resources.tmp_mb)
     hp = dict(snakemake.params.hp)
     method = hp.pop("method")
     log.info(
@@ -19,7 +24,7 @@ with logged(snakemake) as log:
         hp,
         snakemake.threads,
         count_memory_mb=snakemake.resources.count_mb,
-        tmpdir=getattr(snakemake.resources, "tmpdir", None),
+        tmpdir=tmpdir,
     )
     emb.name = snakemake.wildcards.embedding
     emb.meta["threads"] = snakemake.threads

@@ -53,6 +53,17 @@ class Report:
 
 
 @dataclass(frozen=True)
+class JobSize:
+    """What an analysis job's cost grows with: its ``lists``, the embedding's ``words`` and
+    ``dim``, and the learnability's ``iterations`` (splits per list)."""
+
+    lists: int
+    words: float
+    dim: int
+    iterations: int
+
+
+@dataclass(frozen=True)
 class Analysis:
     """One analysis over the lists of one embedding and negatives scheme.
 
@@ -62,7 +73,9 @@ class Analysis:
     or ``pairs`` (every ordered pair: the square). ``fits``: it fits classifiers (the
     job gets the fitting threads, memory and protocol params); ``coefficients``: it reads
     the learnability jobs' split classifiers; ``baseline_bins``: it draws a baseline
-    matched to frequency whatever the scheme."""
+    matched to frequency whatever the scheme. ``seconds(settings, size)``: one thread's
+    seconds for a job over ``size`` (its resource model,
+    :mod:`learnability.pipeline.resources`, adds reading the embedding)."""
 
     name: str
     summary: str
@@ -78,6 +91,7 @@ class Analysis:
     baseline_bins: bool = False
     report: Report | None = None
     describe: Callable[[pd.DataFrame], str] = field(default=lambda table: f"{len(table)} rows")
+    seconds: Callable[[Mapping[str, Any], JobSize], float] = field(default=lambda s, size: 0.0)
 
     def defaults(self) -> dict[str, Any]:
         return {s.key: s.default for s in self.settings}

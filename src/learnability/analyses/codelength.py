@@ -41,6 +41,7 @@ import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Setting
 from learnability.defaults import default
+from learnability.pipeline import resources as cost
 from learnability.protocol.sampling import derive_seed, sample_by_profile, sample_nonmembers
 
 if TYPE_CHECKING:
@@ -237,4 +238,10 @@ ANALYSIS = Analysis(
         ),  # fmt: skip
     ),
     describe=_describe,
+    seconds=lambda s, size: (
+        size.lists
+        * (s["codelength_orders"] + s["codelength_null_lists"])
+        * len(s["codelength_fractions"])
+        * cost.FIT_SECONDS
+    ),
 )

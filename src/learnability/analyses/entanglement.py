@@ -41,6 +41,7 @@ from learnability.analyses.base import Analysis, Lists, Report, Setting
 from learnability.analyses.leace import Eraser, Whitening
 from learnability.defaults import default
 from learnability.logs import Progress
+from learnability.pipeline import resources as cost
 
 log = logging.getLogger(__name__)
 
@@ -266,4 +267,5 @@ ANALYSIS = Analysis(
         plot="Entanglement: erasing list A (LEACE), list B's AUC above chance lost",
     ),
     describe=_describe,
+    seconds=lambda s, size: size.lists**2 * s["entanglement_iterations"] * cost.FIT_SECONDS,
 )

@@ -23,6 +23,7 @@ import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
 from learnability.analyses.suggestions import ranked_candidates, vocabulary_scores
+from learnability.pipeline import resources as cost
 from learnability.protocol.sampling import derive_seed
 
 log = logging.getLogger(__name__)
@@ -237,4 +238,10 @@ ANALYSIS = Analysis(
         write=write_report, category="Suggestions", formats=("md", "csv", "tex"), shown="csv"
     ),  # fmt: skip
     describe=_describe,
+    seconds=lambda s, size: (
+        size.lists
+        * s["check_folds"]
+        * s["check_iterations"]
+        * (cost.FIT_SECONDS + size.words * cost.ROW_SPLIT_SECONDS)
+    ),
 )

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
+from learnability.pipeline import resources as cost
 
 BLOCK_BYTES = 64 << 20
 
@@ -181,4 +182,5 @@ ANALYSIS = Analysis(
     coefficients=True,
     report=Report(write=write_report, category="Suggestions"),
     describe=_describe,
+    seconds=lambda s, size: size.lists * size.words * size.iterations * cost.ROW_SPLIT_SECONDS,
 )

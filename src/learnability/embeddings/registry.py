@@ -31,7 +31,8 @@ class Method:
     epochs per second per thread (README, "The paper-scale run"; word2vec's and
     fastText's measured at 104k words by benchmarks/scale.py); ``mem_per_mb``: MB of
     memory per MB of gzipped corpus;
-    ``counts_cooccurrence``: it also takes ``training.count_memory_mb``. ``package``:
+    ``counts_cooccurrence``: it also takes ``training.count_memory_mb``; ``plain_copy``:
+    it trains from a plain-text copy of the corpus in its tmpdir. ``package``:
     (importable module, extra, what to install) when the trainer comes from an optional
     extra; ``python_below``: the first Python that package has no build for (its extra's
     requirement in pyproject.toml carries the same marker)."""
@@ -43,6 +44,7 @@ class Method:
     rate: int = 0
     mem_per_mb: int = 0
     counts_cooccurrence: bool = False
+    plain_copy: bool = False
     package: tuple[str, str, str] | None = None
     python_below: tuple[int, int] | None = None
 
@@ -58,9 +60,10 @@ _ENTRIES = (
         SHARED_KEYS + GENSIM_KEYS,
         # 140k on the sample (8.7k words, in cache), 68k at 104k words and 18 M tokens
         # (benchmarks/scale.py, 2 threads): time grew as tokens^1.29 there, which
-        # extrapolates to 35k at enwiki; 25k makes the 3x margin 1.3x that
+        # extrapolates to 35k at enwiki; 25k is 1.4x below that
         rate=25_000,
         mem_per_mb=2,
+        plain_copy=True,
     ),
     Method(
         "fasttext",
@@ -71,6 +74,7 @@ _ENTRIES = (
         # (benchmarks/scale.py, as word2vec's)
         rate=23_000,
         mem_per_mb=3,
+        plain_copy=True,
     ),
     # Facebook's fastText (the `fasttext` module, from the fasttext-community wheel): the
     # same training: keys; min_alpha has no counterpart (its rate decays linearly to 0)
@@ -81,6 +85,7 @@ _ENTRIES = (
         nested=("fasttext", None),
         rate=50_000,
         mem_per_mb=3,
+        plain_copy=True,
         package=("fasttext", "fasttext_facebook", "fasttext-community"),
     ),
     # GloVe (ours): rate per iteration; 136k tokens/s per thread measured at 18 M tokens

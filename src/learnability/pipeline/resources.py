@@ -1,14 +1,45 @@
-"""The workflow's cost models: each job's memory (MB), runtime (minutes) and disk (MB)
-from its sizes (input MB, corpus tokens, vocabulary words, dimensions, threads). The
-rules' ``resources:`` call these (workflow/rules/*.smk adapt a job's wildcards and input
-to the sizes); the cluster dry run prints what they give. Each constant names the
-measurement it comes from (``benchmarks/scale.py`` unless said otherwise)."""
+"""The workflow's cost models: what each job needs (memory, runtime, output disk and
+scratch) from its sizes (input MB, corpus tokens, vocabulary words, dimensions, threads,
+lists, splits), and what its rule declares from that need.
+
+Every rule of the workflow has an entry in :data:`MODELS` (a rule without one fails the
+suite: tests/test_cluster_plan.py plans the paper's run at enwiki's sizes and checks every
+job against these models). A model gives the *need*: the measurement it quotes, or what
+an analytic count of the job's data structures gives, with no margin. :func:`declare`
+turns a need into the rule's ``resources``: memory and disk ``MARGIN`` times the need,
+runtime ``RUNTIME_MARGIN`` times, and memory and runtime growing by ``RETRY_GROWTH`` with
+each attempt (a job killed for memory or time is retried with more). The rules
+(workflow/rules/*.smk) only adapt a job's wildcards and inputs to the sizes.
+Each constant names the measurement it comes from (``benchmarks/scale.py`` unless said
+otherwise)."""
 
 from __future__ import annotations
+
+import math
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from learnability.errors import InputError
+
+# memory and disk declared over the need; runtime more, since cluster cores vary more in
+# speed than jobs in memory, and a limit set high costs only queue priority
+MARGIN = 1.3
+RUNTIME_MARGIN = 2.0
+# each retry asks for half the first attempt's memory and runtime more
+RETRY_GROWTH = 0.5
+
+# a job's Python with numpy, pandas, pyarrow and scikit-learn imported: 150-200 MB of
+# anonymous memory at start (benchmarks/evaluation_memory.py, benchmarks/job_startup.py),
+# matplotlib and plotly included
+BASE_MB = 500
 
 # tokens per MB of the gzipped corpus, measured on the sample; each method's training
 # rate and memory per MB are in its registry entry (learnability.embeddings.registry)
 TOKENS_PER_GZ_MB = 400_000
+# the plain-text copy that word2vec and fastText train from (``corpus_file``), per MB of
+# gzip: about 4x (embeddings/_plain.py)
+PLAIN_PER_GZ = 4.0
 
 # bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49, the most measured
 # (2085 MB for 42.5 M entries; 38 and 42 at 76 and 135 M entries, with the shards deleted
@@ -19,35 +50,90 @@ TOKENS_PER_GZ_MB = 400_000
 # inside the 1-3.5 B entries estimated for it
 GLOVE_TMP_BYTES_PER_ENTRY = 49
 ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
+# the top of the 1-3.5 B entries estimated for enwiki, over the model's 3.4 B there
+ENTRIES_UNCERTAINTY = 1.1
 
 # Parquet bytes per vocabulary word: 13 (33 MB at 2.5 M words)
 VOCAB_PARQUET_BYTES_PER_WORD = 13
+# a vocabulary word held as a Python string in a list, with its count and index: about
+# 100 bytes (the random baseline's 343 MB at 2.5 M words, less the block of rows)
+WORD_BYTES = 100
+
+# seconds per classifier fit of the batched solver on one thread (n <= 1800, d = 300):
+# 3.3 ms measured for n = 400 (1000 fits in 3.3 s); a null job of 1000 lists x 10 splits
+# took 68 s on 2 threads at 3 M words, 6.8 ms a fit with its reading
+FIT_SECONDS = 0.007
+# seconds per vocabulary row and split classifier to score the row with it (a float32
+# product of 2 x 300 flops at about 20 GFLOP/s, its sigmoid and its share of the partial
+# sort): assumed, not yet measured at 3 M words
+ROW_SPLIT_SECONDS = 4e-8
+# MB/s at which a job reads a memory-mapped matrix from a cluster's shared file system
+# (the cold pages of a 3.6 GB embedding): 100 assumed, a tenth of a local disk's
+READ_MB_S = 100.0
 
 
-def extraction_mem_mb(input_mb: float) -> int:
-    """One page at a time plus the part's token counts (bounded by its vocabulary)."""
-    return 1000 + int(input_mb * 2)
+@dataclass(frozen=True)
+class Need:
+    """What a job uses: peak memory (MB, page cache of the files it maps included),
+    runtime (minutes), disk its outputs take (MB) and scratch in its tmpdir (MB)."""
+
+    mem_mb: float
+    runtime: float
+    disk_mb: float = 0.0
+    tmp_mb: float = 0.0
 
 
-def extraction_runtime(input_mb: float) -> int:
-    """Minutes: about 2 MB/s of bz2 input per core is measured (7 MB/s of XML, README);
-    0.5 MB/s is assumed, with a 4x margin, for slower or shared cluster cores."""
-    return 10 + int(input_mb / 0.5 / 60 * 4)
+def declare(need: Need, attempt: int = 1) -> dict[str, int]:
+    """A rule's ``resources`` for a job of ``need``, at its ``attempt`` (1 the first)."""
+    grow = 1 + RETRY_GROWTH * (max(1, attempt) - 1)
+    return dict(
+        mem_mb=math.ceil(MARGIN * need.mem_mb * grow),
+        runtime=math.ceil(RUNTIME_MARGIN * need.runtime * grow),
+        disk_mb=math.ceil(MARGIN * (need.disk_mb + need.tmp_mb)),
+        tmp_mb=math.ceil(MARGIN * need.tmp_mb),
+    )
 
 
-def training_runtime(corpus_mb: float, epochs: int, threads: int, rate: float) -> int:
-    """Minutes: tokens x epochs at the method's measured ``rate`` (tokens/s on one
-    thread), 3x margin, 75% thread scaling."""
-    work = corpus_mb * TOKENS_PER_GZ_MB * epochs
-    seconds = work / (rate * max(1.0, 0.75 * threads))
-    return 10 + int(3 * seconds / 60)
+def check_scratch(tmpdir: str, tmp_mb: float, variable: str = "LEARNABILITY_TMPDIR") -> None:
+    """Stop a job in one line, before it writes anything, where its tmpdir has less free
+    space than the ``tmp_mb`` it declared."""
+    free_mb = shutil.disk_usage(tmpdir).free / 1e6
+    if free_mb < tmp_mb:
+        raise InputError(
+            f"{tmpdir}: {free_mb:,.0f} MB free, this job needs {tmp_mb:,.0f} MB of scratch; "
+            f"set {variable} to a folder on a disk that holds it"
+        )
 
 
-def training_mem_mb(corpus_mb: float, mem_per_mb: float, counting_mb: float = 0) -> int:
-    """The method's memory per corpus MB, plus GloVe's ``counting_mb`` (count_memory_mb,
-    shared by its counting processes, each also holding the vocabulary's index: about
-    100 bytes a word, 4 GB for 16 processes at 2.5 M words)."""
-    return 4000 + int(counting_mb) + int(corpus_mb * mem_per_mb)
+# --- the corpus ---------------------------------------------------------------------
+
+
+def download_need(size_mb: float) -> Need:
+    """A download at 1 MB/s (a slow mirror; Wikimedia's asks for 2 connections at most):
+    the file on disk, a buffer in memory."""
+    return Need(BASE_MB, 5 + size_mb / 60, disk_mb=size_mb)
+
+
+def manifest_need() -> Need:
+    return Need(BASE_MB, 5, disk_mb=1)
+
+
+def extraction_need(part_mb: float) -> Need:
+    """One page at a time plus the part's token counts: 329-360 MB measured for parts of
+    16-64 MB of bz2, growing with the part's vocabulary (0.5 MB per MB of bz2 covers it);
+    2 MB/s of bz2 measured per core. Its outputs: the part's text, about 40% of its bz2."""
+    return Need(400 + 0.5 * part_mb, 2 + part_mb / 2 / 60, disk_mb=0.5 * part_mb)
+
+
+def join_need(tokens: float, text_mb: float) -> Need:
+    """The parts' counts merged: 208/270/307 MB measured at 18/36/72 M tokens, 1.5 MB per
+    M tokens above 200; 2/3/5 s there, 0.1 s per M tokens read and written. Its output:
+    the corpus, the parts' text joined."""
+    millions = tokens / 1e6
+    return Need(200 + 1.5 * millions, 1 + 0.1 * millions / 60, disk_mb=text_mb)
+
+
+# --- embeddings ---------------------------------------------------------------------
 
 
 def cooccurrence_entries(tokens: float) -> float:
@@ -55,31 +141,41 @@ def cooccurrence_entries(tokens: float) -> float:
     return tokens * min(3.0, ENTRIES_PER_TOKEN * (tokens / ENTRIES_AT_TOKENS) ** ENTRIES_SLOPE)
 
 
-def training_disk_mb(corpus_mb: float, counts_cooccurrence: bool) -> int:
-    """MB: the job's output (Snakemake's default guess, twice the input) plus, for the
-    methods that count co-occurrences, their tmpdir at its peak; a 1.3x margin. GloVe's
-    tmpdir must be scratch that holds it (LEARNABILITY_TMPDIR on a cluster): about 250 GB
-    at enwiki's 2.6 B tokens."""
-    need = 2 * corpus_mb
+def training_need(
+    corpus_mb: float,
+    epochs: int,
+    threads: int,
+    rate: float,
+    mem_per_mb: float,
+    counting_mb: float = 0,
+    counts_cooccurrence: bool = False,
+    plain_copy: bool = False,
+) -> Need:
+    """Tokens x epochs at the method's measured ``rate`` (tokens/s on one thread) with 75%
+    thread scaling; the method's memory per corpus MB above 4 GB, plus GloVe's
+    ``counting_mb`` (count_memory_mb, shared by its counting processes, each also holding
+    the vocabulary's index: about 100 bytes a word, 4 GB for 16 processes at 2.5 M
+    words). Its outputs: at most twice the corpus. Its scratch: GloVe's co-occurrence
+    shards at their peak, or the plain-text copy that word2vec and fastText read."""
+    tokens = corpus_mb * TOKENS_PER_GZ_MB
+    seconds = tokens * epochs / (rate * max(1.0, 0.75 * threads))
+    tmp = 0.0
     if counts_cooccurrence:
-        entries = cooccurrence_entries(corpus_mb * TOKENS_PER_GZ_MB)
-        # 1.4x: 1.3x over the top of the 1-3.5 B entries assumed for enwiki, which the
-        # rehearsal's extrapolation takes (the model gives 3.4 B)
-        return 1000 + int(1.4 * (need + entries * GLOVE_TMP_BYTES_PER_ENTRY / 1e6))
-    return 1000 + int(1.3 * need)
+        entries = ENTRIES_UNCERTAINTY * cooccurrence_entries(tokens)
+        tmp = entries * GLOVE_TMP_BYTES_PER_ENTRY / 1e6
+    elif plain_copy:
+        tmp = PLAIN_PER_GZ * corpus_mb
+    return Need(
+        4000 + counting_mb + corpus_mb * mem_per_mb,
+        10 + seconds / 60,
+        disk_mb=2 * corpus_mb,
+        tmp_mb=tmp,
+    )
 
 
-def random_mem_mb(vocab_mb: float) -> int:
-    """The reference's vocabulary as Python strings and one 64 MB block of rows: 343 MB
-    measured at 2.5 M words (33 MB of Parquet); the growth measured at 42k-104k words
-    extrapolates to 2.1 GB there, which this covers 1.4x."""
-    return 1000 + int(60 * vocab_mb)
-
-
-def random_disk_mb(words: float, dim: int, vocab_mb: float) -> int:
-    """MB: the float32 words x dim vectors it writes (3 GB at 2.5 M words x 300, against
-    Snakemake's default of twice its small input) and its vocabulary, 1.3x."""
-    return 1000 + int(1.3 * (words * dim * 4 / 1e6 + 2 * vocab_mb))
+def vectors_mb(words: float, dim: int) -> float:
+    """MB of a float32 ``words`` x ``dim`` matrix."""
+    return words * dim * 4 / 1e6
 
 
 def vocabulary_words(vocab_mb: float) -> float:
@@ -87,36 +183,203 @@ def vocabulary_words(vocab_mb: float) -> float:
     return vocab_mb * 1e6 / VOCAB_PARQUET_BYTES_PER_WORD
 
 
-def fitting_mem_mb(input_mb: float) -> int:
-    """The memory-mapped embedding's pages, plus the splits and per-thread work arrays:
-    3.2 GB measured for a 3 GB embedding of 2.5 M words; a null job holds at most
-    evaluate.NULL_BATCH_BYTES (256 MB) of splits at a time, whatever its lists and
-    splits (method: matched), within the 1000 MB base."""
-    return 1000 + int(1.3 * input_mb)
+def random_need(words: float, dim: int) -> Need:
+    """The reference's vocabulary and one 64 MB block of rows: 343 MB measured at 2.5 M
+    words and 399 MB at 3 M (150 MB and 80 bytes a word); 28 s for 3.6 GB of vectors.
+    Its outputs: the vectors and the vocabulary."""
+    out = vectors_mb(words, dim) + words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6
+    return Need(150 + words * 80 / 1e6, 5 + out / 50 / 60, disk_mb=out)
 
 
-def pseudo_mem_mb(vectors_mb: float, max_tokens: float) -> int:
-    """The pair tokens of the corpus' first ``max_tokens`` (about 10 a token, with their
-    folds and keys) and the vectors' pages the neighbour search reads: 1.4 GB at 2 M
-    tokens plus 1.4x the vectors, fitted to 1539-1788 MB measured at 104k-253k words
-    (6.3 GB extrapolated at 3 M words), with a 1.3x margin."""
-    pairs_mb = 1400 * max(1.0, max_tokens / 2e6)
-    return int(1.3 * (pairs_mb + 1.4 * vectors_mb))
+def import_need(input_mb: float, loads_whole: bool) -> Need:
+    """Text and word2vec-binary files stream into a memory map (2 GB with the vocabulary
+    of 3 M words); a fastText .bin (``loads_whole``) is loaded whole, about 3x its size.
+    Text at about 10 MB/s on one core (benchmarks/import_vectors.py), compressed input
+    (bz2) expanding about 3x. Its output: at most the input's size again."""
+    return Need(
+        2000 + input_mb * (3 if loads_whole else 0),
+        5 + input_mb * 3 / 10 / 60,
+        disk_mb=3 * input_mb,
+    )
 
 
-def pseudo_runtime(input_mb: float) -> int:
-    """Minutes: 2.3-3.0 h extrapolated at 2.5-3 M words (a neighbour search per query
-    over the vocabulary), covered 1.4x at enwiki's 6.5 GB corpus and 3 GB vectors."""
-    return 60 + int(0.03 * input_mb)
+def vocabulary_need(words: float, vocabularies: int) -> Need:
+    """The vocabularies' words in memory, each about ``WORD_BYTES``."""
+    return Need(BASE_MB + 2 * vocabularies * words * WORD_BYTES / 1e6, 5,
+                disk_mb=words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6)  # fmt: skip
 
 
-def import_mem_mb(input_mb: float, loads_whole: bool) -> int:
-    """Text and word2vec-binary files stream into a memory map; a fastText .bin
-    (``loads_whole``) is loaded whole, about 3x its size."""
-    return 2000 + int(input_mb * (3 if loads_whole else 0))
+def restrict_need(words: float, dim: int) -> Need:
+    """Rows copied block by block from the memory map: its pages, the vocabulary, and the
+    restricted copy on disk."""
+    mb = vectors_mb(words, dim)
+    return Need(BASE_MB + mb + words * WORD_BYTES / 1e6, 5 + 2 * mb / READ_MB_S / 60,
+                disk_mb=mb)  # fmt: skip
 
 
-def import_runtime(input_mb: float) -> int:
-    """Minutes: text imports at about 10 MB/s on one core (benchmarks/import_vectors.py),
-    compressed input (bz2) expands about 3x, and a 3x margin: 0.015 min per input MB."""
-    return 10 + int(input_mb * 0.015)
+# --- jobs that read an embedding ----------------------------------------------------
+
+
+def embedding_read_need(words: float, dim: int, work_mb: float = 0, minutes: float = 0) -> Need:
+    """A job that reads an embedding through a memory map: the mapped pages (counted
+    against a cluster job's memory once read), the vocabulary as Python strings, and
+    ``work_mb`` of its own arrays; reading the pages cold, then ``minutes`` of work."""
+    mb = vectors_mb(words, dim)
+    return Need(
+        BASE_MB + mb + words * WORD_BYTES / 1e6 + work_mb,
+        5 + mb / READ_MB_S / 60 + minutes,
+        disk_mb=10,
+    )
+
+
+def fitting_need(words: float, dim: int, fits: float, threads: int) -> Need:
+    """A job that fits classifiers on a memory-mapped embedding: 3.2 GB measured for a
+    3 GB embedding of 2.5 M words; a null job holds at most evaluate.NULL_BATCH_BYTES
+    (256 MB) of splits at a time, whatever its lists and splits (method: matched);
+    ``fits`` classifier fits at ``FIT_SECONDS`` each, divided over ``threads``."""
+    return embedding_read_need(words, dim, 256, fits * FIT_SECONDS / max(1, threads) / 60)
+
+
+def analysis_need(words: float, dim: int, seconds: float, threads: int) -> Need:
+    """An analysis job (learnability.analyses.registry): a fitting job's memory, and the
+    ``seconds`` of one thread its registry entry gives for the job's sizes."""
+    return embedding_read_need(words, dim, 256, seconds / max(1, threads) / 60)
+
+
+# per kind: anonymous memory per vocabulary word (its words, their folded forms, the
+# norms and the search's blocks) above BASE_MB, from its peak at 3 M x 300 on a memory
+# map (benchmarks/evaluation_memory.py: 1865, 907, 725 and 1603 MB, and pseudo's 2157
+# with its pairs), and minutes of work there on one thread (9, 209, 2 and 44 s measured
+# on 2; pseudo: 26,063 neighbour searches of 45 ms each in the real corpus)
+EVALUATION_BYTES_PER_WORD = {
+    "multi_answer": 460,
+    "analogy": 140,
+    "word_pairs": 80,
+    "hierarchy": 370,
+    "pseudo": 90,
+}
+EVALUATION_MINUTES = {"multi_answer": 1, "analogy": 8, "word_pairs": 1, "hierarchy": 2}
+
+
+def evaluation_need(kind: str, words: float, dim: int, max_tokens: float = 2e6) -> Need:
+    """One evaluation job on a memory-mapped embedding: its pages, and its arrays per
+    word. Pseudo-disambiguation also holds the pair tokens of the corpus' first
+    ``max_tokens`` (with their folds and keys: 1.2 GB at 2 M tokens, fitted to 1539-1788
+    MB measured at 104k-253k words and 5827 at 3 M)."""
+    work = words * (EVALUATION_BYTES_PER_WORD[kind] - WORD_BYTES) / 1e6
+    if kind == "pseudo":
+        work += 1200 * max(1.0, max_tokens / 2e6)
+        minutes = 26_063 * 0.045 / 60 * words / 3e6
+    else:
+        minutes = EVALUATION_MINUTES[kind]
+    return embedding_read_need(words, dim, work, minutes)
+
+
+def small_need() -> Need:
+    """Tables, plots, tests and the report: small tables in, small files out."""
+    return Need(BASE_MB + 500, 10, disk_mb=100)
+
+
+def vocabulary_table_need(words: float, vocabularies: int = 1) -> Need:
+    """A job that reads whole vocabularies (resolving a list, the coverage, the sweep's
+    shared words): their words as Python strings; 12 s measured at 3 M words."""
+    return Need(BASE_MB + 2 * vocabularies * words * WORD_BYTES / 1e6, 5, disk_mb=10)
+
+
+# --- every rule ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Model:
+    """A rule's model: ``need(**sizes)``; ``sizes``: the size names it takes."""
+
+    need: Callable[..., Need]
+    sizes: tuple[str, ...]
+
+
+def _rules() -> dict[str, Model]:
+    from learnability.analyses.registry import ANALYSES
+    from learnability.evaluations.registry import KINDS
+
+    def small(*names: str) -> dict[str, Model]:
+        return {n: Model(lambda: small_need(), ()) for n in names}
+
+    fitting = Model(fitting_need, ("words", "dim", "fits", "threads"))
+    models = {
+        "dump_manifest": Model(manifest_need, ()),
+        "fetch_dump_part": Model(download_need, ("size_mb",)),
+        "fetch_dump": Model(download_need, ("size_mb",)),
+        "fetch_embedding": Model(download_need, ("size_mb",)),
+        "extract_part": Model(extraction_need, ("part_mb",)),
+        "join_corpus": Model(join_need, ("tokens", "text_mb")),
+        "corpus_prefix": Model(join_need, ("tokens", "text_mb")),
+        "train_embedding": Model(
+            training_need,
+            (
+                "corpus_mb",
+                "epochs",
+                "threads",
+                "rate",
+                "mem_per_mb",
+                "counting_mb",
+                "counts_cooccurrence",
+                "plain_copy",
+            ),
+        ),  # fmt: skip
+        "random_embedding": Model(random_need, ("words", "dim")),
+        "import_embedding": Model(import_need, ("input_mb", "loads_whole")),
+        "shared_vocabulary": Model(vocabulary_need, ("words", "vocabularies")),
+        "sweep_vocabulary": Model(vocabulary_need, ("words", "vocabularies")),
+        "restrict_embedding": Model(restrict_need, ("words", "dim")),
+        "resolve_concept": Model(vocabulary_table_need, ("words",)),
+        "sweep_concepts": Model(vocabulary_table_need, ("words",)),
+        "coverage": Model(vocabulary_table_need, ("words", "vocabularies")),
+        "learnability": fitting,
+        "learning_curve": fitting,
+        "null_distribution": fitting,
+        "sweep_scores": fitting,
+        "explorer": Model(embedding_read_need, ("words", "dim")),
+        **small(
+            "all",
+            "pvalues",
+            "wilcoxon",
+            "ranking",
+            "coverage_table",
+            "tables",
+            "evaluations_summary",
+            "plot_pseudo",
+            "plot_roc",
+            "plot_auc_distribution",
+            "plot_null",
+            "plot_heatmap",
+            "sweep_summary",
+            "plot_sweep",
+            "report",
+        ),  # fmt: skip
+    }
+    for kind in KINDS:
+        models[f"evaluate_{kind}"] = Model(
+            lambda words, dim, max_tokens=2e6, kind=kind: evaluation_need(
+                kind, words, dim, max_tokens
+            ),
+            ("words", "dim", "max_tokens"),
+        )
+    for analysis in ANALYSES.values():
+        models[analysis.name] = Model(analysis_need, ("words", "dim", "seconds", "threads"))
+        if analysis.report:
+            models.update(small(f"{analysis.name}_table"))
+    return models
+
+
+MODELS: dict[str, Model] = {}
+
+
+def model(rule: str) -> Model:
+    """The model of ``rule`` (KeyError names a rule that has none)."""
+    if not MODELS:
+        MODELS.update(_rules())
+    return MODELS[rule]
+
+
+def need(rule: str, **sizes) -> Need:
+    return model(rule).need(**sizes)

@@ -25,38 +25,29 @@ def training_corpus(wildcards):
     return f"results/corpus/{DUMP}/text.txt.gz"
 
 
-# Resources from the cost models (learnability.pipeline.resources), given each job's sizes.
-def training_runtime(wildcards, input):
+# Sizes for the cost models (learnability.pipeline.resources; helpers/resources.smk).
+def training_sizes(wildcards, input):
     # the configured threads, not the job's `threads`: a dry run caps those at its
     # --cores (1), which printed a runtime for one thread (12x too long at 16); a method
     # without epochs (transformer) reads the corpus once
-    epochs = point_params(wildcards.embedding).get("epochs", 1)
-    threads = training_threads(wildcards)
-    return cost.training_runtime(
-        input.size_mb, epochs, threads, _method(wildcards).rate
+    method = _method(wildcards)
+    counting = method.counts_cooccurrence and config["training"]["count_memory_mb"]
+    return dict(
+        corpus_mb=input_mb(input),
+        epochs=point_params(wildcards.embedding).get("epochs", 1),
+        threads=training_threads(wildcards),
+        rate=method.rate,
+        mem_per_mb=method.mem_per_mb,
+        counting_mb=counting or 0,
+        counts_cooccurrence=method.counts_cooccurrence,
+        plain_copy=method.plain_copy,
     )
 
 
-def training_mem_mb(wildcards, input):
-    method = _method(wildcards)
-    counting = method.counts_cooccurrence and config["training"]["count_memory_mb"]
-    return cost.training_mem_mb(input.size_mb, method.mem_per_mb, counting or 0)
-
-
-def training_disk_mb(wildcards, input):
-    return cost.training_disk_mb(input.size_mb, _method(wildcards).counts_cooccurrence)
-
-
-def random_disk_mb(wildcards, input):
-    # the reference vocabulary's rows, or in a dry run before it exists, its size's
-    try:
-        import pyarrow.parquet as pq
-
-        words = pq.read_metadata(input.vocab).num_rows
-    except OSError:
-        words = cost.vocabulary_words(input.size_mb)
-    dim = point_params(wildcards.embedding)["dim"]
-    return cost.random_disk_mb(words, dim, input.size_mb)
+def random_sizes(wildcards, input):
+    # the reference vocabulary's rows
+    words = _vocabulary_words(input.vocab)
+    return dict(words=words, dim=point_params(wildcards.embedding)["dim"])
 
 
 def random_reference_vocab(wildcards):
@@ -118,6 +109,8 @@ def embedding_checksums(wildcards):
     return {h: spec[h] for h in ("sha256", "sha1", "md5") if spec.get(h)}
 
 
-def import_mem_mb(wildcards, input):
+def import_sizes(wildcards, input):
     spec = embedding_params(config, wildcards.embedding)
-    return cost.import_mem_mb(input.size_mb, spec["format"] == "fasttext_bin")
+    return dict(
+        input_mb=input_mb(input.source), loads_whole=spec["format"] == "fasttext_bin"
+    )

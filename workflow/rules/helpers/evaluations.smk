@@ -90,19 +90,6 @@ def evaluation_reports():
     return out
 
 
-def evaluation_resources(kind):
-    # pseudo-disambiguation holds the corpus' pairs in memory and searches neighbours
-    # for each query; the other kinds fit the defaults
-    return (
-        {
-            "mem_mb": pseudo_mem_mb,
-            "runtime": lambda w, input: cost.pseudo_runtime(input.size_mb),
-        }
-        if kind == "pseudo"
-        else {}
-    )
-
-
 def evaluation_outputs(wildcards=None):
     """Named inputs of the summary: each enabled evaluation's per-embedding tables, named
     after the table (the evaluation registry, learnability.evaluations.registry)."""
@@ -116,14 +103,6 @@ def evaluation_outputs(wildcards=None):
                     table=table,
                 )
     return out
-
-
-def pseudo_mem_mb(wildcards, input):
-    try:
-        vectors_mb = os.path.getsize(input.vectors) / 1e6
-    except OSError:  # a dry run before the vectors exist
-        vectors_mb = 0.0
-    return cost.pseudo_mem_mb(vectors_mb, evaluation_settings("pseudo")["max_tokens"])
 
 
 # each kind's settings, and the bootstrap, confidence and seed they share (all defaulted)
