@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(600)
 BENCHMARKS = REPO / "benchmarks"
 SCRIPTS = sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name not in ("toysize.py", "peak.py"))
 # the scripts that need an optional extra, beyond what `make run` installs
-EXTRA = {"glove_vs_reference.py": "glove_python"}
+EXTRA = {"glove_vs_reference.py": "glove_python", "plan.py": "slurm"}
 # what each prints when it ran through: its ratio against the baseline, or its table
 PRINTS = {
     "c_sensitivity.py": "L-BFGS iterations per fit",
@@ -33,6 +33,7 @@ PRINTS = {
     "import_vectors.py": "ratio ours/baseline",
     "job_startup.py": "ratio to floor",
     "neighbours.py": "ratio naive/ours",
+    "plan.py": "ratio",
     "scale.py": "log-log slopes, and enwiki",
     "suggestions.py": "ratio score/fits",
     "trainers.py": "vs gensim word2vec",

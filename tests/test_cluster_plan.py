@@ -6,18 +6,14 @@ sizes this test states for it (not the sizes the rules read: a rule that reads t
 file, or a declaration written by hand in a rule or the profile, fails here), and leave
 its CPUs to its threads.
 
-Two dry runs: the checkpoints (the dump's manifest, each list resolved) must be done for
-the jobs behind them to be planned, so one run forces everything but the checkpoints
-(the corpus, training and everything whose input sizes are known) and one everything
-behind them (nulls, learnability, analyses)."""
+The plan is two dry runs (learnability.pipeline.planning.plan): the checkpoints (the
+dump's manifest, each list resolved) must be done for the jobs behind them to be
+planned."""
 
 from __future__ import annotations
 
 import importlib.util
 import math
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,12 +25,18 @@ from learnability.analyses.registry import ANALYSES
 from learnability.embeddings import registry
 from learnability.pipeline import resources as cost
 from learnability.pipeline.planning import (
+    CHECKPOINTS,
     ENWIKI_BZ2,
     ENWIKI_DIM,
     ENWIKI_GZ,
     ENWIKI_PARTS,
     ENWIKI_WORDS,
+    UPSTREAM,
+    dry_run,
     fake_enwiki,
+    plan,
+    planned_jobs,
+    workflow_rules,
 )
 
 pytestmark = pytest.mark.timeout(600)
@@ -43,15 +45,8 @@ pytestmark = pytest.mark.timeout(600)
 # and not read from the models, so that lowering theirs fails this test)
 REQUIRED = 1.3
 
-CHECKPOINTS = {"dump_manifest", "resolve_concept"}
-# what the checkpoints read or stand behind: forced in the first run only
-UPSTREAM = {
-    "fetch_dump_part", "extract_part", "join_corpus", "train_embedding", "random_embedding",
-    "restrict_embedding", "shared_vocabulary", "fetch_embedding", "import_embedding",
-    "corpus_prefix", "sweep_vocabulary", "evaluate_analogy", "evaluate_hierarchy",
-    "evaluate_multi_answer", "evaluate_pseudo", "evaluate_word_pairs",
-}  # fmt: skip
-PAPER = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+PAPER_YAML = REPO / "config" / "paper.yaml"
+PAPER = yaml.safe_load(PAPER_YAML.read_text())
 DEFAULTS = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 
 
@@ -129,35 +124,6 @@ def merged() -> dict:
     return fill_defaults(cfg, yaml.safe_load(Path(SCHEMA).read_text()))
 
 
-JOB = re.compile(
-    r"^(?:local)?(?:rule|checkpoint) (\w+):\n((?:[ \t]+.*\n)*?)[ \t]+resources: (.*)$", re.M
-)
-
-
-def jobs(log: str) -> list[tuple[str, dict, dict]]:
-    """(rule, wildcards, resources) of every job a dry run planned."""
-    out = []
-    for m in JOB.finditer(log):
-        wc = re.search(r"wildcards: (.*)", m.group(2))
-        wildcards = dict(kv.split("=", 1) for kv in wc.group(1).split(", ")) if wc else {}
-        resources = dict(re.findall(r"(\w+)=([^,]*)", m.group(3)))
-        out.append((m.group(1), wildcards, resources))
-    return out
-
-
-def dry_run(folder: Path, force: list[str], *extra: str) -> str:
-    cmd = [
-        sys.executable, "-m", "snakemake", "-n", "--snakefile", str(REPO / "workflow/Snakefile"),
-        "--directory", str(folder), "--configfile", str(REPO / "config/paper.yaml"),
-        "--profile", str(REPO / "profiles/slurm"), "--slurm-no-account",
-        "--forcerun", *force, *extra,
-    ]  # fmt: skip
-    env = {"SBATCH_PARTITION": "probe", "PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"}
-    got = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
-    assert got.returncode == 0, (got.stdout + got.stderr)[-3000:]
-    return got.stdout + got.stderr
-
-
 def violations(planned, lists: int) -> list[str]:
     """Every job whose declaration is below 1.3x its model's need at enwiki's sizes, or
     that has no model, or that sets its CPUs apart from its threads."""
@@ -173,6 +139,7 @@ def violations(planned, lists: int) -> list[str]:
             got = res.get(key, "")
             if not got.isdigit() or int(got) < math.floor(REQUIRED * want):
                 bad.append(f"{rule} {wildcards}: {key}={got or 'none'} < 1.3 x {want:,.0f}")
+        # the test's environment leaves LEARNABILITY_TMPDIR unset: the node's own disk
         if need.tmp_mb and f"--tmp={res.get('tmp_mb')}M" != res.get("slurm_extra"):
             bad.append(f"{rule} {wildcards}: scratch not requested ({res.get('slurm_extra')})")
         if need.tmp_mb and int(res.get("tmp_mb", 0)) < math.floor(REQUIRED * need.tmp_mb):
@@ -183,44 +150,34 @@ def violations(planned, lists: int) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def plan(tmp_path_factory):
+def enwiki(tmp_path_factory):
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
         pytest.skip("pip install snakemake-executor-plugin-slurm (it is in the dev extra)")
     folder = tmp_path_factory.mktemp("enwiki")
     lists = fake_enwiki(folder, ENWIKI_WORDS, REPO / "resources" / "wordlists")
-    listed = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--list-rules", "--snakefile",
-         str(REPO / "workflow/Snakefile"), "--directory", str(folder), "--configfile",
-         str(REPO / "config/paper.yaml")],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    rules = set(listed.stdout.split()) - {"all"}
-    assert {"train_embedding", "null_distribution", "entanglement"} <= rules, listed.stderr
-    before = sorted(rules - CHECKPOINTS)
-    behind = sorted(rules - CHECKPOINTS - UPSTREAM)
-    return folder, len(lists), before, behind
+    return folder, len(lists)
 
 
-def test_every_job_of_the_paper_run_declares_what_its_model_needs_at_enwiki_size(plan):
-    folder, lists, before, behind = plan
-    first = jobs(dry_run(folder, before))
-    second = jobs(dry_run(folder, behind))
-    # the first plans nothing behind the checkpoints; the second plans it all
-    planned = [j for j in first if j[0] in UPSTREAM] + [j for j in second if j[0] not in UPSTREAM]
-    rules = {rule for rule, _, _ in planned}
+def test_every_job_of_the_paper_run_declares_what_its_model_needs_at_enwiki_size(enwiki):
+    folder, lists = enwiki
+    planned = plan(REPO, folder, [PAPER_YAML])
+    rules = {job.rule for job in planned}
     assert {"train_embedding", "extract_part", "null_distribution", "learnability",
             "entanglement", "suggestions", "evaluate_pseudo", "explorer"} <= rules  # fmt: skip
-    assert len([j for j in planned if j[0] == "extract_part"]) == ENWIKI_PARTS
+    assert len([j for j in planned if j.rule == "extract_part"]) == ENWIKI_PARTS
     assert violations(planned, lists) == []
     # GloVe's scratch, about 230 GB, is requested from SLURM
-    training = {w["embedding"]: r for rule, w, r in planned if rule == "train_embedding"}
+    training = {j.wildcards["embedding"]: j.resources for j in planned
+                if j.rule == "train_embedding"}  # fmt: skip
     assert int(training["glove"]["tmp_mb"]) > 150_000, training["glove"]
 
 
-def test_a_lowered_declaration_fails_the_check(plan):
-    folder, lists, _, behind = plan
-    lowered = jobs(dry_run(folder, behind, "--set-resources", "null_distribution:mem_mb=2000"))
-    bad = violations([j for j in lowered if j[0] not in UPSTREAM], lists)
+def test_a_lowered_declaration_fails_the_check(enwiki):
+    folder, lists = enwiki
+    behind = sorted(workflow_rules(REPO, folder, [PAPER_YAML]) - CHECKPOINTS - UPSTREAM - {"all"})
+    log = dry_run(REPO, folder, [PAPER_YAML], behind, "--set-resources",
+                  "null_distribution:mem_mb=2000")  # fmt: skip
+    bad = violations([j for j in planned_jobs(log) if j.rule not in UPSTREAM], lists)
     assert bad and all(b.startswith("null_distribution ") and "mem_mb=2000" in b for b in bad), bad
 
 

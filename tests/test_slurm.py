@@ -21,6 +21,8 @@ import yaml
 from conftest import REPO
 from wfutil import without_diagnostics
 
+from learnability.pipeline.planning import planned_jobs
+
 # the cluster run mostly waits on the plugin's status checks (about 6 minutes)
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
@@ -261,10 +263,21 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     submitted = out.count("has been submitted with SLURM jobid")
     assert submitted >= 8, out[-3000:]  # the heavy rules went through sbatch
     assert re.search(r"^localrule fetch_dump:", out, re.M)  # downloads stay on this node
-    # the jobs got the profile's defaults and the partition from SBATCH_PARTITION
+    # the jobs got the partition from SBATCH_PARTITION, and each killed job, retried,
+    # more memory and time than its first attempt (its model's, grown by the attempt)
     resources = job_resources(out)
     assert resources and all("slurm_partition=debug" in r for r in resources), resources[:3]
-    assert any("mem_mb=4000" in r and "runtime=120" in r for r in resources), resources[:3]
+    attempts: dict = {}
+    for job in planned_jobs(SHOWN_LOG.sub("", out)):
+        key = (job.rule, tuple(sorted(job.wildcards.items())))
+        attempts.setdefault(key, []).append(job.resources)
+    for key in (("train_embedding", (("embedding", "word2vec"),)),
+                ("null_distribution", (("embedding", "word2vec"), ("key", "size-60"),
+                                       ("negatives", "uniform")))):  # fmt: skip
+        first, *retried = attempts[key]
+        assert retried, (key, attempts[key])
+        for field in ("mem_mb", "runtime"):
+            assert int(retried[0][field]) > int(first[field]), (key, attempts[key])
 
     for rel in COMPARED:
         a, b = pd.read_parquet(local / rel), pd.read_parquet(cluster / rel)

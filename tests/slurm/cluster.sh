@@ -56,7 +56,8 @@ SlurmctldPidFile=$DIR/slurmctld.pid
 SlurmdPidFile=$DIR/slurmd.pid
 SlurmctldLogFile=$DIR/slurmctld.log
 SlurmdLogFile=$DIR/slurmd.log
-NodeName=localhost CPUs=16 RealMemory=128000 State=UNKNOWN
+TmpFS=/tmp
+NodeName=localhost CPUs=16 RealMemory=128000 TmpDisk=100000 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
     stop_daemons

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -97,3 +102,90 @@ def fake_enwiki(
                         folder / f"results/concepts/{emb}/{name}.parquet",
                         "concept_words")  # fmt: skip
     return lists
+
+
+JOB = re.compile(r"^(?:rule|checkpoint) (\w+):\n((?:[ \t]+.*\n)*?)[ \t]+resources: (.*)$", re.M)
+
+
+class Job(NamedTuple):
+    """One job of a dry run: its rule, wildcards and resources (whether it runs on the
+    submitting node: :func:`local_rules`)."""
+
+    rule: str
+    wildcards: dict[str, str]
+    resources: dict[str, str]
+
+
+def planned_jobs(log: str) -> list[Job]:
+    """Every job a dry run's log lists."""
+    out = []
+    for m in JOB.finditer(log):
+        wc = re.search(r"wildcards: (.*)", m.group(2))
+        wildcards = dict(kv.split("=", 1) for kv in wc.group(1).split(", ")) if wc else {}
+        out.append(Job(m.group(1), wildcards, dict(re.findall(r"(\w+)=([^,]*)", m.group(3)))))
+    return out
+
+
+def dry_run(repo: Path, folder: Path, configs: list[Path], force: list[str], *extra: str) -> str:
+    """The log of the cluster command's forced dry run (``--profile profiles/slurm``) on
+    ``folder``, with ``configs``, forcing the rules ``force``; planned with the jobs'
+    scratch on their nodes (LEARNABILITY_TMPDIR unset)."""
+    cmd = [
+        sys.executable, "-m", "snakemake", "-n", "--snakefile", str(repo / "workflow/Snakefile"),
+        "--directory", str(folder), "--configfile", *map(str, configs),
+        "--profile", str(repo / "profiles/slurm"), "--slurm-no-account",
+        "--forcerun", *force, *extra,
+    ]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "LEARNABILITY_TMPDIR"}
+    env.update(SBATCH_PARTITION="plan", PYTHONHASHSEED="0")
+    got = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    if got.returncode:
+        raise RuntimeError(f"the dry run failed:\n{(got.stdout + got.stderr)[-3000:]}")
+    return got.stdout + got.stderr
+
+
+def workflow_rules(repo: Path, folder: Path, configs: list[Path]) -> set[str]:
+    """The workflow's rules under ``configs`` (``snakemake --list-rules``)."""
+    got = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--list-rules", "--snakefile",
+         str(repo / "workflow/Snakefile"), "--directory", str(folder), "--configfile",
+         *map(str, configs)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if got.returncode:
+        raise RuntimeError(f"snakemake --list-rules failed:\n{got.stderr[-3000:]}")
+    return set(got.stdout.split())
+
+
+# the checkpoints must be done for the jobs behind them to be planned; what they read or
+# stand behind is forced in a first dry run, the rest in a second
+CHECKPOINTS = {"dump_manifest", "resolve_concept"}
+UPSTREAM = {
+    "fetch_dump_part", "extract_part", "join_corpus", "train_embedding", "random_embedding",
+    "restrict_embedding", "shared_vocabulary", "fetch_embedding", "import_embedding",
+    "corpus_prefix", "sweep_vocabulary", "evaluate_analogy", "evaluate_hierarchy",
+    "evaluate_multi_answer", "evaluate_pseudo", "evaluate_word_pairs",
+}  # fmt: skip
+
+
+def plan(repo: Path, folder: Path, configs: list[Path], *extra: str) -> list[Job]:
+    """Every job of the run that ``configs`` describe on ``folder`` (a fake enwiki), with
+    what it declares: two forced dry runs, before and behind the checkpoints."""
+    rules = workflow_rules(repo, folder, configs) - {"all"}
+    first = planned_jobs(dry_run(repo, folder, configs, sorted(rules - CHECKPOINTS), *extra))
+    behind = sorted(rules - CHECKPOINTS - UPSTREAM)
+    second = planned_jobs(dry_run(repo, folder, configs, behind, *extra))
+    return [j for j in first if j.rule in UPSTREAM] + [j for j in second if j.rule not in UPSTREAM]
+
+
+def local_rules(repo: Path) -> set[str]:
+    """The rules that run on the submitting node (a dry run does not say): the names in
+    the workflow's ``localrules:`` blocks, and the analyses' table rules
+    (``localrule: True`` in workflow/rules/analyses.smk, named from the registry)."""
+    from learnability.analyses.registry import ANALYSES
+
+    names: set[str] = set()
+    for path in [repo / "workflow/Snakefile", *sorted((repo / "workflow/rules").glob("*.smk"))]:
+        for block in re.findall(r"^\s*localrules:\n((?:\s+\w+,\n)+)", path.read_text(), re.M):
+            names.update(re.findall(r"(\w+),", block))
+    return names | {f"{a.name}_table" for a in ANALYSES.values() if a.report}

@@ -41,17 +41,19 @@ TOKENS_PER_GZ_MB = 400_000
 # gzip: about 4x (embeddings/_plain.py)
 PLAIN_PER_GZ = 4.0
 
-# bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49, the most measured
+# bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49.1, the most measured
 # (2085 MB for 42.5 M entries; 38 and 42 at 76 and 135 M entries, with the shards deleted
 # once merged); co-occurrence entries per corpus token (window 5, min_count 5) fall as the
 # corpus grows: 2.80 at 4.5 M tokens, 2.36 at 18 M, 2.13 at 36 M and 1.89 at 72 M on the
 # synthetic dump (the real sample has 2.9 at 0.45 M); the power law of slope -0.12 kept
 # here gives 1.3 at enwiki's 2.6 B tokens, above the measured slope's -0.16 (1.06),
 # inside the 1-3.5 B entries estimated for it
-GLOVE_TMP_BYTES_PER_ENTRY = 49
+GLOVE_TMP_BYTES_PER_ENTRY = 49.1
 ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
-# the top of the 1-3.5 B entries estimated for enwiki, over the model's 3.4 B there
-ENTRIES_UNCERTAINTY = 1.1
+# the same peak per corpus token: 80.0 and 80.2 bytes at 36 M and 72 M tokens, flat where
+# the per-entry figure falls; the scratch is the larger of the two drivers (208 GB by
+# tokens at enwiki, 166 GB by the entries model's 3.4 B)
+GLOVE_TMP_BYTES_PER_TOKEN = 80.2
 
 # Parquet bytes per vocabulary word: 13 (33 MB at 2.5 M words)
 VOCAB_PARQUET_BYTES_PER_WORD = 13
@@ -94,6 +96,14 @@ def declare(need: Need, attempt: int = 1) -> dict[str, int]:
     )
 
 
+def scratch_request(tmp_mb: int, tmpdir_set: bool) -> str:
+    """A SLURM job's request for its scratch: ``--tmp`` (the node's temporary disk) when
+    the job's tmpdir is the node's own (``LEARNABILITY_TMPDIR`` unset); none when it is
+    set, for that points at scratch elsewhere (shared, or a site's own), which SLURM
+    does not reserve and the job checks when it starts (:func:`check_scratch`)."""
+    return "" if tmpdir_set else f"--tmp={tmp_mb}M"
+
+
 def check_scratch(tmpdir: str, tmp_mb: float, variable: str = "LEARNABILITY_TMPDIR") -> None:
     """Stop a job in one line, before it writes anything, where its tmpdir has less free
     space than the ``tmp_mb`` it declared."""
@@ -126,11 +136,12 @@ def extraction_need(part_mb: float) -> Need:
 
 
 def join_need(tokens: float, text_mb: float) -> Need:
-    """The parts' counts merged: 208/270/307 MB measured at 18/36/72 M tokens, 1.5 MB per
-    M tokens above 200; 2/3/5 s there, 0.1 s per M tokens read and written. Its output:
-    the corpus, the parts' text joined."""
+    """The parts' counts merged: 208/270/307 MB measured at 18/36/72 M tokens, 1.8 MB per
+    M tokens above 200 (4.9 GB at enwiki, above the rehearsal's 4.7 GB extrapolation);
+    2/3/5 s there, 0.1 s per M tokens read and written. Its output: the corpus, the parts'
+    text joined."""
     millions = tokens / 1e6
-    return Need(200 + 1.5 * millions, 1 + 0.1 * millions / 60, disk_mb=text_mb)
+    return Need(200 + 1.8 * millions, 1 + 0.1 * millions / 60, disk_mb=text_mb)
 
 
 # --- embeddings ---------------------------------------------------------------------
@@ -156,13 +167,16 @@ def training_need(
     ``counting_mb`` (count_memory_mb, shared by its counting processes, each also holding
     the vocabulary's index: about 100 bytes a word, 4 GB for 16 processes at 2.5 M
     words). Its outputs: at most twice the corpus. Its scratch: GloVe's co-occurrence
-    shards at their peak, or the plain-text copy that word2vec and fastText read."""
+    shards at their peak (by entries or by tokens, the larger), or the plain-text copy
+    that word2vec and fastText read."""
     tokens = corpus_mb * TOKENS_PER_GZ_MB
     seconds = tokens * epochs / (rate * max(1.0, 0.75 * threads))
     tmp = 0.0
     if counts_cooccurrence:
-        entries = ENTRIES_UNCERTAINTY * cooccurrence_entries(tokens)
-        tmp = entries * GLOVE_TMP_BYTES_PER_ENTRY / 1e6
+        tmp = max(
+            cooccurrence_entries(tokens) * GLOVE_TMP_BYTES_PER_ENTRY,
+            tokens * GLOVE_TMP_BYTES_PER_TOKEN,
+        ) / 1e6
     elif plain_copy:
         tmp = PLAIN_PER_GZ * corpus_mb
     return Need(

@@ -24,8 +24,9 @@ def job_resources(rule, sizes=None, scratch=False):
     out = {key: resource(key) for key in ("mem_mb", "runtime", "disk_mb")}
     if scratch:
         out["tmp_mb"] = resource("tmp_mb")
-        out["slurm_extra"] = lambda w, input, attempt: (
-            f"--tmp={resource('tmp_mb')(w, input, attempt)}M"
+        out["slurm_extra"] = lambda w, input, attempt: cost.scratch_request(
+            resource("tmp_mb")(w, input, attempt),
+            bool(os.environ.get("LEARNABILITY_TMPDIR")),
         )
     return out
 
@@ -120,7 +121,8 @@ def evaluation_sizes(kind):
     def sizes(wildcards, input):
         return dict(
             **embedding_sizes(wildcards, input),
-            max_tokens=EVALUATIONS[kind].get("max_tokens", 0),
+            # only pseudo-disambiguation reads the corpus
+            max_tokens=EVALUATIONS["pseudo"]["max_tokens"] if kind == "pseudo" else 0,
         )
 
     return sizes
