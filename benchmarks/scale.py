@@ -455,7 +455,7 @@ def probe_dry_runs(work: Path, vocabulary: int) -> dict:
             continue
         wc = re.search(r"wildcards: (.*)", body)
         key = rule + (f"/{wc.group(1).split('=')[-1]}" if wc and rule not in ONE_KEY else "")
-        wanted = ("mem_mb", "runtime", "disk_mb", "cpus_per_task", "tmpdir")
+        wanted = ("mem_mb", "runtime", "disk_mb", "tmp_mb", "tmpdir")
         declared[key] = {k: v for k, v in re.findall(r"(\w+)=([^,]+)", res) if k in wanted}
     return {"dag_seconds": dag_s, "declared": declared}
 
@@ -582,7 +582,7 @@ DECLARED_AS = {
     "random_embedding": "random_embedding/random",
     "evaluations/pseudo": "evaluate_pseudo/glove",
 }
-# the thread scaling assumed from the 2 measured threads to a job's cpus_per_task
+# the thread scaling assumed from the 2 measured threads to a job's CPUs (its threads)
 THREAD_EFFICIENCY = 0.75
 
 
@@ -659,7 +659,8 @@ def report(results: list[dict], work: Path, probes: dict | None = None) -> None:
         ]
         for _, r in ex.iterrows():
             d = declared.get(DECLARED_AS.get(r["stage"], ""), {})
-            cpus = int(d.get("cpus_per_task", 1))
+            # the plugin gives a job its threads: training's from the profile's set-threads
+            cpus = 16 if r["stage"].startswith("train_embedding") else 1
             cells = [
                 r["stage"], r["driver"], f"{r['wall_s_slope']:.2f}",
                 f"{r.get('rss_mb_slope', np.nan):.2f}",

@@ -92,6 +92,52 @@ def test_manifest_from_the_server(dump_server, tmp_path, status):
     assert not (tmp_path / "m.tsv.status").exists()
 
 
+def _pin(files, path, change=None):
+    """A pinned manifest of ``files``; ``change``: (index, field, value) to alter one."""
+    from dataclasses import replace
+
+    from learnability.corpus.dumps import write_manifest
+
+    pins = list(files)
+    if change:
+        k, field, value = change
+        pins[k] = replace(pins[k], **{field: value})
+    write_manifest(pins, path)
+    return path
+
+
+def test_a_pinned_dump_refuses_a_mirror_that_serves_another(dump_server, tmp_path):
+    """The mirror's list is held to a committed manifest: the same parts pass; a changed
+    sha1 or size, a pinned part the mirror lacks, or a part the pin does not list is
+    refused in one line that names the part and the fix, and no manifest is written."""
+    url = f"{dump_server}/dump/"
+    served = build_manifest("dumpstatus.json", url, tmp_path / "served.tsv")
+    out = tmp_path / "m.tsv"
+    assert build_manifest("dumpstatus.json", url, out, pinned=_pin(served, tmp_path / "p.tsv"))
+    out.unlink()
+    cases = [
+        ((1, "sha1", "f" * 40), rf"{served[1].name} has sha1 [0-9a-f]{{40}} where .* pins f{{40}}"),
+        ((2, "size", 12345), rf"{served[2].name} has size \d+ where .* pins 12345"),
+        ((0, "name", "extra.bz2"), r"lists no extra.bz2, which .* pins"),
+    ]
+    for change, message in cases:
+        pin = _pin(served, tmp_path / "p.tsv", change)
+        with pytest.raises(InputError, match=message) as err:
+            build_manifest("dumpstatus.json", url, out, pinned=pin)
+        assert "\n" not in str(err.value) and not out.exists()
+    # a pin that leaves a served part out: refused, unless the config accepts it
+    _pin(served[:2], tmp_path / "p.tsv")
+    with pytest.raises(InputError, match=rf"{served[2].name} is not in .*allow_unpinned"):
+        build_manifest("dumpstatus.json", url, out, pinned=tmp_path / "p.tsv")
+    files = build_manifest("dumpstatus.json", url, out, pinned=tmp_path / "p.tsv",
+                           allow_unpinned=True)  # fmt: skip
+    assert files == served
+    # a pin that is not a manifest says so
+    (tmp_path / "bad.tsv").write_text("part\tchecksum\nx\ty\n")
+    with pytest.raises(InputError, match=r"bad.tsv: not a dump manifest .*no name, size, sha1"):
+        build_manifest("dumpstatus.json", url, out, pinned=tmp_path / "bad.tsv")
+
+
 def test_parts_without_checksums_need_an_explicit_override(server, tmp_path):
     bare = {"x-pages-articles1.xml-p1p9.bz2": {"size": 3, "url": "/x"}}
     Handler.files = {"/dump/dumpstatus.json": _status(bare).encode()}

@@ -43,7 +43,7 @@ def _copy_workflow(wd: Path) -> None:
 
 
 def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
-    """A synthetic 3-part dump with its dumpstatus.json on 127.0.0.1: one manifest job,
+    """A synthetic 3-part dump with its dumpstatus.json on 127.0.0.1, pinned: one manifest job,
     one download and one extraction job per part, one join, then the rest of the
     workflow on the joined corpus. The fixture's DAG leaves out two things tested here:
     a learning curve, and compare.vocabulary: own (each embedding on its own words)."""
@@ -57,6 +57,11 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     _copy_workflow(wd)
     cfg = without_diagnostics(tiny_config(wd))
     cfg["dump"] = {"name": "testwiki", "base_url": f"{server}/dump/", "status": "dumpstatus.json"}
+    # the dump pinned to its own parts (tests/test_dumps.py: a pin the mirror breaks)
+    from learnability.corpus.dumps import build_manifest
+
+    build_manifest("dumpstatus.json", f"{server}/dump/", wd / "pinned.tsv")
+    cfg["dump"]["pinned"] = "pinned.tsv"
     cfg["corpus"]["min_article_tokens"] = 20
     cfg["training"]["min_count"] = 2
     cfg["embeddings"] = {

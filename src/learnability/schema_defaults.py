@@ -11,6 +11,8 @@ DEFAULTS = {
     'dump.job': 'articlesdump',
     'dump.pattern': '-pages-articles\\d+\\.xml-p\\d+p\\d+\\.bz2$',
     'dump.allow_unverified': False,
+    'dump.pinned': None,
+    'dump.allow_unpinned': False,
     'corpus.min_article_tokens': 50,
     'corpus.max_line_tokens': 1000,
     'training.count_memory_mb': 1024,

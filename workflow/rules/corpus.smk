@@ -15,6 +15,9 @@ if MULTIPART:
         fetch_dump_part,
 
     checkpoint dump_manifest:
+        input:
+            # the pin, if any: editing it checks the mirror's list again
+            pinned=[config["dump"]["pinned"]] if config["dump"]["pinned"] else [],
         output:
             "resources/dumps/{dump}/manifest.tsv",
         log:
@@ -30,6 +33,7 @@ if MULTIPART:
             job=config["dump"]["job"],
             pattern=config["dump"]["pattern"],
             allow_unverified=config["dump"]["allow_unverified"],
+            allow_unpinned=config["dump"]["allow_unpinned"],
         script:
             "../scripts/dump_manifest.py"
 

@@ -10,6 +10,8 @@ with logged(snakemake) as log:
         job=p.job,
         pattern=p.pattern,
         allow_unverified=p.allow_unverified,
+        pinned=snakemake.input.pinned[0] if snakemake.input.pinned else None,
+        allow_unpinned=p.allow_unpinned,
     )
     total = sum(f.size or 0 for f in files)
     log.info("%d parts, %.1f MB in all: %s", len(files), total / 1e6, [f.name for f in files])

@@ -11,8 +11,10 @@ per part (name, size, sha1, md5, url) in page order, which the workflow reads to
 one download and one extraction job per part.
 
 The status file is the root of trust: it is fetched without a checksum (it defines
-them), so fetch it over HTTPS or from a copy you trust. Every part is then verified
-against it before it becomes an output.
+them), so fetch it over HTTPS or from a copy you trust, or pin the dump: a manifest
+committed beside the config (``dump.pinned``) that the mirror's list must match, part
+for part, size and sha1. Every part is then verified against it before it becomes an
+output.
 """
 
 from __future__ import annotations
@@ -120,6 +122,13 @@ def write_manifest(files: list[DumpFile], path: str | os.PathLike[str]) -> None:
 def read_manifest(path: str | os.PathLike[str]) -> list[DumpFile]:
     with open(path, encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
+    missing = [c for c in ("name", "size", "sha1") if rows and c not in rows[0]]
+    if not rows or missing:
+        raise InputError(
+            f"{path}: not a dump manifest (a TSV with the columns {', '.join(COLUMNS)}; "
+            f"{'no rows' if not rows else 'no ' + ', '.join(missing)})"
+        )
+    rows = [{c: r.get(c) or "" for c in COLUMNS} for r in rows]
     return [
         DumpFile(
             name=r["name"],
@@ -139,6 +148,45 @@ def manifest_entry(path: str | os.PathLike[str], name: str) -> DumpFile:
     raise InputError(f"{path}: no part named {name!r}; delete the manifest to fetch it again")
 
 
+def check_pinned(
+    files: list[DumpFile], pinned: str | os.PathLike[str], source: str, allow_unpinned: bool
+) -> None:
+    """The mirror's parts (``files``, from ``source``) against the ``pinned`` manifest: a
+    pinned part the mirror lacks, or one whose size or sha1 differs, is refused in one
+    line; a part the pin does not list too, unless ``allow_unpinned``."""
+    pins = {f.name: f for f in read_manifest(pinned)}
+    served = {f.name for f in files}
+    lacking = [name for name in pins if name not in served]
+    if lacking:
+        raise InputError(
+            f"{source}: lists no {lacking[0]}, which {pinned} pins ({len(lacking)} of "
+            f"{len(pins)} pinned parts missing): this mirror serves another or an incomplete "
+            "dump; point dump.base_url at a mirror of the pinned one"
+        )
+    for f in files:
+        pin = pins.get(f.name)
+        if pin is None:
+            if allow_unpinned:
+                continue
+            raise InputError(
+                f"{source}: {f.name} is not in {pinned}; set dump.allow_unpinned: true to "
+                "accept parts the pin does not list"
+            )
+        for field in ("sha1", "size"):
+            want, got = getattr(pin, field), getattr(f, field)
+            if want and got and want != got:
+                raise InputError(
+                    f"{source}: {f.name} has {field} {got} where {pinned} pins {want}: this "
+                    "mirror serves another dump; point dump.base_url at a mirror of the "
+                    "pinned one, or set dump.pinned: null to trust this mirror's list"
+                )
+        if pin.sha1 and not f.sha1:
+            raise InputError(
+                f"{source}: no sha1 for {f.name}, which {pinned} pins: use a mirror that "
+                "publishes sha1s (dump.status: dumpstatus.json or the sha1sums file)"
+            )
+
+
 def build_manifest(
     status: str,
     base_url: str,
@@ -147,9 +195,12 @@ def build_manifest(
     job: str = DEFAULT_JOB,
     pattern: str = DEFAULT_PATTERN,
     allow_unverified: bool = False,
+    pinned: str | os.PathLike[str] | None = None,
+    allow_unpinned: bool = False,
 ) -> list[DumpFile]:
     """Fetch the status file (``status``: a URL, a path, or a name relative to
-    ``base_url``), parse it and write the manifest to ``dest``."""
+    ``base_url``), parse it, check it against the ``pinned`` manifest if any
+    (:func:`check_pinned`) and write the manifest to ``dest``."""
     source = status if re.match(r"^[a-z]+://|^/", status) else urljoin(base_url, status)
     raw = Path(str(dest) + ".status")
     try:
@@ -163,6 +214,8 @@ def build_manifest(
         files = parse_checksum_list(text, base_url, source, pattern)
     if not files:
         raise InputError(f"{source}: lists no file of the dump (job {job!r}, pattern {pattern!r})")
+    if pinned:
+        check_pinned(files, pinned, source, allow_unpinned)
     unverified = [f.name for f in files if not f.checksums]
     if unverified and not allow_unverified:
         raise DownloadError(

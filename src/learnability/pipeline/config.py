@@ -179,6 +179,8 @@ def anchor_paths(config: dict, root: Path, *, absolute: bool = False) -> dict:
     dump = config.get("dump", {})
     if dump.get("source"):
         dump["source"] = anchor(dump["source"])
+    if dump.get("pinned"):
+        dump["pinned"] = anchor(dump["pinned"])
     for spec in (config.get("embeddings") or {}).values():
         for key in ("path", "words"):
             if spec and key in spec:

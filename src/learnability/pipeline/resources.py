@@ -7,7 +7,8 @@ suite: tests/test_cluster_plan.py plans the paper's run at enwiki's sizes and ch
 job against these models). A model gives the *need*: the measurement it quotes, or what
 an analytic count of the job's data structures gives, with no margin. :func:`declare`
 turns a need into the rule's ``resources``: memory and disk ``MARGIN`` times the need,
-runtime ``RUNTIME_MARGIN`` times, and memory and runtime growing by ``RETRY_GROWTH`` with
+runtime ``RUNTIME_MARGIN`` times (``RUNTIME_FLOOR`` minutes at least), and memory and
+runtime growing by ``RETRY_GROWTH`` with
 each attempt (a job killed for memory or time is retried with more). The rules
 (workflow/rules/*.smk) only adapt a job's wildcards and inputs to the sizes.
 Each constant names the measurement it comes from (``benchmarks/scale.py`` unless said
@@ -28,6 +29,11 @@ MARGIN = 1.3
 RUNTIME_MARGIN = 2.0
 # each retry asks for half the first attempt's memory and runtime more
 RETRY_GROWTH = 0.5
+# no job asks for less time than this: a scheduler's granularity and a busy file system
+# (the needs themselves are what the job does, so that their sum is the run's cost)
+RUNTIME_FLOOR = 10
+# a job's Python start and imports (benchmarks/job_startup.py: a few seconds)
+STARTUP_MINUTES = 0.5
 
 # a job's Python with numpy, pandas, pyarrow and scikit-learn imported: 150-200 MB of
 # anonymous memory at start (benchmarks/evaluation_memory.py, benchmarks/job_startup.py),
@@ -90,7 +96,7 @@ def declare(need: Need, attempt: int = 1) -> dict[str, int]:
     grow = 1 + RETRY_GROWTH * (max(1, attempt) - 1)
     return dict(
         mem_mb=math.ceil(MARGIN * need.mem_mb * grow),
-        runtime=math.ceil(RUNTIME_MARGIN * need.runtime * grow),
+        runtime=math.ceil(max(RUNTIME_FLOOR, RUNTIME_MARGIN * need.runtime) * grow),
         disk_mb=math.ceil(MARGIN * (need.disk_mb + need.tmp_mb)),
         tmp_mb=math.ceil(MARGIN * need.tmp_mb),
     )
@@ -121,18 +127,18 @@ def check_scratch(tmpdir: str, tmp_mb: float, variable: str = "LEARNABILITY_TMPD
 def download_need(size_mb: float) -> Need:
     """A download at 1 MB/s (a slow mirror; Wikimedia's asks for 2 connections at most):
     the file on disk, a buffer in memory."""
-    return Need(BASE_MB, 5 + size_mb / 60, disk_mb=size_mb)
+    return Need(BASE_MB, STARTUP_MINUTES + size_mb / 60, disk_mb=size_mb)
 
 
 def manifest_need() -> Need:
-    return Need(BASE_MB, 5, disk_mb=1)
+    return Need(BASE_MB, STARTUP_MINUTES, disk_mb=1)
 
 
 def extraction_need(part_mb: float) -> Need:
     """One page at a time plus the part's token counts: 329-360 MB measured for parts of
     16-64 MB of bz2, growing with the part's vocabulary (0.5 MB per MB of bz2 covers it);
     2 MB/s of bz2 measured per core. Its outputs: the part's text, about 40% of its bz2."""
-    return Need(400 + 0.5 * part_mb, 2 + part_mb / 2 / 60, disk_mb=0.5 * part_mb)
+    return Need(400 + 0.5 * part_mb, STARTUP_MINUTES + part_mb / 2 / 60, disk_mb=0.5 * part_mb)
 
 
 def join_need(tokens: float, text_mb: float) -> Need:
@@ -141,7 +147,7 @@ def join_need(tokens: float, text_mb: float) -> Need:
     2/3/5 s there, 0.1 s per M tokens read and written. Its output: the corpus, the parts'
     text joined."""
     millions = tokens / 1e6
-    return Need(200 + 1.8 * millions, 1 + 0.1 * millions / 60, disk_mb=text_mb)
+    return Need(200 + 1.8 * millions, STARTUP_MINUTES + 0.1 * millions / 60, disk_mb=text_mb)
 
 
 # --- embeddings ---------------------------------------------------------------------
@@ -173,15 +179,18 @@ def training_need(
     seconds = tokens * epochs / (rate * max(1.0, 0.75 * threads))
     tmp = 0.0
     if counts_cooccurrence:
-        tmp = max(
-            cooccurrence_entries(tokens) * GLOVE_TMP_BYTES_PER_ENTRY,
-            tokens * GLOVE_TMP_BYTES_PER_TOKEN,
-        ) / 1e6
+        tmp = (
+            max(
+                cooccurrence_entries(tokens) * GLOVE_TMP_BYTES_PER_ENTRY,
+                tokens * GLOVE_TMP_BYTES_PER_TOKEN,
+            )
+            / 1e6
+        )
     elif plain_copy:
         tmp = PLAIN_PER_GZ * corpus_mb
     return Need(
         4000 + counting_mb + corpus_mb * mem_per_mb,
-        10 + seconds / 60,
+        STARTUP_MINUTES + seconds / 60,
         disk_mb=2 * corpus_mb,
         tmp_mb=tmp,
     )
@@ -202,7 +211,7 @@ def random_need(words: float, dim: int) -> Need:
     words and 399 MB at 3 M (150 MB and 80 bytes a word); 28 s for 3.6 GB of vectors.
     Its outputs: the vectors and the vocabulary."""
     out = vectors_mb(words, dim) + words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6
-    return Need(150 + words * 80 / 1e6, 5 + out / 50 / 60, disk_mb=out)
+    return Need(150 + words * 80 / 1e6, STARTUP_MINUTES + out / 50 / 60, disk_mb=out)
 
 
 def import_need(input_mb: float, loads_whole: bool) -> Need:
@@ -212,14 +221,14 @@ def import_need(input_mb: float, loads_whole: bool) -> Need:
     (bz2) expanding about 3x. Its output: at most the input's size again."""
     return Need(
         2000 + input_mb * (3 if loads_whole else 0),
-        5 + input_mb * 3 / 10 / 60,
+        STARTUP_MINUTES + input_mb * 3 / 10 / 60,
         disk_mb=3 * input_mb,
     )
 
 
 def vocabulary_need(words: float, vocabularies: int) -> Need:
     """The vocabularies' words in memory, each about ``WORD_BYTES``."""
-    return Need(BASE_MB + 2 * vocabularies * words * WORD_BYTES / 1e6, 5,
+    return Need(BASE_MB + 2 * vocabularies * words * WORD_BYTES / 1e6, 1,
                 disk_mb=words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6)  # fmt: skip
 
 
@@ -227,7 +236,7 @@ def restrict_need(words: float, dim: int) -> Need:
     """Rows copied block by block from the memory map: its pages, the vocabulary, and the
     restricted copy on disk."""
     mb = vectors_mb(words, dim)
-    return Need(BASE_MB + mb + words * WORD_BYTES / 1e6, 5 + 2 * mb / READ_MB_S / 60,
+    return Need(BASE_MB + mb + words * WORD_BYTES / 1e6, STARTUP_MINUTES + 2 * mb / READ_MB_S / 60,
                 disk_mb=mb)  # fmt: skip
 
 
@@ -241,7 +250,7 @@ def embedding_read_need(words: float, dim: int, work_mb: float = 0, minutes: flo
     mb = vectors_mb(words, dim)
     return Need(
         BASE_MB + mb + words * WORD_BYTES / 1e6 + work_mb,
-        5 + mb / READ_MB_S / 60 + minutes,
+        STARTUP_MINUTES + mb / READ_MB_S / 60 + minutes,
         disk_mb=10,
     )
 
@@ -291,13 +300,13 @@ def evaluation_need(kind: str, words: float, dim: int, max_tokens: float = 2e6) 
 
 def small_need() -> Need:
     """Tables, plots, tests and the report: small tables in, small files out."""
-    return Need(BASE_MB + 500, 10, disk_mb=100)
+    return Need(BASE_MB + 500, 2, disk_mb=100)
 
 
 def vocabulary_table_need(words: float, vocabularies: int = 1) -> Need:
     """A job that reads whole vocabularies (resolving a list, the coverage, the sweep's
     shared words): their words as Python strings; 12 s measured at 3 M words."""
-    return Need(BASE_MB + 2 * vocabularies * words * WORD_BYTES / 1e6, 5, disk_mb=10)
+    return Need(BASE_MB + 2 * vocabularies * words * WORD_BYTES / 1e6, 1, disk_mb=10)
 
 
 # --- every rule ---------------------------------------------------------------------
