@@ -14,26 +14,20 @@ from __future__ import annotations
 
 import importlib.util
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 from conftest import REPO
 
-from learnability.analyses.base import JobSize
-from learnability.analyses.registry import ANALYSES
-from learnability.embeddings import registry
 from learnability.pipeline import resources as cost
 from learnability.pipeline.planning import (
     CHECKPOINTS,
-    ENWIKI_BZ2,
-    ENWIKI_DIM,
-    ENWIKI_GZ,
     ENWIKI_PARTS,
     ENWIKI_WORDS,
     UPSTREAM,
     dry_run,
+    enwiki_job_sizes,
     fake_enwiki,
+    paper_config,
     plan,
     planned_jobs,
     workflow_rules,
@@ -44,84 +38,9 @@ pytestmark = pytest.mark.timeout(600)
 # what every declaration must cover of its model's need (the issue's margin, written here
 # and not read from the models, so that lowering theirs fails this test)
 REQUIRED = 1.3
+CONFIG = paper_config(REPO)
 
 PAPER_YAML = REPO / "config" / "paper.yaml"
-PAPER = yaml.safe_load(PAPER_YAML.read_text())
-DEFAULTS = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-
-
-def paper(*keys):
-    """A key of config/paper.yaml, or of config/config.yaml that it is merged into."""
-    for cfg in (PAPER, DEFAULTS):
-        node = cfg
-        try:
-            for k in keys:
-                node = node[k]
-            return node
-        except KeyError:
-            continue
-    raise KeyError(keys)
-
-
-def enwiki_sizes(rule: str, wildcards: dict[str, str], lists: int) -> dict:
-    """The sizes of one job of the paper's run at enwiki's size, as this test states them."""
-    shape = dict(words=ENWIKI_WORDS, dim=ENWIKI_DIM)
-    part_mb = ENWIKI_BZ2 / ENWIKI_PARTS / 1e6
-    threads = paper("learnability", "threads")
-    if rule in ("fetch_dump_part",):
-        return dict(size_mb=part_mb)
-    if rule == "extract_part":
-        return dict(part_mb=part_mb)
-    if rule == "join_corpus":
-        return dict(tokens=ENWIKI_GZ / 1e6 * cost.TOKENS_PER_GZ_MB, text_mb=ENWIKI_GZ / 1e6)
-    if rule == "train_embedding":
-        method = registry.method(paper("embeddings", wildcards["embedding"], "method"))
-        epochs = paper("training", "epochs")
-        if method.name == "glove":
-            epochs = paper("training", "glove", "epochs")
-        return dict(
-            corpus_mb=ENWIKI_GZ / 1e6, epochs=epochs, threads=16, rate=method.rate,
-            mem_per_mb=method.mem_per_mb,
-            counting_mb=paper("training", "count_memory_mb") if method.counts_cooccurrence else 0,
-            counts_cooccurrence=method.counts_cooccurrence, plain_copy=method.plain_copy,
-        )  # fmt: skip
-    if rule in ("random_embedding", "restrict_embedding", "explorer"):
-        return shape
-    if rule in ("shared_vocabulary", "coverage"):
-        return dict(words=ENWIKI_WORDS, vocabularies=len(paper("compare", "embeddings")))
-    if rule == "resolve_concept":
-        return dict(words=ENWIKI_WORDS)
-    if rule.startswith("evaluate_"):
-        kind = rule.removeprefix("evaluate_")
-        return dict(**shape, max_tokens=paper("evaluations", kind).get("max_tokens", 0))
-    fits = {
-        "learnability": paper("learnability", "iterations"),
-        "null_distribution": paper("random_lists", "lists") * paper("random_lists", "iterations"),
-    }
-    if rule in fits:
-        return dict(**shape, fits=fits[rule], threads=threads)
-    if rule in ANALYSES:
-        analysis = ANALYSES[rule]
-        settings = analysis.from_config(merged())
-        size = JobSize(lists, ENWIKI_WORDS, ENWIKI_DIM, paper("learnability", "iterations"))
-        return dict(**shape, seconds=analysis.seconds(settings, size),
-                    threads=threads if analysis.fits else 1)  # fmt: skip
-    return {}
-
-
-def merged() -> dict:
-    """config.yaml with paper.yaml merged in, and the schema's defaults."""
-    from learnability.defaults import SCHEMA
-    from learnability.pipeline.config import fill_defaults
-
-    def merge(a, b):
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = merge(a[k], v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
-        return out
-
-    cfg = merge(DEFAULTS, PAPER)
-    return fill_defaults(cfg, yaml.safe_load(Path(SCHEMA).read_text()))
 
 
 def violations(planned, lists: int) -> list[str]:
@@ -130,7 +49,7 @@ def violations(planned, lists: int) -> list[str]:
     bad = []
     for rule, wildcards, res in planned:
         try:
-            need = cost.need(rule, **enwiki_sizes(rule, wildcards, lists))
+            need = cost.need(rule, **enwiki_job_sizes(rule, wildcards, CONFIG, lists))
         except KeyError:
             bad.append(f"{rule}: no resource model")
             continue

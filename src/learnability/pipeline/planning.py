@@ -189,3 +189,77 @@ def local_rules(repo: Path) -> set[str]:
         for block in re.findall(r"^\s*localrules:\n((?:\s+\w+,\n)+)", path.read_text(), re.M):
             names.update(re.findall(r"(\w+),", block))
     return names | {f"{a.name}_table" for a in ANALYSES.values() if a.report}
+
+
+def paper_config(repo: Path, *overlays: Path) -> dict:
+    """config/config.yaml with config/paper.yaml and ``overlays`` merged in (as
+    ``--configfile`` merges them), the schema's defaults filled."""
+    import yaml
+
+    from learnability.defaults import SCHEMA
+    from learnability.pipeline.config import fill_defaults
+
+    def merge(a: dict, b: dict) -> dict:
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = merge(a[k], v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
+        return out
+
+    cfg = yaml.safe_load((repo / "config/config.yaml").read_text())
+    for path in (repo / "config/paper.yaml", *overlays):
+        cfg = merge(cfg, yaml.safe_load(Path(path).read_text()))
+    return fill_defaults(cfg, yaml.safe_load(Path(SCHEMA).read_text()))
+
+
+def enwiki_job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int) -> dict:
+    """The sizes of one job of ``config``'s run at enwiki's size (its parts, corpus and
+    3 M x 300 vectors), for its rule's model (learnability.pipeline.resources): stated
+    here from enwiki's figures and the config, not read from the files the rules read."""
+    from learnability.analyses.base import JobSize
+    from learnability.analyses.registry import ANALYSES
+    from learnability.embeddings import registry
+    from learnability.pipeline import resources as cost
+
+    shape = dict(words=ENWIKI_WORDS, dim=ENWIKI_DIM)
+    part_mb = ENWIKI_BZ2 / ENWIKI_PARTS / 1e6
+    fitting = config["learnability"]
+    if rule == "fetch_dump_part":
+        return dict(size_mb=part_mb)
+    if rule == "extract_part":
+        return dict(part_mb=part_mb)
+    if rule == "join_corpus":
+        return dict(tokens=ENWIKI_GZ / 1e6 * cost.TOKENS_PER_GZ_MB, text_mb=ENWIKI_GZ / 1e6)
+    if rule == "train_embedding":
+        method = registry.method(config["embeddings"][wildcards["embedding"]]["method"])
+        training = config["training"]
+        epochs = training["glove"]["epochs"] if method.name == "glove" else training["epochs"]
+        return dict(
+            corpus_mb=ENWIKI_GZ / 1e6, epochs=epochs, threads=training["threads"],
+            rate=method.rate, mem_per_mb=method.mem_per_mb,
+            counting_mb=training["count_memory_mb"] if method.counts_cooccurrence else 0,
+            counts_cooccurrence=method.counts_cooccurrence, plain_copy=method.plain_copy,
+        )  # fmt: skip
+    if rule in ("random_embedding", "restrict_embedding", "explorer"):
+        return shape
+    if rule in ("shared_vocabulary", "coverage"):
+        return dict(words=ENWIKI_WORDS, vocabularies=len(config["compare"]["embeddings"]))
+    if rule == "resolve_concept":
+        return dict(words=ENWIKI_WORDS)
+    if rule.startswith("evaluate_"):
+        pseudo = rule == "evaluate_pseudo"
+        return dict(
+            **shape, max_tokens=config["evaluations"]["pseudo"]["max_tokens"] if pseudo else 0
+        )
+    nulls = config["random_lists"]
+    fits = {
+        "learnability": fitting["iterations"],
+        "null_distribution": nulls["lists"] * nulls["iterations"],
+    }
+    if rule in fits:
+        return dict(**shape, fits=fits[rule], threads=fitting["threads"])
+    if rule in ANALYSES:
+        analysis = ANALYSES[rule]
+        size = JobSize(lists, ENWIKI_WORDS, ENWIKI_DIM, fitting["iterations"])
+        return dict(**shape, seconds=analysis.seconds(analysis.from_config(config), size),
+                    threads=fitting["threads"] if analysis.fits else 1)  # fmt: skip
+    return {}
