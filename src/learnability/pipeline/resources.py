@@ -401,6 +401,8 @@ def model(rule: str) -> Model:
     """The model of ``rule`` (KeyError names a rule that has none)."""
     if not MODELS:
         MODELS.update(_rules())
+    if rule not in MODELS:
+        raise KeyError(f"rule {rule!r} has no resource model in learnability.pipeline.resources")
     return MODELS[rule]
 
 
