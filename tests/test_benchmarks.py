@@ -36,6 +36,7 @@ PRINTS = {
     "plan.py": "ratio",
     "scale.py": "log-log slopes, and enwiki",
     "suggestions.py": "ratio score/fits",
+    "training_memory.py": "ratio model/peak",
     "trainers.py": "vs gensim word2vec",
 }
 

@@ -30,7 +30,8 @@ class Method:
     None for all), so that a key it does not read never reruns it. ``rate``: tokens x
     epochs per second per thread (README, "The paper-scale run"; word2vec's and
     fastText's measured at 104k words by benchmarks/scale.py); ``mem_per_mb``: MB of
-    memory per MB of gzipped corpus;
+    memory per MB of gzipped corpus, for a method without an analytic memory model
+    (:func:`learnability.pipeline.resources.training_memory_mb`);
     ``counts_cooccurrence``: it also takes ``training.count_memory_mb``; ``plain_copy``:
     it trains from a plain-text copy of the corpus in its tmpdir. ``package``:
     (importable module, extra, what to install) when the trainer comes from an optional

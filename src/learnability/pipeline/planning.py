@@ -65,7 +65,11 @@ def fake_enwiki(
     ]  # fmt: skip
     write_manifest(files, folder / f"resources/dumps/{DUMP}/manifest.tsv")
     corpus = folder / f"results/corpus/{DUMP}"
-    stats = {"tokens": int(ENWIKI["tokens"]), "parts": ENWIKI_PARTS}
+    stats = {
+        "tokens": int(ENWIKI["tokens"]),
+        "parts": ENWIKI_PARTS,
+        "types_with_count_at_least": {"5": vocabulary},
+    }
     for f in files:
         sparse(folder / f"resources/dumps/{DUMP}/parts/{f.name}", f.size)
         sparse(corpus / f"parts/{f.name}.txt.gz", int(ENWIKI_GZ / ENWIKI_PARTS))
@@ -238,6 +242,8 @@ def enwiki_job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: 
             rate=method.rate, mem_per_mb=method.mem_per_mb,
             counting_mb=training["count_memory_mb"] if method.counts_cooccurrence else 0,
             counts_cooccurrence=method.counts_cooccurrence, plain_copy=method.plain_copy,
+            method=method.name, words=ENWIKI_WORDS, dim=ENWIKI_DIM,
+            bucket=training["fasttext"]["bucket"] if method.name == "fasttext" else 0,
         )  # fmt: skip
     if rule in ("random_embedding", "restrict_embedding", "explorer"):
         return shape

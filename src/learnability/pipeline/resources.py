@@ -158,6 +158,52 @@ def cooccurrence_entries(tokens: float) -> float:
     return tokens * min(3.0, ENTRIES_PER_TOKEN * (tokens / ENTRIES_AT_TOKENS) ** ENTRIES_SLOPE)
 
 
+# the analytic training memories' constants, fitted to the rehearsal's peaks (word2vec
+# 485/681/931 MB, fastText 2899/3180/3556, GloVe 2616/2459/4448 at 104k/163k/253k words,
+# dim 300, 2 threads, count_memory_mb 1000): a trainer's Python and libraries, and
+# GloVe's one bucket of co-occurrence entries in memory (768 MiB)
+TRAINER_BASE_MB = 200
+GLOVE_BUCKET_MB = 805
+
+
+def training_memory_mb(
+    method: str,
+    words: float,
+    dim: int,
+    threads: int,
+    counting_mb: float = 0,
+    bucket: int = 0,
+) -> float | None:
+    """MB a trainer holds for a vocabulary of ``words`` at ``dim``, where its data
+    structures are known; None for a method without an analytic model.
+
+    - word2vec (gensim): the input and output vectors, float32 (8 x dim bytes a word),
+      and about 500 bytes a word of vocabulary (its dict, counts, sampling table).
+    - fastText (gensim): ``bucket`` n-gram vectors, and per word the input, output and
+      final vectors and the vocabulary's vectors' gradients (16 x dim bytes).
+    - GloVe (ours): training holds the weights and AdaGrad sums of both sides, float64
+      (32 x (dim + 1) bytes a word), the summed float32 vectors and one bucket of
+      entries; counting holds ``counting_mb`` shared by up to ``threads`` processes, each
+      with the vocabulary's index (about 100 bytes a word) and its own Python; the larger
+      of the two phases."""
+    if method == "word2vec":
+        return TRAINER_BASE_MB + words * (8 * dim + 500) / 1e6
+    if method == "fasttext":
+        return TRAINER_BASE_MB + (bucket * 4 * dim + words * 16 * dim) / 1e6
+    if method == "glove":
+        training = words * (32 * (dim + 1) + 4 * dim + 100) / 1e6 + GLOVE_BUCKET_MB
+        counting = counting_mb + threads * (250 + words * 100 / 1e6)
+        return TRAINER_BASE_MB + max(training, counting)
+    return None
+
+
+def vocabulary_at(tokens: float) -> float:
+    """Words at min_count 5 of a corpus of ``tokens`` where its counts are not known (a
+    dry run before the corpus exists): Heaps' law through the synthetic dump's 104,103
+    words at 18 M tokens with its slope there (0.64), 2.5 M at enwiki's 2.6 B."""
+    return 104_103 * (max(tokens, 1.0) / 18e6) ** 0.64
+
+
 def training_need(
     corpus_mb: float,
     epochs: int,
@@ -167,14 +213,17 @@ def training_need(
     counting_mb: float = 0,
     counts_cooccurrence: bool = False,
     plain_copy: bool = False,
+    method: str = "",
+    words: float = 0,
+    dim: int = 0,
+    bucket: int = 0,
 ) -> Need:
     """Tokens x epochs at the method's measured ``rate`` (tokens/s on one thread) with 75%
-    thread scaling; the method's memory per corpus MB above 4 GB, plus GloVe's
-    ``counting_mb`` (count_memory_mb, shared by its counting processes, each also holding
-    the vocabulary's index: about 100 bytes a word, 4 GB for 16 processes at 2.5 M
-    words). Its outputs: at most twice the corpus. Its scratch: GloVe's co-occurrence
-    shards at their peak (by entries or by tokens, the larger), or the plain-text copy
-    that word2vec and fastText read."""
+    thread scaling. Its memory: the analytic model of the method at its vocabulary of
+    ``words`` (:func:`training_memory_mb`), or for a method without one, its memory per
+    corpus MB above 4 GB plus GloVe's ``counting_mb``. Its outputs: at most twice the
+    corpus. Its scratch: GloVe's co-occurrence shards at their peak (by entries or by
+    tokens, the larger), or the plain-text copy that word2vec and fastText read."""
     tokens = corpus_mb * TOKENS_PER_GZ_MB
     seconds = tokens * epochs / (rate * max(1.0, 0.75 * threads))
     tmp = 0.0
@@ -188,8 +237,11 @@ def training_need(
         )
     elif plain_copy:
         tmp = PLAIN_PER_GZ * corpus_mb
+    memory = training_memory_mb(method, words, dim, threads, counting_mb, bucket)
+    if memory is None:
+        memory = 4000 + counting_mb + corpus_mb * mem_per_mb
     return Need(
-        4000 + counting_mb + corpus_mb * mem_per_mb,
+        memory,
         STARTUP_MINUTES + seconds / 60,
         disk_mb=2 * corpus_mb,
         tmp_mb=tmp,
@@ -347,6 +399,10 @@ def _rules() -> dict[str, Model]:
                 "counting_mb",
                 "counts_cooccurrence",
                 "plain_copy",
+                "method",
+                "words",
+                "dim",
+                "bucket",
             ),
         ),  # fmt: skip
         "random_embedding": Model(random_need, ("words", "dim")),

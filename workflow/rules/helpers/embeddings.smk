@@ -32,7 +32,13 @@ def training_sizes(wildcards, input):
     # without epochs (transformer) reads the corpus once
     method = _method(wildcards)
     counting = method.counts_cooccurrence and config["training"]["count_memory_mb"]
+    params = point_params(wildcards.embedding)
     return dict(
+        method=method.name,
+        # read by the methods with an analytic memory model (not every method has them)
+        words=corpus_words(input[0], params.get("min_count", 1)),
+        dim=params.get("dim", 0),
+        bucket=params.get("bucket", 0),
         corpus_mb=input_mb(input),
         epochs=point_params(wildcards.embedding).get("epochs", 1),
         threads=training_threads(wildcards),
@@ -42,6 +48,24 @@ def training_sizes(wildcards, input):
         counts_cooccurrence=method.counts_cooccurrence,
         plain_copy=method.plain_copy,
     )
+
+
+def corpus_words(corpus, min_count):
+    """The corpus's words at ``min_count`` from its stats.json (written with it), at the
+    largest threshold counted there that is not above it (an upper bound); Heaps' law
+    from its size where there is no count (learnability.pipeline.resources)."""
+    import json
+
+    stats = Path(corpus).with_name("stats.json")
+    counts = (
+        json.loads(stats.read_text()).get("types_with_count_at_least", {})
+        if stats.exists()
+        else {}
+    )
+    below = [int(k) for k in counts if int(k) <= min_count]
+    if below:
+        return counts[str(max(below))]
+    return cost.vocabulary_at(input_mb(corpus) * cost.TOKENS_PER_GZ_MB)
 
 
 def random_sizes(wildcards, input):
