@@ -36,8 +36,10 @@ def training_sizes(wildcards, input):
     return dict(
         method=method.name,
         # read by the methods with an analytic memory model (not every method has them)
-        words=corpus_words(input[0], params.get("min_count", 1)),
-        dim=params.get("dim", 0),
+        words=corpus_words(
+            input[0], params["min_count"] if "min_count" in params else 1
+        ),
+        dim=params["dim"] if "dim" in params else 0,
         bucket=params.get("bucket", 0),
         corpus_mb=input_mb(input),
         epochs=point_params(wildcards.embedding).get("epochs", 1),
