@@ -51,11 +51,23 @@ def evaluation_config() -> dict:
     return yaml.safe_load((REPO / "config/config.yaml").read_text())["evaluations"]
 
 
-def kind_files(kind: str, block: dict) -> list[Path]:
-    return [
+def kind_files(kind: str, block: dict, short: Path | None = None) -> list[Path]:
+    """The files a kind reads; under ``short``, their first lines (made by the parent in
+    --smoke, so that its every path runs in seconds)."""
+    paths = [
         resolve_package_path(f) if f.startswith("package://") else REPO / f
         for f in block[kind].get("files", [])
     ]
+    return [short / p.name for p in paths] if short else paths
+
+
+def shorten(block: dict, folder: Path, lines: int) -> None:
+    """The first ``lines`` lines of every kind's files, in ``folder``."""
+    folder.mkdir()
+    for kind in KINDS:
+        for path in kind_files(kind, block):
+            head = path.read_text(encoding="utf-8", errors="replace").splitlines()[:lines]
+            (folder / path.name).write_text("\n".join(head) + "\n", encoding="utf-8")
 
 
 def dataset_words(block: dict) -> list[str]:
@@ -96,7 +108,7 @@ def write_embedding(folder: Path, words: int, dim: int, block: dict, tokens: int
             fh.write(" ".join(vocab[t] for t in tokens[start : start + 1000]) + "\n")
 
 
-def child(kind: str, folder: Path) -> None:
+def child(kind: str, folder: Path, short: bool) -> None:
     """One kind's job as the workflow's script runs it; prints its figures as JSON."""
     block = evaluation_config()
     spec = KINDS[kind]
@@ -107,7 +119,8 @@ def child(kind: str, folder: Path) -> None:
         if spec.needs_corpus:
             files = [(str(folder / "text.txt.gz"), "synthetic")]
         else:
-            files = [(str(p), p.name) for p in kind_files(kind, block)]
+            short_dir = folder / "short" if short else None
+            files = [(str(p), p.name) for p in kind_files(kind, block, short_dir)]
         settings = {k: v for k, v in block[kind].items() if k not in ("files", "enabled")}
         if spec.uses_case:
             settings["case"] = default("matching.case")
@@ -124,10 +137,11 @@ def main() -> None:
     parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated")
     parser.add_argument("--dir", type=Path, help="where to write the embedding (default: tmp)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--short", action="store_true", help=argparse.SUPPRESS)
     add_smoke(parser)
     args = parser.parse_args()
     if args.child:
-        return child(args.child, args.dir)
+        return child(args.child, args.dir, args.short)
     if args.smoke:
         args.words, args.dim = 40_000, 10
     tokens = 50_000 if args.smoke else CORPUS_TOKENS
@@ -136,12 +150,15 @@ def main() -> None:
         folder = Path(tmp) / "synthetic"
         t0 = time.perf_counter()
         write_embedding(folder, args.words, args.dim, block, tokens)
+        if args.smoke:
+            shorten(block, folder / "short", 300)
         print(f"wrote {args.words:,} x {args.dim} float32 in {time.perf_counter() - t0:.0f} s")
         vectors_mb = (folder / "vectors.npy").stat().st_size / 1e6
         rows = []
         for kind in args.kinds.split(","):
             got = subprocess.run(
-                [sys.executable, __file__, "--child", kind, "--dir", str(folder)],
+                [sys.executable, __file__, "--child", kind, "--dir", str(folder),
+                 *(["--short"] if args.smoke else [])],
                 capture_output=True, text=True, check=False,
             )  # fmt: skip
             if got.returncode:
