@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -18,15 +19,17 @@ def rss_anon() -> int:
 
 
 class Peak:
-    """The largest RssAnon seen by a sampling thread, every ``every`` seconds."""
+    """The largest value of ``sample`` (bytes; RssAnon by default) seen by a sampling
+    thread, every ``every`` seconds."""
 
-    def __init__(self, every: float = 0.02) -> None:
-        self.peak, self.every, self._stop = rss_anon(), every, threading.Event()
+    def __init__(self, every: float = 0.02, sample: Callable[[], int] = rss_anon) -> None:
+        self.sample, self.every, self._stop = sample, every, threading.Event()
+        self.peak = sample()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.peak = max(self.peak, rss_anon())
+            self.peak = max(self.peak, self.sample())
             time.sleep(self.every)
 
     def __enter__(self) -> Peak:
@@ -36,4 +39,4 @@ class Peak:
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
-        self.peak = max(self.peak, rss_anon())
+        self.peak = max(self.peak, self.sample())

@@ -23,12 +23,12 @@ import json
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import psutil
+from peak import Peak
 from toysize import add_smoke
 
 from learnability.corpus.synthdump import spell
@@ -52,35 +52,15 @@ def write_corpus(path: Path, words: int, seed: int = 0) -> int:
     return int(tokens.size)
 
 
-class TreePeak:
-    """The largest resident memory of this process and its children, sampled."""
-
-    def __init__(self, every: float = 0.05) -> None:
-        self.peak, self.every, self._stop = 0, every, threading.Event()
-        self._me = psutil.Process()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _sample(self) -> int:
-        total = 0
-        for p in [self._me, *self._me.children(recursive=True)]:
-            try:
-                total += p.memory_info().rss
-            except psutil.Error:
-                pass
-        return total
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self.peak = max(self.peak, self._sample())
-            time.sleep(self.every)
-
-    def __enter__(self) -> TreePeak:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
+def tree_rss() -> int:
+    """The resident memory of this process and its children (GloVe counts in workers)."""
+    total = 0
+    for p in [psutil.Process(), *psutil.Process().children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
 
 
 def child(method: str, corpus: Path, threads: int, tmp: Path) -> None:
@@ -93,7 +73,7 @@ def child(method: str, corpus: Path, threads: int, tmp: Path) -> None:
     # which the model (a planning bound) counts in full
     count_mb = 1000
     t0 = time.perf_counter()
-    with TreePeak() as peak:
+    with Peak(every=0.05, sample=tree_rss) as peak:
         emb = train(method, str(corpus), params, threads, count_memory_mb=count_mb,
                     tmpdir=str(tmp))  # fmt: skip
     print(json.dumps(dict(method=method, words=len(emb), dim=emb.dim, peak=peak.peak,

@@ -16,6 +16,7 @@ otherwise)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import shutil
 from collections.abc import Callable
@@ -253,11 +254,6 @@ def vectors_mb(words: float, dim: int) -> float:
     return words * dim * 4 / 1e6
 
 
-def vocabulary_words(vocab_mb: float) -> float:
-    """Words of a vocabulary file of ``vocab_mb`` (before it exists: a dry run)."""
-    return vocab_mb * 1e6 / VOCAB_PARQUET_BYTES_PER_WORD
-
-
 def random_need(words: float, dim: int) -> Need:
     """The reference's vocabulary and one 64 MB block of rows: 343 MB measured at 2.5 M
     words and 399 MB at 3 M (150 MB and 80 bytes a word); 28 s for 3.6 GB of vectors.
@@ -364,97 +360,54 @@ def vocabulary_table_need(words: float, vocabularies: int = 1) -> Need:
 # --- every rule ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Model:
-    """A rule's model: ``need(**sizes)``; ``sizes``: the size names it takes."""
-
-    need: Callable[..., Need]
-    sizes: tuple[str, ...]
-
-
-def _rules() -> dict[str, Model]:
+def _rules() -> dict[str, Callable[..., Need]]:
     from learnability.analyses.registry import ANALYSES
     from learnability.evaluations.registry import KINDS
 
-    def small(*names: str) -> dict[str, Model]:
-        return {n: Model(lambda: small_need(), ()) for n in names}
-
-    fitting = Model(fitting_need, ("words", "dim", "fits", "threads"))
-    models = {
-        "dump_manifest": Model(manifest_need, ()),
-        "fetch_dump_part": Model(download_need, ("size_mb",)),
-        "fetch_dump": Model(download_need, ("size_mb",)),
-        "fetch_embedding": Model(download_need, ("size_mb",)),
-        "extract_part": Model(extraction_need, ("part_mb",)),
-        "join_corpus": Model(join_need, ("tokens", "text_mb")),
-        "corpus_prefix": Model(join_need, ("tokens", "text_mb")),
-        "train_embedding": Model(
-            training_need,
-            (
-                "corpus_mb",
-                "epochs",
-                "threads",
-                "rate",
-                "mem_per_mb",
-                "counting_mb",
-                "counts_cooccurrence",
-                "plain_copy",
-                "method",
-                "words",
-                "dim",
-                "bucket",
-            ),
-        ),  # fmt: skip
-        "random_embedding": Model(random_need, ("words", "dim")),
-        "import_embedding": Model(import_need, ("input_mb", "loads_whole")),
-        "shared_vocabulary": Model(vocabulary_need, ("words", "vocabularies")),
-        "sweep_vocabulary": Model(vocabulary_need, ("words", "vocabularies")),
-        "restrict_embedding": Model(restrict_need, ("words", "dim")),
-        "resolve_concept": Model(vocabulary_table_need, ("words",)),
-        "sweep_concepts": Model(vocabulary_table_need, ("words",)),
-        "coverage": Model(vocabulary_table_need, ("words", "vocabularies")),
-        "learnability": fitting,
-        "learning_curve": fitting,
-        "null_distribution": fitting,
-        "sweep_scores": fitting,
-        "explorer": Model(embedding_read_need, ("words", "dim")),
-        **small(
-            "all",
-            "pvalues",
-            "wilcoxon",
-            "ranking",
-            "coverage_table",
-            "tables",
-            "evaluations_summary",
-            "plot_pseudo",
-            "plot_roc",
-            "plot_auc_distribution",
-            "plot_null",
-            "plot_heatmap",
-            "sweep_summary",
-            "plot_sweep",
-            "report",
-        ),  # fmt: skip
-    }
+    small = (
+        "all", "pvalues", "wilcoxon", "ranking", "coverage_table", "tables",
+        "evaluations_summary", "plot_pseudo", "plot_roc", "plot_auc_distribution",
+        "plot_null", "plot_heatmap", "sweep_summary", "plot_sweep",
+    )  # fmt: skip
+    models: dict[str, Callable[..., Need]] = {name: small_need for name in small}
+    models.update(
+        dump_manifest=manifest_need,
+        fetch_dump_part=download_need,
+        fetch_dump=download_need,
+        fetch_embedding=download_need,
+        extract_part=extraction_need,
+        join_corpus=join_need,
+        corpus_prefix=join_need,
+        train_embedding=training_need,
+        random_embedding=random_need,
+        import_embedding=import_need,
+        shared_vocabulary=vocabulary_need,
+        sweep_vocabulary=vocabulary_need,
+        restrict_embedding=restrict_need,
+        resolve_concept=vocabulary_table_need,
+        sweep_concepts=vocabulary_table_need,
+        coverage=vocabulary_table_need,
+        learnability=fitting_need,
+        learning_curve=fitting_need,
+        null_distribution=fitting_need,
+        sweep_scores=fitting_need,
+        explorer=embedding_read_need,
+    )
     for kind in KINDS:
-        models[f"evaluate_{kind}"] = Model(
-            lambda words, dim, max_tokens=2e6, kind=kind: evaluation_need(
-                kind, words, dim, max_tokens
-            ),
-            ("words", "dim", "max_tokens"),
-        )
+        models[f"evaluate_{kind}"] = functools.partial(evaluation_need, kind)
     for analysis in ANALYSES.values():
-        models[analysis.name] = Model(analysis_need, ("words", "dim", "seconds", "threads"))
+        models[analysis.name] = analysis_need
         if analysis.report:
-            models.update(small(f"{analysis.name}_table"))
+            models[f"{analysis.name}_table"] = small_need
     return models
 
 
-MODELS: dict[str, Model] = {}
+MODELS: dict[str, Callable[..., Need]] = {}
 
 
-def model(rule: str) -> Model:
-    """The model of ``rule`` (KeyError names a rule that has none)."""
+def model(rule: str) -> Callable[..., Need]:
+    """The model of ``rule``, its need from its sizes as keywords (KeyError names a rule
+    that has none)."""
     if not MODELS:
         MODELS.update(_rules())
     if rule not in MODELS:
@@ -463,4 +416,4 @@ def model(rule: str) -> Model:
 
 
 def need(rule: str, **sizes) -> Need:
-    return model(rule).need(**sizes)
+    return model(rule)(**sizes)
