@@ -3,8 +3,11 @@ from it, how its vocabulary grows, and that the workflow's manifest accepts it."
 
 from __future__ import annotations
 
+import bz2
 import hashlib
+import html
 import json
+import re
 from collections import Counter
 
 import numpy as np
@@ -36,8 +39,44 @@ def test_extraction_gives_back_exactly_the_drawn_tokens(tmp_path, seed):
     assert stats["articles"] == part.articles and stats["pages"] == part.pages
     # redirects, other namespaces and stubs are in it, as in a real dump
     assert all(v > 0 for v in stats["skipped"].values()), stats["skipped"]
-    # the sample's markup density: 13.5 bytes of XML per extracted token
-    assert 10 < part.xml_bytes / part.tokens < 20
+    # enwiki's markup density: about 26 bytes of XML per extracted token
+    assert 21 < part.xml_bytes / part.tokens < 31
+
+
+def _depths(text: str, opener: str, closer: str) -> int:
+    """The deepest nesting of ``opener ... closer`` spans in ``text``."""
+    depth = deepest = 0
+    for m in re.finditer(re.escape(opener) + "|" + re.escape(closer), text):
+        depth += 1 if m.group() == opener else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def test_no_template_or_table_text_reaches_the_corpus(tmp_path, seed):
+    """The markup is nested as enwiki's is (templates in templates four deep, tables in
+    table cells, links inside navbox templates), and none of its words is extracted: every
+    filler vocabulary is absent from the corpus, and could only get there by a leak (no
+    filler word is a word of the sample the prose draws from)."""
+    part = synthdump.write_part(
+        tmp_path, wiki="x", date="1", part=1, first_page=1, xml_bytes=1_000_000, seed=seed
+    )
+    xml = html.unescape(bz2.decompress((tmp_path / part.name).read_bytes()).decode())
+    assert _depths(xml, "{{", "}}") == synthdump.NEST_DEPTH
+    assert _depths(xml, "{|", "|}") == 2
+    assert "{{Navbox" in xml and "{{flatlist|\n* [[" in xml  # links inside templates
+    assert "<!--" in xml and "<ref name=" in xml
+    extract_corpus(
+        [tmp_path / part.name], tmp_path / "t.txt.gz", tmp_path / "s.json",
+        out_counts=tmp_path / "c.parquet",
+    )  # fmt: skip
+    corpus = set(pd.read_parquet(tmp_path / "c.parquet")["word"])
+    lexicon = synthdump.sample_lexicon()
+    sample = set(lexicon.head) | set(lexicon.tail)
+    for kind, words in synthdump.FILLER.items():
+        folded = {w.lower() for w in words}
+        assert any(w in xml for w in words), kind  # this kind is in the dump
+        assert not folded & sample, kind
+        assert not folded & corpus, (kind, folded & corpus)
 
 
 def test_vocabulary_grows_as_the_model_says(tmp_path, seed):

@@ -12,12 +12,16 @@ types at 2.6 B tokens, the English Wikipedia of the paper. Words are drawn indep
 random text has more distinct co-occurring pairs per token than prose, so GloVe's
 counting measured on it errs on the large side.
 
-Markup. Articles carry the sample's kinds of markup at about its rates per 1000 prose
-tokens (links 73, templates 24, references 10, headings 5, bold 4.5, files 2.2,
-categories 2, tables 0.2) and an infobox; pages are also redirects, stubs and pages of
-other namespaces, as in a real dump. Only prose draws tokens: template, reference, file
-and category text is filler the extraction removes, so the tokens a part's articles drew
-are exactly what the extraction gives back (``expected`` in the part's record).
+Markup. Articles carry the sample's inline markup at about its rates per 1000 prose
+tokens (links 73, templates 24, bold 4.5, files 2.2, categories 2, headings 5) and
+enwiki's heavier kinds: citations in references (24), tables (1, with templates and now
+and then a table in their cells), comments, infoboxes (60 % of articles) and navboxes
+(45 %) whose fields hold templates nested up to four deep. A dump carries about 26 bytes
+of XML per extracted token, as enwiki does; pages are also redirects, stubs and pages of
+other namespaces, as in a real dump. Only prose draws tokens: markup text is filler
+(:data:`FILLER`, one vocabulary per kind of markup) the extraction removes, so the tokens
+a part's articles drew are exactly what the extraction gives back (``expected`` in the
+part's record), and a filler word in the corpus names the markup that leaked.
 
 Files: ``{wiki}-{date}-pages-articles{k}.xml-p{first}p{last}.bz2`` per part, a
 ``dumpstatus.json`` (job ``articlesdump``) and a ``{wiki}-{date}-sha1sums.txt``, as on
@@ -52,24 +56,32 @@ ENWIKI_TOKENS = 2.6e9
 ENWIKI_TYPES_5 = 2.5e6
 # the largest rank drawn (ranks beyond are all singletons: capping them changes nothing)
 MAX_RANK = 10**15
-# article lengths in prose tokens: lognormal, median 300, about 6 M articles share
+# article lengths in prose tokens: lognormal, median 230 and sigma 1.15 (a heavier tail
+# than a lognormal of enwiki's median: one article in 2,000 is over 10,000 tokens, the
+# longest of a 6 M-article dump near MAX_ARTICLE), so that about 6 M articles share
 # Wikipedia's 2.6 B tokens (mean ~ 450); below 50 a page is a stub the extraction skips
-ARTICLE_MEDIAN = 300
-ARTICLE_SIGMA = 0.9
+ARTICLE_MEDIAN = 230
+ARTICLE_SIGMA = 1.15
 MIN_ARTICLE = 50
+MAX_ARTICLE = 60_000
 # page kinds: about the mix of pages-articles (articles, redirects, other namespaces)
 KINDS = ("article", "redirect", "stub", "other")
 KIND_P = (0.40, 0.42, 0.06, 0.12)
-# markup per 1000 prose tokens, counted in the sample dump
+# markup per 1000 prose tokens: the sample's inline rates (links, templates, bold) and
+# enwiki's heavier referencing, tables and comments, so that a dump carries about 26 bytes
+# of XML per extracted token, enwiki's (about 70 GB of XML for 2.6 B tokens)
 RATES = {
     "link": 60.0,
     "piped": 13.0,
     "template": 24.0,
-    "ref": 10.0,
+    "ref": 24.0,
     "bold": 4.5,
     "file": 2.2,
-    "table": 0.2,
+    "table": 1.0,
+    "comment": 1.0,
 }
+INFOBOX_P = 0.6  # articles with an infobox
+NAVBOX_P = 0.45  # articles with a navbox at their end
 HEADING_EVERY = 200  # prose tokens per section
 PARAGRAPH = 90  # prose tokens per paragraph
 CATEGORIES = 2.0  # per 1000 prose tokens, at the article's end
@@ -84,8 +96,21 @@ XML_HEAD = (
 XML_TAIL = "</mediawiki>\n"
 
 _SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
-# filler: words of markup the extraction removes (none of them is ever a prose token)
-_FILLER = ["Lorem", "Ipsum", "Dolor", "Amet", "Consectetur", "Adipiscing", "Elit", "Sed"]
+# filler: the words of markup the extraction removes, one vocabulary per kind of markup so
+# that a leak names its kind (none of them is ever a prose token, and none is a word of
+# the sample: tests/test_synthdump.py checks both)
+FILLER = {
+    "template": ("Lorem", "Ipsum", "Dolor", "Amet", "Consectetur", "Adipiscing"),
+    "nested": ("Vexillum", "Quixotl", "Zephyrx", "Nabulox"),
+    "table": ("Tabulax", "Mensox", "Cellulx", "Ordinx", "Columx"),
+    "infobox": ("Infoxa", "Campux", "Valorx", "Imagox"),
+    "navbox": ("Navixa", "Portux", "Indexq", "Catenx"),
+    "ref": ("Auctorx", "Titulx", "Editrx", "Paginx", "Annalx"),
+    "file": ("Picturx", "Imagx", "Legendx"),
+    "comment": ("Notax", "Memorx", "Scriblx"),
+    "category": ("Generx", "Classx", "Ordox"),
+    "title": ("Elit", "Sed", "Tempor", "Incidunt"),
+}
 
 
 def spell(rank: int) -> str:
@@ -215,39 +240,139 @@ class TokenStream:
         return words
 
 
-def _filler(rng: np.random.Generator, n: int) -> str:
-    return " ".join(_FILLER[i] for i in rng.integers(0, len(_FILLER), n))
+# nested templates: each field of a template is, with this probability, a template
+# itself, down to NEST_DEPTH levels (real citations hold {{lang}}, {{date}}, {{!}}...)
+NEST_P = 0.18
+NEST_DEPTH = 4
+CITE_KINDS = ("cite web", "cite book", "cite news", "cite journal")
+CITE_FIELDS = (
+    "last", "first", "title", "url", "website", "publisher", "date", "access-date",
+    "archive-url", "archive-date", "url-status", "isbn", "page", "work", "location",
+)  # fmt: skip
+INLINE_TEMPLATES = ("convert", "citation needed", "lang", "nowrap", "sfn", "efn", "as of")
 
 
-def _title(rng: np.random.Generator) -> str:
-    return _filler(rng, int(rng.integers(1, 4)))
+class Markup:
+    """Markup the extraction removes whole: templates nested to NEST_DEPTH, tables with
+    templates and tables in their cells, infoboxes, navboxes, references, files, comments.
+    Words come from FILLER, drawn in batches (one numpy call per batch, not per word)."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self._words: dict[str, list[str]] = {}
+
+    def words(self, kind: str, n: int) -> str:
+        pool = self._words.setdefault(kind, [])
+        if len(pool) < n:
+            vocab = FILLER[kind]
+            pool.extend(vocab[i] for i in self.rng.integers(0, len(vocab), max(n, 4096)))
+        out = pool[-n:]
+        del pool[-n:]
+        return " ".join(out)
+
+    def count(self, low: int, high: int) -> int:
+        return int(self.rng.integers(low, high + 1))
+
+    def value(self, kind: str, depth: int) -> str:
+        """A template field's value: words, or (sometimes) a template one level down."""
+        if depth < NEST_DEPTH and self.rng.random() < NEST_P:
+            return self.template("nested", depth + 1)
+        return self.words(kind, self.count(1, 4))
+
+    def template(self, kind: str = "template", depth: int = 1) -> str:
+        name = INLINE_TEMPLATES[self.count(0, len(INLINE_TEMPLATES) - 1)]
+        fields = "".join(f"|{self.value(kind, depth)}" for _ in range(self.count(1, 3)))
+        return f"{{{{{name}{fields}}}}}"
+
+    def cite(self, depth: int = 1) -> str:
+        kind = CITE_KINDS[self.count(0, len(CITE_KINDS) - 1)]
+        chosen = self.rng.choice(len(CITE_FIELDS), self.count(5, 11), replace=False)
+        fields = " ".join(
+            f"|{CITE_FIELDS[i]}={self.value('ref', depth)}"
+            if CITE_FIELDS[i] != "url" and not CITE_FIELDS[i].endswith("-url")
+            else f"|{CITE_FIELDS[i]}=https://example.org/{self.words('ref', 1)}/{i}.html"
+            for i in chosen
+        )
+        return f"{{{{{kind} {fields}}}}}"
+
+    def ref(self) -> str:
+        name = self.words("ref", 1)
+        if self.rng.random() < 0.2:
+            return f'<ref name="{name}" />'
+        return f'<ref name="{name}">{self.cite()}</ref>'
+
+    def table(self, depth: int = 1) -> str:
+        """A wikitable: a caption, a header, rows whose cells are words, templates or (at
+        the top level, sometimes) a table of their own."""
+        cols = self.count(2, 6)
+        lines = ['{| class="wikitable sortable"', f"|+ {self.words('table', 3)}"]
+        lines.append("! " + " !! ".join(self.words("table", 1) for _ in range(cols)))
+        for _ in range(self.count(3, 15)):
+            lines.append("|-")
+            cells = []
+            for _ in range(cols):
+                r = self.rng.random()
+                if r < 0.15:
+                    cells.append(self.template("nested", depth + 1))
+                elif r < 0.2 and depth == 1:
+                    cells.append("\n" + self.table(depth + 1) + "\n")
+                else:
+                    cells.append(self.words("table", self.count(1, 3)))
+            lines.append("| " + " || ".join(cells))
+        lines.append("|}")
+        return "\n" + "\n".join(lines) + "\n"
+
+    def infobox(self) -> str:
+        rows = "\n".join(
+            f"| {self.words('infobox', 1).lower()}_{k} = {self.value('infobox', 1)}"
+            for k in range(self.count(8, 30))
+        )
+        return f"{{{{Infobox {self.words('infobox', 1)}\n{rows}\n}}}}\n"
+
+    def navbox(self) -> str:
+        groups = "\n".join(
+            f"| group{k} = {self.words('navbox', 2)}\n| list{k} = {{{{flatlist|\n"
+            + "\n".join(f"* [[{self.words('navbox', 2)}]]" for _ in range(self.count(4, 12)))
+            + "\n}}"
+            for k in range(1, self.count(2, 6) + 1)
+        )
+        return f"{{{{Navbox\n| name = {self.words('navbox', 2)}\n{groups}\n}}}}\n"
+
+    def file(self) -> str:
+        name, caption = self.words("file", 1), self.words("file", 5)
+        # a link inside the caption, resolved before the file link is removed
+        return f"[[File:{name}.jpg|thumb|upright=1.2|{caption} [[{self.words('file', 1)}]]]]"
+
+    def comment(self) -> str:
+        return f"<!-- {self.words('comment', self.count(3, 12))} -->"
+
+    def title(self) -> str:
+        return self.words("title", self.count(1, 3))
+
+    def of(self, kind: str) -> str:
+        if kind == "template":
+            return self.template()
+        if kind == "ref":
+            return self.ref()
+        if kind == "file":
+            return self.file()
+        if kind == "table":
+            return self.table()
+        if kind == "comment":
+            return self.comment()
+        raise ValueError(kind)
 
 
-def _markup(rng: np.random.Generator, kind: str) -> str:
-    """Markup that the extraction removes whole (no prose token inside)."""
-    f = lambda n: _filler(rng, n)  # noqa: E731
-    if kind == "template":
-        return f"{{{{cite web |url=https://example.org/{f(1)} |title={f(4)} |date=2019}}}}"
-    if kind == "ref":
-        return f"<ref>{{{{cite book |last={f(1)} |title={f(5)} |year=2001 |page=12}}}}</ref>"
-    if kind == "file":
-        return f"[[File:{f(1)}.jpg|thumb|{f(6)}]]"
-    if kind == "table":
-        rows = "\n".join(f"|-\n| {f(1)} || {f(2)}" for _ in range(4))
-        return f'\n{{| class="wikitable"\n! {f(1)} !! {f(1)}\n{rows}\n|}}\n'
-    raise ValueError(kind)
-
-
-def article_wikitext(rng: np.random.Generator, words: list[str]) -> str:
+def article_wikitext(markup: Markup, words: list[str]) -> str:
     """An article whose prose tokens are ``words``, in order, dressed in markup."""
     n = len(words)
+    rng = markup.rng
     events = {kind: rng.poisson(rate * n / 1000) for kind, rate in RATES.items()}
     marks: dict[int, list[str]] = {}
     for kind, count in events.items():
         for pos in rng.integers(0, n, count):
             marks.setdefault(int(pos), []).append(kind)
-    infobox = "\n".join(f"| {_filler(rng, 1).lower()} = {_filler(rng, 3)}" for _ in range(8))
-    out = [f"{{{{Infobox {_filler(rng, 1)}\n{infobox}\n}}}}\n"]
+    out = [markup.infobox()] if rng.random() < INFOBOX_P else []
     i = since_heading = 0
     while i < n:
         if i and since_heading >= HEADING_EVERY:
@@ -264,17 +389,19 @@ def article_wikitext(rng: np.random.Generator, words: list[str]) -> str:
                 if kind == "link":
                     w = f"[[{w}]]"
                 elif kind == "piped":
-                    w = f"[[{_title(rng)}|{w}]]"
+                    w = f"[[{markup.title()}|{w}]]"
                 elif kind == "bold":
                     w = f"'''{w}'''"
                 else:
-                    paragraph.append(_markup(rng, kind))
+                    paragraph.append(markup.of(kind))
             paragraph.append(w)
         out.append(" ".join(paragraph) + "\n\n")
         since_heading += end - i
         i = end
+    if rng.random() < NAVBOX_P:
+        out.append(markup.navbox())
     cats = rng.poisson(CATEGORIES * n / 1000) + 1
-    out.extend(f"[[Category:{_title(rng)}]]\n" for _ in range(cats))
+    out.extend(f"[[Category:{markup.words('category', 2)}]]\n" for _ in range(cats))
     return "".join(out)
 
 
@@ -320,6 +447,7 @@ def write_part(
     """One bz2 part of about ``xml_bytes`` of XML, pages numbered from ``first_page``.
     ``counts``, if given, is updated with the articles' tokens (for tests)."""
     rng = np.random.default_rng([seed, part])
+    markup = Markup(rng)
     stream = TokenStream(np.random.default_rng([seed, part, 1]), sample_lexicon())
     comp = bz2.BZ2Compressor(9)
     chunks: list[bytes] = []
@@ -335,21 +463,23 @@ def write_part(
     emit(XML_HEAD)
     while written < xml_bytes:
         kind = KINDS[int(rng.choice(len(KINDS), p=KIND_P))]
-        title = f"{_title(rng)} {page_id}"
+        title = f"{markup.title()} {page_id}"
         if kind == "redirect":
-            target = f"{_title(rng)} {int(rng.integers(1, page_id + 1))}"
+            target = f"{markup.title()} {int(rng.integers(1, page_id + 1))}"
             emit(_page(title, page_id, f"#REDIRECT [[{target}]]\n\n{{{{R from move}}}}", 0, target))
         elif kind == "other":
             ns = int(rng.choice([4, 10, 14]))
             prefix = {4: "Wikipedia", 10: "Template", 14: "Category"}[ns]
-            emit(_page(f"{prefix}:{title}", page_id, _filler(rng, 40), ns))
+            text = f"{markup.template()} {markup.words('template', 40)}\n{markup.table()}"
+            emit(_page(f"{prefix}:{title}", page_id, text, ns))
         else:
             if kind == "stub":
                 n = int(rng.integers(5, MIN_ARTICLE))
             else:
-                n = int(max(MIN_ARTICLE, rng.lognormal(np.log(ARTICLE_MEDIAN), ARTICLE_SIGMA)))
+                drawn = rng.lognormal(np.log(ARTICLE_MEDIAN), ARTICLE_SIGMA)
+                n = int(min(MAX_ARTICLE, max(MIN_ARTICLE, drawn)))
             words = stream.take(n)
-            emit(_page(title, page_id, article_wikitext(rng, words)))
+            emit(_page(title, page_id, article_wikitext(markup, words)))
             if kind == "article":
                 articles += 1
                 tokens += n
