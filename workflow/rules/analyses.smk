@@ -42,6 +42,8 @@ for analysis in (a for a in ANALYSES.values() if a.report):
             **report_outputs(analysis),
         log:
             f"logs/tables/{{negatives}}/{analysis.name}.log",
+        benchmark:
+            f"benchmarks/out/{analysis.name}_table/{{negatives}}.tsv"
         localrule: True
         conda:
             "../envs/learnability.yaml"
@@ -64,6 +66,8 @@ rule explorer:
         "results/explorer.html",
     log:
         "logs/explorer.log",
+    benchmark:
+        "benchmarks/out/explorer.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:

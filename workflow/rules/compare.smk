@@ -13,6 +13,8 @@ rule pvalues:
         random_rows="results/stats/random_rows.parquet",
     log:
         "logs/pvalues.log",
+    benchmark:
+        "benchmarks/out/pvalues.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -35,6 +37,8 @@ rule wilcoxon:
         "results/stats/wilcoxon.parquet",
     log:
         "logs/wilcoxon.log",
+    benchmark:
+        "benchmarks/out/wilcoxon.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -55,6 +59,8 @@ rule ranking:
         **ranking_outputs(),
     log:
         "logs/ranking.log",
+    benchmark:
+        "benchmarks/out/ranking.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:

@@ -35,6 +35,8 @@ rule coverage:
         overlap="results/concepts/overlap.parquet",
     log:
         "logs/coverage.log",
+    benchmark:
+        "benchmarks/out/coverage.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:

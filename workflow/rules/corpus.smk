@@ -22,6 +22,8 @@ if MULTIPART:
             "resources/dumps/{dump}/manifest.tsv",
         log:
             "logs/dump_manifest/{dump}.log",
+        benchmark:
+            "benchmarks/out/dump_manifest/{dump}.tsv"
         conda:
             "../envs/learnability.yaml"
         resources:
@@ -66,6 +68,8 @@ else:
             f"resources/dumps/{{dump}}/{DUMP_FILE}",
         log:
             "logs/fetch_dump/{dump}.log",
+        benchmark:
+            "benchmarks/out/fetch_dump/{dump}.tsv"
         conda:
             "../envs/learnability.yaml"
         resources:

@@ -45,6 +45,8 @@ rule evaluations_summary:
         correlation="results/evaluations/rank_correlation.parquet",
     log:
         "logs/evaluations/summary.log",
+    benchmark:
+        "benchmarks/out/evaluations_summary.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -72,6 +74,8 @@ rule plot_pseudo:
         pdf="results/plots/pseudo.pdf",
     log:
         "logs/plots/pseudo.log",
+    benchmark:
+        "benchmarks/out/plot_pseudo.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:

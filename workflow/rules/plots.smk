@@ -19,6 +19,8 @@ rule plot_roc:
         pdf="results/plots/{negatives}/roc.pdf",
     log:
         "logs/plots/{negatives}/roc.log",
+    benchmark:
+        "benchmarks/out/plot_roc/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -49,6 +51,8 @@ rule plot_auc_distribution:
         pdf="results/plots/{negatives}/auc_distribution.pdf",
     log:
         "logs/plots/{negatives}/auc_distribution.log",
+    benchmark:
+        "benchmarks/out/plot_auc_distribution/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -80,6 +84,8 @@ rule plot_null:
         pdf="results/plots/{negatives}/null_{embedding}.pdf",
     log:
         "logs/plots/{negatives}/null_{embedding}.log",
+    benchmark:
+        "benchmarks/out/plot_null/{negatives}/{embedding}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -105,6 +111,8 @@ rule plot_heatmap:
         pdf="results/plots/{negatives}/heatmap.pdf",
     log:
         "logs/plots/{negatives}/heatmap.log",
+    benchmark:
+        "benchmarks/out/plot_heatmap/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:

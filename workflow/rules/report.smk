@@ -18,6 +18,8 @@ rule tables:
         headline="results/report/{negatives}/headline.rst",
     log:
         "logs/tables/{negatives}.log",
+    benchmark:
+        "benchmarks/out/tables/{negatives}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -44,6 +46,8 @@ rule coverage_table:
         ),
     log:
         "logs/coverage_table.log",
+    benchmark:
+        "benchmarks/out/coverage_table.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:

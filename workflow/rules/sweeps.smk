@@ -27,6 +27,8 @@ rule corpus_prefix:
         stats="results/corpus/{dump}/prefix-{percent}/stats.json",
     log:
         "logs/corpus_prefix/{dump}/{percent}.log",
+    benchmark:
+        "benchmarks/out/corpus_prefix/{dump}/{percent}.tsv"
     wildcard_constraints:
         percent=r"[0-9]+(\.[0-9]+)?",
     conda:
@@ -46,6 +48,8 @@ rule sweep_vocabulary:
         "results/sweeps/{sweep}/vocabulary.parquet",
     log:
         "logs/sweep_vocabulary/{sweep}.log",
+    benchmark:
+        "benchmarks/out/sweep_vocabulary/{sweep}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -64,6 +68,8 @@ rule sweep_concepts:
         "results/sweeps/{sweep}/concepts.parquet",
     log:
         "logs/sweep_concepts/{sweep}.log",
+    benchmark:
+        "benchmarks/out/sweep_concepts/{sweep}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -121,6 +127,8 @@ rule sweep_summary:
         seed_spread="results/sweeps/{sweep}/seed_spread.parquet",
     log:
         "logs/sweep_summary/{sweep}.log",
+    benchmark:
+        "benchmarks/out/sweep_summary/{sweep}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -152,6 +160,8 @@ rule plot_sweep:
         pdf="results/plots/sweeps/{sweep}.pdf",
     log:
         "logs/plots/sweeps/{sweep}.log",
+    benchmark:
+        "benchmarks/out/plot_sweep/{sweep}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
