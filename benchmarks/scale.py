@@ -137,7 +137,10 @@ def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 def tree_bytes(path: Path) -> int:
     if path.is_file():
-        return path.stat().st_size
+        try:
+            return path.stat().st_size
+        except FileNotFoundError:
+            return 0  # deleted since
     total = 0
     for root, _, files in os.walk(path):
         for f in files:
@@ -149,15 +152,26 @@ def tree_bytes(path: Path) -> int:
 
 
 class PeakWatcher(threading.Thread):
-    """Polls the bytes under a folder twice a second; keeps the peak."""
+    """Polls the bytes under a folder twice a second; keeps the peak, and each top-level
+    entry's peak with when it was first and last seen (a job's own scratch folder:
+    GloVe's ``cooccur-*``, the trainers' plain copies ``corpus-*``), for the jobs' scratch
+    one by one."""
 
     def __init__(self, folder: Path):
         super().__init__(daemon=True)
         self.folder, self.peak, self._done = folder, 0, threading.Event()
+        self.entries: dict[str, dict] = {}
 
     def run(self) -> None:
         while not self._done.wait(0.5):
-            self.peak = max(self.peak, tree_bytes(self.folder))
+            now, total = time.time(), 0
+            for entry in list(self.folder.iterdir()):
+                size = tree_bytes(entry)
+                total += size
+                seen = self.entries.setdefault(entry.name, {"first": now, "peak_bytes": 0})
+                seen["last"] = now
+                seen["peak_bytes"] = max(seen["peak_bytes"], size)
+            self.peak = max(self.peak, total)
 
     def stop(self) -> int:
         self._done.set()
@@ -284,6 +298,7 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
         )  # fmt: skip
         wall = time.perf_counter() - started
         tmp_peak = watcher.stop()
+        (run / "tmp_peaks.json").write_text(json.dumps(watcher.entries, indent=1) + "\n")
     finally:
         server.shutdown()
     (run / "snakemake.log").write_text(result.stderr)

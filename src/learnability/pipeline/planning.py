@@ -215,42 +215,75 @@ def paper_config(repo: Path, *overlays: Path) -> dict:
     return fill_defaults(cfg, yaml.safe_load(Path(SCHEMA).read_text()))
 
 
+class Scale(NamedTuple):
+    """A run's sizes as the models take them: one dump part's bz2 MB, the gzipped corpus's
+    MB, each embedding's words (``"shared"``: the shared vocabulary, which
+    the fitting jobs and analyses read) and the vectors' dimension."""
+
+    part_mb: float
+    corpus_mb: float
+    words: dict[str, float]
+    dim: int
+
+    def words_of(self, rule: str, wildcards: dict[str, str]) -> float:
+        """The vocabulary a job of ``rule`` reads: its embedding's own (training,
+        restriction, the evaluations), or the shared one (what the lists are fitted in)."""
+        own = rule in ("train_embedding", "restrict_embedding") or rule.startswith("evaluate_")
+        name = wildcards.get("embedding", "shared") if own else "shared"
+        return self.words.get(name, self.words["shared"])
+
+
+# enwiki as the paper's run meets it: 27 parts, 6.5 GB of corpus, 3 M x 300 everywhere
+ENWIKI_SCALE = Scale(
+    part_mb=ENWIKI_BZ2 / ENWIKI_PARTS / 1e6,
+    corpus_mb=ENWIKI_GZ / 1e6,
+    words={"shared": ENWIKI_WORDS},
+    dim=ENWIKI_DIM,
+)
+
+
 def enwiki_job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int) -> dict:
     """The sizes of one job of ``config``'s run at enwiki's size (its parts, corpus and
     3 M x 300 vectors), for its rule's model (learnability.pipeline.resources): stated
     here from enwiki's figures and the config, not read from the files the rules read."""
+    return job_sizes(rule, wildcards, config, lists, ENWIKI_SCALE)
+
+
+def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, scale: Scale) -> dict:
+    """The sizes of one job of ``config``'s run at ``scale``, for its rule's model."""
     from learnability.analyses.base import JobSize
     from learnability.analyses.registry import ANALYSES
     from learnability.embeddings import registry
     from learnability.pipeline import resources as cost
 
-    shape = dict(words=ENWIKI_WORDS, dim=ENWIKI_DIM)
-    part_mb = ENWIKI_BZ2 / ENWIKI_PARTS / 1e6
+    words = scale.words_of(rule, wildcards)
+    shape = dict(words=words, dim=scale.dim)
+    part_mb = scale.part_mb
     fitting = config["learnability"]
     if rule == "fetch_dump_part":
         return dict(size_mb=part_mb)
     if rule == "extract_part":
         return dict(part_mb=part_mb)
     if rule == "join_corpus":
-        return dict(tokens=ENWIKI_GZ / 1e6 * cost.TOKENS_PER_GZ_MB, text_mb=ENWIKI_GZ / 1e6)
+        return dict(tokens=scale.corpus_mb * cost.TOKENS_PER_GZ_MB, text_mb=scale.corpus_mb)
     if rule == "train_embedding":
         method = registry.method(config["embeddings"][wildcards["embedding"]]["method"])
         training = config["training"]
         epochs = training["glove"]["epochs"] if method.name == "glove" else training["epochs"]
         return dict(
-            corpus_mb=ENWIKI_GZ / 1e6, epochs=epochs, threads=training["threads"],
+            corpus_mb=scale.corpus_mb, epochs=epochs, threads=training["threads"],
             rate=method.rate, mem_per_mb=method.mem_per_mb,
             counting_mb=training["count_memory_mb"] if method.counts_cooccurrence else 0,
             counts_cooccurrence=method.counts_cooccurrence, plain_copy=method.plain_copy,
-            method=method.name, words=ENWIKI_WORDS, dim=ENWIKI_DIM,
+            method=method.name, words=words, dim=scale.dim,
             bucket=training["fasttext"]["bucket"] if method.name == "fasttext" else 0,
         )  # fmt: skip
     if rule in ("random_embedding", "restrict_embedding", "explorer"):
         return shape
     if rule in ("shared_vocabulary", "coverage"):
-        return dict(words=ENWIKI_WORDS, vocabularies=len(config["compare"]["embeddings"]))
+        return dict(words=words, vocabularies=len(config["compare"]["embeddings"]))
     if rule == "resolve_concept":
-        return dict(words=ENWIKI_WORDS)
+        return dict(words=words)
     if rule.startswith("evaluate_"):
         pseudo = rule == "evaluate_pseudo"
         return dict(
@@ -265,7 +298,7 @@ def enwiki_job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: 
         return dict(**shape, fits=fits[rule], threads=fitting["threads"])
     if rule in ANALYSES:
         analysis = ANALYSES[rule]
-        size = JobSize(lists, ENWIKI_WORDS, ENWIKI_DIM, fitting["iterations"])
+        size = JobSize(lists, words, scale.dim, fitting["iterations"])
         return dict(**shape, seconds=analysis.seconds(analysis.from_config(config), size),
                     threads=fitting["threads"] if analysis.fits else 1)  # fmt: skip
     return {}
