@@ -24,6 +24,7 @@ against tokens (or vocabulary, or co-occurrence entries), extrapolated to 2.6 B 
 from __future__ import annotations
 
 import argparse
+import base64
 import functools
 import http.server
 import importlib.util
@@ -230,6 +231,81 @@ def measure(run: Path, dump: str) -> pd.DataFrame:
     return out.reset_index()
 
 
+def started_ended(run: Path, output: str) -> tuple[float, float]:
+    """When the job that made ``output`` started and ended (Snakemake's metadata)."""
+    name = base64.urlsafe_b64encode(output.encode()).decode()
+    record = json.loads((run / ".snakemake" / "metadata" / name).read_text())
+    return record["starttime"], record["endtime"]
+
+
+def job_scratch(run: Path, job, peaks: dict) -> float:
+    """MB of the job's peak scratch: the largest tmpdir entry first seen while it ran."""
+    if not job.output:
+        return 0.0
+    start, end = started_ended(run, job.output[0])
+    seen = [e["peak_bytes"] for e in peaks.values() if start - 1 <= e["first"] <= end + 1]
+    return max(seen, default=0) / 1e6
+
+
+def job_table(run: Path, dump: str, size_mb: float, sizes: dict) -> pd.DataFrame:
+    """One row per job of the rehearsal at ``run``: what it measured (wall and CPU seconds
+    and peak RSS from its benchmark file, its outputs' bytes, its scratch's peak), what
+    the cluster profile declares for it (a forced dry run on the finished folder), and
+    the sizes its model takes (planning.job_sizes, stated from the run's files)."""
+    from learnability.io import npy_shape
+    from learnability.pipeline import planning
+
+    configs = [REPO / "config" / "paper.yaml", run / "scale.yaml"]
+    config = planning.paper_config(REPO, run / "scale.yaml")
+    parts = pd.read_csv(run / f"resources/dumps/{dump}/manifest.tsv", sep="\t")
+    words = {
+        d.name: npy_shape(d / "vectors.npy")[0]
+        for d in (run / "results/embeddings").iterdir()
+        if (d / "vectors.npy").exists()
+    }
+    words["shared"] = npy_shape(next((run / "results/shared").glob("*/vectors.npy")))[0]
+    scale = planning.Scale(
+        part_mb=float(parts["size"].mean()) / 1e6,
+        corpus_mb=(run / f"results/corpus/{dump}/text.txt.gz").stat().st_size / 1e6,
+        words=words,
+        dim=npy_shape(next((run / "results/shared").glob("*/vectors.npy")))[1],
+    )
+    lists = len(list((run / "results/concepts/word2vec").glob("*.parquet")))
+    peaks = json.loads((run / "tmp_peaks.json").read_text())
+    rows = []
+    # the checkpoints' jobs apart: forced with the rest, the jobs behind them would wait
+    checkpoints = [
+        j
+        for j in planning.planned_jobs(
+            planning.dry_run(REPO, run, configs, sorted(planning.CHECKPOINTS))
+        )
+        if j.rule in planning.CHECKPOINTS
+    ]
+    for job in planning.plan(REPO, run, configs) + checkpoints:
+        bench = run / job.benchmark if job.benchmark else None
+        if bench is None or not bench.exists():
+            continue
+        t = pd.read_csv(bench, sep="\t")
+        declared = job.resources
+        sizes_ = planning.job_sizes(job.rule, job.wildcards, config, lists, scale)
+        rows.append({
+            "xml_mb": size_mb, "tokens": sizes["tokens"], "words": words["shared"],
+            "rule": job.rule,
+            "job": ",".join(f"{k}={v}" for k, v in sorted(job.wildcards.items())),
+            "threads": sizes_.get("threads", 1),
+            "wall_s": round(float(t["s"].iloc[0]), 2),
+            "cpu_s": round(float(t["cpu_time"].iloc[0]), 2),
+            "rss_mb": round(float(t["max_rss"].iloc[0]), 1),
+            "disk_mb": round(sum(tree_bytes(run / o) for o in job.output) / 1e6, 2),
+            "tmp_mb": round(job_scratch(run, job, peaks), 1),
+            "declared_mem_mb": int(declared["mem_mb"]),
+            "declared_runtime": int(declared["runtime"]),
+            "declared_disk_mb": int(declared["disk_mb"]),
+            "sizes": json.dumps(sizes_, sort_keys=True),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def sizes_of(run: Path, dump: str, synthetic: dict) -> dict:
     stats = json.loads((run / f"results/corpus/{dump}/stats.json").read_text())
     sizes = {
@@ -274,7 +350,10 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
     done = run / "measurement.json"
     if done.exists() and not args.rerun:
         print(f"  measured before: {done} (--rerun to measure again)", flush=True)
-        return json.loads(done.read_text())
+        measurement = json.loads(done.read_text())
+        if not (run / "jobs.csv").exists() and not (args.smoke or args.quick):
+            jobs_of(run, dump, measurement)
+        return measurement
     if run.exists():
         shutil.rmtree(run)
     (run / "tmp").mkdir(parents=True)
@@ -318,7 +397,19 @@ def rehearse(size_mb: float, args, work: Path) -> dict:
     measurement = {"size_mb": size_mb, "sizes": sizes, "wall_s": wall,
                    "tmp_peak_mb": tmp_peak / 1e6, "stages": stages.to_dict("records")}  # fmt: skip
     done.write_text(json.dumps(measurement, indent=1) + "\n")
+    if not (args.smoke or args.quick):
+        jobs_of(run, dump, measurement)
     return measurement
+
+
+def jobs_of(run: Path, dump: str, measurement: dict) -> None:
+    """The run's job table (run/jobs.csv), where the cluster profile can be planned."""
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        print("  jobs: skipped, the declarations need the slurm extra", flush=True)
+        return
+    table = job_table(run, dump, measurement["size_mb"], measurement["sizes"])
+    table.to_csv(run / "jobs.csv", index=False)
+    print(f"  {len(table)} jobs measured: {run / 'jobs.csv'}", flush=True)
 
 
 def slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -561,6 +652,9 @@ def main() -> int:
     parser.add_argument("--vocabulary", type=int, default=2_500_000,
                         help="words of the full-vocabulary probes (2500000)")  # fmt: skip
     parser.add_argument("--no-probes", action="store_true", help="skip the probes")
+    parser.add_argument("--jobs-csv", type=Path, default=None,
+                        help="write every job's row here (the committed one: "
+                        "benchmarks/measurements/rehearsal.csv)")  # fmt: skip
     add_smoke(parser)
     args = parser.parse_args()
     sizes = sorted(args.sizes)
@@ -583,6 +677,10 @@ def main() -> int:
     (args.work / "measurements.json").write_text(
         json.dumps({"sizes": results, "probes": probes}, indent=1) + "\n"
     )
+    tables = [args.work / f"run-{r['size_mb']:g}mb" / "jobs.csv" for r in results]
+    if args.jobs_csv and all(t.exists() for t in tables):
+        pd.concat(map(pd.read_csv, tables)).to_csv(args.jobs_csv, index=False)
+        print(f"every job at every size: {args.jobs_csv}", flush=True)
     report(results, args.work, probes)
     return 0
 

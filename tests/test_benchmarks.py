@@ -18,13 +18,18 @@ pytestmark = pytest.mark.timeout(600)
 BENCHMARKS = REPO / "benchmarks"
 SCRIPTS = sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name not in ("toysize.py", "peak.py"))
 # the scripts that need an optional extra, beyond what `make run` installs
-EXTRA = {"glove_vs_reference.py": "glove_python", "plan.py": "slurm"}
+EXTRA = {
+    "glove_vs_reference.py": "glove_python",
+    "plan.py": "slurm",
+    "entanglement_pairs.py": "empath,glove6b",
+}
 # what each prints when it ran through: its ratio against the baseline, or its table
 PRINTS = {
     "c_sensitivity.py": "L-BFGS iterations per fit",
     "calibration.py": "rescaled_skew",
     "engine.py": "ratios: (a)/(c)",
     "entanglement_memory.py": "ratio peak/matrix",
+    "entanglement_pairs.py": "ratio",
     "evaluation_memory.py": "ratio peak/vectors",
     "engine_levers.py": "2. L-BFGS settings",
     "extract.py": "ours/gensim",
@@ -94,7 +99,7 @@ def test_every_benchmark_runs_in_the_environment_its_line_names(script, embeddin
         args += ["--embedding", str(embedding_folder)]
     if script == "c_sensitivity.py":
         args += ["--lists", str(REPO / "resources" / "wordlists")]
-    extras = (EXTRA[script],) if script in EXTRA else ()
+    extras = tuple(EXTRA[script].split(",")) if script in EXTRA else ()
     done = run_benchmark(script, *args, extras=extras)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert PRINTS[script] in done.stdout, done.stdout[-3000:]

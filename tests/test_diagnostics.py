@@ -361,7 +361,14 @@ def test_related_pairs_are_the_ones_that_can_matter(seed):
     skipped = related[~related["measured"]]
     assert skipped[["auc_after", "share", "share_se"]].isna().all().all()
     assert (skipped["auc_before"] == every.loc[skipped.index, "auc_before"]).all()
-    with pytest.raises(ValueError, match="entanglement pairs 'some': one of related, all"):
+    # sharing: the diagonal and the nested pairs only, their rows as every pair's
+    sharing = entanglement(x, lists, protocol, embedding="e", pairs="sharing").set_index(key)
+    nested = {("a", "inner"), ("inner", "a")} | {(n, n) for n in lists}
+    assert set(sharing.index[sharing["measured"]]) == nested
+    pd.testing.assert_frame_equal(
+        sharing.loc[sorted(nested)], every.loc[sorted(nested)].assign(measured=True)
+    )
+    with pytest.raises(ValueError, match="pairs 'some': one of related, sharing, all"):
         entanglement(x, lists, protocol, embedding="e", pairs="some")
 
 

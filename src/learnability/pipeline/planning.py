@@ -113,20 +113,30 @@ JOB = re.compile(r"^(?:rule|checkpoint) (\w+):\n((?:[ \t]+.*\n)*?)[ \t]+resource
 
 class Job(NamedTuple):
     """One job of a dry run: its rule, wildcards and resources (whether it runs on the
-    submitting node: :func:`local_rules`)."""
+    submitting node: :func:`local_rules`), its outputs and benchmark file."""
 
     rule: str
     wildcards: dict[str, str]
     resources: dict[str, str]
+    output: tuple[str, ...] = ()
+    benchmark: str = ""
 
 
 def planned_jobs(log: str) -> list[Job]:
     """Every job a dry run's log lists."""
     out = []
     for m in JOB.finditer(log):
-        wc = re.search(r"wildcards: (.*)", m.group(2))
-        wildcards = dict(kv.split("=", 1) for kv in wc.group(1).split(", ")) if wc else {}
-        out.append(Job(m.group(1), wildcards, dict(re.findall(r"(\w+)=([^,]*)", m.group(3)))))
+        fields = dict(re.findall(r"^\s+(\w+): (.*)$", m.group(2), re.M))
+        wc, output = fields.get("wildcards"), fields.get("output")
+        out.append(
+            Job(
+                m.group(1),
+                dict(kv.split("=", 1) for kv in wc.split(", ")) if wc else {},
+                dict(re.findall(r"(\w+)=([^,]*)", m.group(3))),
+                output=tuple(output.split(", ")) if output else (),
+                benchmark=fields.get("benchmark", ""),
+            )
+        )
     return out
 
 
@@ -226,9 +236,11 @@ class Scale(NamedTuple):
     dim: int
 
     def words_of(self, rule: str, wildcards: dict[str, str]) -> float:
-        """The vocabulary a job of ``rule`` reads: its embedding's own (training,
-        restriction, the evaluations), or the shared one (what the lists are fitted in)."""
-        own = rule in ("train_embedding", "restrict_embedding") or rule.startswith("evaluate_")
+        """The vocabulary a job of ``rule`` reads: its embedding's own (training, the
+        baseline, restriction, the evaluations), or the shared one (what the lists are
+        fitted in)."""
+        own = rule in ("train_embedding", "random_embedding", "restrict_embedding")
+        own = own or rule.startswith("evaluate_")
         name = wildcards.get("embedding", "shared") if own else "shared"
         return self.words.get(name, self.words["shared"])
 

@@ -222,9 +222,10 @@ def training_need(
     """Tokens x epochs at the method's measured ``rate`` (tokens/s on one thread) with 75%
     thread scaling. Its memory: the analytic model of the method at its vocabulary of
     ``words`` (:func:`training_memory_mb`), or for a method without one, its memory per
-    corpus MB above 4 GB plus GloVe's ``counting_mb``. Its outputs: at most twice the
-    corpus. Its scratch: GloVe's co-occurrence shards at their peak (by entries or by
-    tokens, the larger), or the plain-text copy that word2vec and fastText read."""
+    corpus MB above 4 GB plus GloVe's ``counting_mb``. Its outputs: the vectors and their
+    vocabulary (at most twice the corpus where their size is not known). Its scratch:
+    GloVe's co-occurrence shards at their peak (by entries or by tokens, the larger), or
+    the plain-text copy that word2vec and fastText read."""
     tokens = corpus_mb * TOKENS_PER_GZ_MB
     seconds = tokens * epochs / (rate * max(1.0, 0.75 * threads))
     tmp = 0.0
@@ -241,10 +242,12 @@ def training_need(
     memory = training_memory_mb(method, words, dim, threads, counting_mb, bucket)
     if memory is None:
         memory = 4000 + counting_mb + corpus_mb * mem_per_mb
+    # its outputs: the vectors and the vocabulary, where their size is known
+    disk = vectors_mb(words, dim) + words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6
     return Need(
         memory,
         STARTUP_MINUTES + seconds / 60,
-        disk_mb=2 * corpus_mb,
+        disk_mb=disk if words and dim else 2 * corpus_mb,
         tmp_mb=tmp,
     )
 

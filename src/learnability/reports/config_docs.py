@@ -243,10 +243,18 @@ def main(argv: list[str] | None = None) -> None:
     elif argv[:1] == ["--outputs"] and len(argv) == 2:
         path = Path(argv[1])
         path.write_text(with_evaluation_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
+    elif argv[:1] == ["--rehearsal"] and len(argv) == 3:
+        from learnability.pipeline import measured
+
+        path = Path(argv[1])
+        table = measured.load(argv[2])
+        path.write_text(
+            measured.with_table(path.read_text(encoding="utf-8"), table), encoding="utf-8"
+        )
     elif argv:
         raise SystemExit(
             "usage: python -m learnability.reports.config_docs "
-            "[--outputs PAGE | --analyses PAGE | --defaults MODULE]"
+            "[--outputs PAGE | --analyses PAGE | --defaults MODULE | --rehearsal PAGE CSV]"
         )
     else:
         sys.stdout.write(render(load_schema(SCHEMA)))

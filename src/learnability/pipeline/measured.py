@@ -1,0 +1,104 @@
+"""The rehearsal's measurements beside the cost models and the declarations: one row per
+job of ``benchmarks/scale.py``'s runs (benchmarks/measurements/rehearsal.csv) with what it
+measured, the sizes its model takes and what the cluster profile declared; the model's
+need recomputed here from those sizes at the current code, so a changed model shows in
+the table (``make docs`` writes it into docs/how-to/cluster.md) and in the suite's check
+(tests/test_resources.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from learnability.pipeline import resources as cost
+
+TABLE_BEGIN = "<!-- BEGIN rehearsal table -->"
+TABLE_END = "<!-- END rehearsal table -->"
+# where the page and the committed measurements live, from the repository's root
+PAGE = "docs/how-to/cluster.md"
+MEASUREMENTS = "benchmarks/measurements/rehearsal.csv"
+
+
+def load(path: str | Path) -> pd.DataFrame:
+    """The measurements with each job's need (``need_mem_mb``, ``need_runtime`` in
+    minutes, ``need_disk_mb``, ``need_tmp_mb``) from its rule's model at its sizes."""
+    frame = pd.read_csv(path)
+    needs = [
+        cost.need(r, **json.loads(s)) for r, s in zip(frame["rule"], frame["sizes"], strict=True)
+    ]
+    frame["need_mem_mb"] = [n.mem_mb for n in needs]
+    frame["need_runtime"] = [n.runtime for n in needs]
+    frame["need_disk_mb"] = [n.disk_mb for n in needs]
+    frame["need_tmp_mb"] = [n.tmp_mb for n in needs]
+    return frame
+
+
+def by_rule(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per rule at the largest rehearsal: its jobs, and the largest of each figure among
+    them (measured, model, declared): peak memory, wall minutes, outputs' disk and
+    scratch."""
+    largest = frame[frame["xml_mb"] == frame["xml_mb"].max()]
+    return (
+        largest.assign(wall_min=largest["wall_s"] / 60)
+        .groupby("rule")
+        .agg(
+            jobs=("rule", "size"),
+            rss_mb=("rss_mb", "max"),
+            need_mem_mb=("need_mem_mb", "max"),
+            declared_mem_mb=("declared_mem_mb", "max"),
+            wall_min=("wall_min", "max"),
+            need_runtime=("need_runtime", "max"),
+            declared_runtime=("declared_runtime", "max"),
+            disk_mb=("disk_mb", "max"),
+            tmp_mb=("tmp_mb", "max"),
+            need_disk_mb=("need_disk_mb", "max"),
+            need_tmp_mb=("need_tmp_mb", "max"),
+            declared_disk_mb=("declared_disk_mb", "max"),
+        )
+        .reset_index()
+    )
+
+
+def _mb(x: float) -> str:
+    return f"{x / 1000:.2f} GB" if x >= 1000 else f"{x:.0f} MB"
+
+
+def _min(x: float) -> str:
+    return f"{x:.1f}" if x < 10 else f"{x:.0f}"
+
+
+def markdown(frame: pd.DataFrame) -> str:
+    """The table of model, measured and declared for every rule, at the largest size."""
+    size = frame["xml_mb"].max()
+    top = frame[frame["xml_mb"] == size].iloc[0]
+    lines = [
+        f"Every job of the rehearsal at {size:g} MB of XML ({top['tokens'] / 1e6:.1f} M "
+        f"tokens, {top['words']:,} shared words), the largest of each rule's jobs: "
+        "measured (peak RSS, wall minutes on 2 cores, outputs and scratch), the model's "
+        "need at the job's sizes, and what the cluster profile declares.",
+        "",
+        "| rule | jobs | memory: measured / model / declared | minutes: measured / model / "
+        "declared | disk: measured / model / declared |",
+        "|---|---:|---|---|---|",
+    ]
+    for _, r in by_rule(frame).iterrows():
+        disk = r["disk_mb"] + r["tmp_mb"]
+        need_disk = r["need_disk_mb"] + r["need_tmp_mb"]
+        lines.append(
+            f"| `{r['rule']}` | {r['jobs']} "
+            f"| {_mb(r['rss_mb'])} / {_mb(r['need_mem_mb'])} / {_mb(r['declared_mem_mb'])} "
+            f"| {_min(r['wall_min'])} / {_min(r['need_runtime'])} / {r['declared_runtime']} "
+            f"| {_mb(disk)} / {_mb(need_disk)} / {_mb(r['declared_disk_mb'])} |"
+        )
+    return "\n".join(lines)
+
+
+def with_table(page: str, frame: pd.DataFrame) -> str:
+    """``page`` with the table between its markers replaced by the current one."""
+    head, begin, rest = page.partition(TABLE_BEGIN)
+    _, end, tail = rest.partition(TABLE_END)
+    if not (begin and end):
+        raise ValueError(f"{PAGE}: the markers {TABLE_BEGIN} and {TABLE_END} are missing")
+    return f"{head}{TABLE_BEGIN}\n{markdown(frame)}\n{TABLE_END}{tail}"
