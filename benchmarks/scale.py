@@ -247,6 +247,21 @@ def job_scratch(run: Path, job, peaks: dict) -> float:
     return max(seen, default=0) / 1e6
 
 
+# what a training job's meta.json says of its phases, kept with its row
+DETAIL = ("words", "cooccurrence_entries", "counting_seconds", "counting_processes",
+          "training_seconds")  # fmt: skip
+
+
+def training_detail(run: Path, job) -> dict:
+    """A training job's vocabulary, GloVe's entries and its phases' seconds (meta.json)."""
+    if job.rule != "train_embedding":
+        return {}
+    meta = json.loads(
+        (run / f"results/embeddings/{job.wildcards['embedding']}/meta.json").read_text()
+    )
+    return {k: meta[k] for k in DETAIL if k in meta}
+
+
 def job_table(run: Path, dump: str, size_mb: float, sizes: dict) -> pd.DataFrame:
     """One row per job of the rehearsal at ``run``: what it measured (wall and CPU seconds
     and peak RSS from its benchmark file, its outputs' bytes, its scratch's peak), what
@@ -302,6 +317,7 @@ def job_table(run: Path, dump: str, size_mb: float, sizes: dict) -> pd.DataFrame
             "declared_runtime": int(declared["runtime"]),
             "declared_disk_mb": int(declared["disk_mb"]),
             "sizes": json.dumps(sizes_, sort_keys=True),
+            "detail": json.dumps(training_detail(run, job), sort_keys=True),
         })  # fmt: skip
     return pd.DataFrame(rows)
 

@@ -47,7 +47,7 @@ def violations(planned, lists: int) -> list[str]:
     """Every job whose declaration is below 1.3x its model's need at enwiki's sizes, or
     that has no model, or that sets its CPUs apart from its threads."""
     bad = []
-    for rule, wildcards, res in planned:
+    for rule, wildcards, res, *_ in planned:
         try:
             need = cost.need(rule, **enwiki_job_sizes(rule, wildcards, CONFIG, lists))
         except KeyError:
@@ -85,6 +85,12 @@ def test_every_job_of_the_paper_run_declares_what_its_model_needs_at_enwiki_size
             "entanglement", "suggestions", "evaluate_pseudo", "explorer"} <= rules  # fmt: skip
     assert len([j for j in planned if j.rule == "extract_part"]) == ENWIKI_PARTS
     assert violations(planned, lists) == []
+    # every job writes a benchmark file (its wall, CPU and peak memory, what
+    # benchmarks/scale.py's rehearsal measures against the models), one of its own
+    benchmarks = [j.benchmark for j in planned if j.rule != "all"]
+    assert all(b.startswith("benchmarks/out/") for b in benchmarks)
+    assert len(set(benchmarks)) == len(benchmarks)
+    assert all(j.output for j in planned if j.rule != "all")
     # GloVe's scratch, about 230 GB, is requested from SLURM
     training = {j.wildcards["embedding"]: j.resources for j in planned
                 if j.rule == "train_embedding"}  # fmt: skip

@@ -10,6 +10,7 @@ import csv
 import pytest
 from conftest import REPO
 
+from learnability.pipeline import measured as measurements
 from learnability.pipeline import resources as cost
 
 # entries of GloVe's co-occurrence matrix per corpus token (window 5, min_count 5)
@@ -205,3 +206,64 @@ def test_every_rule_of_the_workflow_has_a_model():
     assert static - declared == set(), "rules without job_resources"
     for rule in declared - {"evaluate_", ""}:
         cost.model(rule)
+
+
+# --- the rehearsal (benchmarks/measurements/rehearsal.csv) ----------------------------
+
+REHEARSAL = REPO / measurements.MEASUREMENTS
+# the memory models that predict a job's peak (analytic, or fitted to these jobs), held
+# within 30 % of each rehearsal job above PREDICTED_ABOVE_MB; the others bound it (a
+# Python process's start, the pages of a memory map, a small job's floor) and must cover
+# it
+PREDICTED_MEMORY = ("train_embedding", "join_corpus", "extract_part", "evaluate_pseudo")
+PREDICTED_ABOVE_MB = 300
+
+
+@pytest.fixture(scope="module")
+def rehearsal():
+    return measurements.load(REHEARSAL)
+
+
+def test_the_rehearsal_measured_every_rule_of_the_paper_run(rehearsal):
+    """Three sizes, and every rule of config/paper.yaml's run at each (the ones that only
+    serve other configs aside), its jobs all measured."""
+    sizes = sorted(rehearsal["xml_mb"].unique())
+    assert sizes == [256, 512, 1024]
+    other = {"all", "fetch_dump", "fetch_embedding", "import_embedding", "learning_curve",
+             "corpus_prefix", "sweep_vocabulary", "sweep_concepts", "sweep_scores",
+             "sweep_summary", "plot_sweep"}  # fmt: skip
+    cost.model("all")  # fills MODELS
+    for size in sizes:
+        rules = set(rehearsal.loc[rehearsal["xml_mb"] == size, "rule"])
+        assert rules == set(cost.MODELS) - other, size
+    assert (rehearsal.groupby("xml_mb").size() > 250).all()
+
+
+def test_every_rehearsal_job_ran_within_its_declaration(rehearsal):
+    """Each job's peak memory, wall time and disk (outputs and scratch) within what its
+    rule declares from its model at the job's sizes (declare() of the need recomputed
+    at the current code), and within what the dry run declared then."""
+    for _, job in rehearsal.iterrows():
+        need = cost.Need(job.need_mem_mb, job.need_runtime, job.need_disk_mb, job.need_tmp_mb)
+        declared = cost.declare(need)
+        where = f"{job.rule} {job.job} at {job.xml_mb:g} MB"
+        assert job.rss_mb <= declared["mem_mb"], where
+        assert job.wall_s / 60 <= declared["runtime"], where
+        assert job.disk_mb + job.tmp_mb <= declared["disk_mb"], where
+        assert job.rss_mb <= job.declared_mem_mb and job.wall_s / 60 <= job.declared_runtime
+
+
+def test_the_memory_models_follow_the_rehearsal(rehearsal):
+    """The predicting memory models within 30 % of every job they predict; the scratch
+    of GloVe and of the trainers' plain copies within 30 % where it is the driver."""
+    big = rehearsal[rehearsal["rss_mb"] > PREDICTED_ABOVE_MB]
+    for _, job in big[big["rule"].isin(PREDICTED_MEMORY)].iterrows():
+        assert within(job.need_mem_mb, job.rss_mb), (job.rule, job.job, job.xml_mb)
+    glove = rehearsal[rehearsal["job"] == "embedding=glove"]
+    for _, job in glove[glove["rule"] == "train_embedding"].iterrows():
+        assert within(job.need_tmp_mb, job.tmp_mb), job.xml_mb
+
+
+def test_the_docs_table_is_the_committed_measurements_against_the_current_models(rehearsal):
+    page = (REPO / measurements.PAGE).read_text(encoding="utf-8")
+    assert measurements.with_table(page, rehearsal) == page, "regenerate: make docs"

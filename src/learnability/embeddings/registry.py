@@ -28,8 +28,9 @@ class Method:
     that are not trained (``random``, ``pretrained``). ``keys``: the ``training:`` keys
     it reads; ``nested``: (its block under ``training:``, the keys of that block it reads,
     None for all), so that a key it does not read never reruns it. ``rate``: tokens x
-    epochs per second per thread (README, "The paper-scale run"; word2vec's and
-    fastText's measured at 104k words by benchmarks/scale.py); ``mem_per_mb``: MB of
+    epochs per second per thread at 100,000 words, falling as the vocabulary to the
+    ``-rate_slope`` (benchmarks/measurements/rehearsal.csv); ``count_rate``: tokens per
+    second per thread of a counting method's one pass; ``mem_per_mb``: MB of
     memory per MB of gzipped corpus, for a method without an analytic memory model
     (:func:`learnability.pipeline.resources.training_memory_mb`);
     ``counts_cooccurrence``: it also takes ``training.count_memory_mb``; ``plain_copy``:
@@ -43,6 +44,8 @@ class Method:
     keys: tuple[str, ...] = ()
     nested: tuple[str, tuple[str, ...] | None] | None = None
     rate: int = 0
+    rate_slope: float = 0.0
+    count_rate: int = 0
     mem_per_mb: int = 0
     counts_cooccurrence: bool = False
     plain_copy: bool = False

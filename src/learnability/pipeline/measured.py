@@ -21,12 +21,28 @@ PAGE = "docs/how-to/cluster.md"
 MEASUREMENTS = "benchmarks/measurements/rehearsal.csv"
 
 
+# a trainer's constants (its registry entry), which a training job's sizes carry
+TRAINER_CONSTANTS = ("rate", "rate_slope", "count_rate", "mem_per_mb")
+
+
+def current(rule: str, sizes: dict) -> dict:
+    """A job's sizes with its trainer's constants as the registry gives them now (the
+    rest are the job's own: tokens, words, threads)."""
+    if rule == "train_embedding":
+        from learnability.embeddings import registry
+
+        method = registry.method(sizes["method"])
+        sizes = {**sizes, **{k: getattr(method, k) for k in TRAINER_CONSTANTS}}
+    return sizes
+
+
 def load(path: str | Path) -> pd.DataFrame:
     """The measurements with each job's need (``need_mem_mb``, ``need_runtime`` in
     minutes, ``need_disk_mb``, ``need_tmp_mb``) from its rule's model at its sizes."""
     frame = pd.read_csv(path)
     needs = [
-        cost.need(r, **json.loads(s)) for r, s in zip(frame["rule"], frame["sizes"], strict=True)
+        cost.need(r, **current(r, json.loads(s)))
+        for r, s in zip(frame["rule"], frame["sizes"], strict=True)
     ]
     frame["need_mem_mb"] = [n.mem_mb for n in needs]
     frame["need_runtime"] = [n.runtime for n in needs]

@@ -35,6 +35,8 @@ RETRY_GROWTH = 0.5
 RUNTIME_FLOOR = 10
 # a job's Python start and imports (benchmarks/job_startup.py: a few seconds)
 STARTUP_MINUTES = 0.5
+# the vocabulary at which a trainer's ``rate`` is given (its registry entry)
+RATE_WORDS = 100_000
 
 # a job's Python with numpy, pandas, pyarrow and scikit-learn imported: 150-200 MB of
 # anonymous memory at start (benchmarks/evaluation_memory.py, benchmarks/job_startup.py),
@@ -73,9 +75,10 @@ WORD_BYTES = 100
 # took 68 s on 2 threads at 3 M words, 6.8 ms a fit with its reading
 FIT_SECONDS = 0.007
 # seconds per vocabulary row and split classifier to score the row with it (a float32
-# product of 2 x 300 flops at about 20 GFLOP/s, its sigmoid and its share of the partial
-# sort): assumed, not yet measured at 3 M words
-ROW_SPLIT_SECONDS = 4e-8
+# product of 2 x 300 flops, its sigmoid and its share of the partial sort): 5.0e-8
+# measured at 3 M words x 300 and 100 splits on one core (benchmarks/suggestions.py
+# --words 3000000 --dim 300 --splits 100: 15.1 s)
+ROW_SPLIT_SECONDS = 5e-8
 # MB/s at which a job reads a memory-mapped matrix from a cluster's shared file system
 # (the cold pages of a 3.6 GB embedding): 100 assumed, a tenth of a local disk's
 READ_MB_S = 100.0
@@ -218,16 +221,26 @@ def training_need(
     words: float = 0,
     dim: int = 0,
     bucket: int = 0,
+    rate_slope: float = 0.0,
+    count_rate: float = 0.0,
 ) -> Need:
-    """Tokens x epochs at the method's measured ``rate`` (tokens/s on one thread) with 75%
-    thread scaling. Its memory: the analytic model of the method at its vocabulary of
-    ``words`` (:func:`training_memory_mb`), or for a method without one, its memory per
-    corpus MB above 4 GB plus GloVe's ``counting_mb``. Its outputs: the vectors and their
+    """Tokens x epochs at the method's measured ``rate`` (tokens/s on one thread at
+    ``RATE_WORDS`` words, falling as the vocabulary's ``words`` to the ``-rate_slope``:
+    a larger vocabulary's rows miss the caches more) with 75% thread scaling, and a
+    counting method's one pass at ``count_rate`` tokens/s per thread. Its memory: the
+    analytic model of the method at its vocabulary of ``words``
+    (:func:`training_memory_mb`), or for a method without one, its memory per corpus MB
+    above 4 GB plus GloVe's ``counting_mb``. Its outputs: the vectors and their
     vocabulary (at most twice the corpus where their size is not known). Its scratch:
     GloVe's co-occurrence shards at their peak (by entries or by tokens, the larger), or
     the plain-text copy that word2vec and fastText read."""
     tokens = corpus_mb * TOKENS_PER_GZ_MB
-    seconds = tokens * epochs / (rate * max(1.0, 0.75 * threads))
+    scaling = max(1.0, 0.75 * threads)
+    if words and rate_slope:
+        rate = rate * (words / RATE_WORDS) ** -rate_slope
+    seconds = tokens * epochs / (rate * scaling)
+    if count_rate:
+        seconds += tokens / (count_rate * scaling)
     tmp = 0.0
     if counts_cooccurrence:
         tmp = (

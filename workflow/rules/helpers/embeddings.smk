@@ -45,6 +45,8 @@ def training_sizes(wildcards, input):
         epochs=point_params(wildcards.embedding).get("epochs", 1),
         threads=training_threads(wildcards),
         rate=method.rate,
+        rate_slope=method.rate_slope,
+        count_rate=method.count_rate,
         mem_per_mb=method.mem_per_mb,
         counting_mb=counting or 0,
         counts_cooccurrence=method.counts_cooccurrence,
