@@ -238,12 +238,23 @@ def started_ended(run: Path, output: str) -> tuple[float, float]:
     return record["starttime"], record["endtime"]
 
 
-def job_scratch(run: Path, job, peaks: dict) -> float:
-    """MB of the job's peak scratch: the largest tmpdir entry first seen while it ran."""
-    if not job.output:
+# the tmpdir entries each kind of training makes (the only jobs with scratch): GloVe's
+# co-occurrence shards (corpus/cooccur.py), the plain-text copy (embeddings/_plain.py)
+SCRATCH_PREFIX = {True: "cooccur-", False: "corpus-"}
+
+
+def job_scratch(run: Path, job, peaks: dict, config: dict) -> float:
+    """MB of a training job's peak scratch: the largest tmpdir entry of its kind first
+    seen while it ran (other jobs, running beside it, have none)."""
+    from learnability.embeddings import registry
+
+    if job.rule != "train_embedding":
         return 0.0
+    method = registry.method(config["embeddings"][job.wildcards["embedding"]]["method"])
+    prefix = SCRATCH_PREFIX[method.counts_cooccurrence]
     start, end = started_ended(run, job.output[0])
-    seen = [e["peak_bytes"] for e in peaks.values() if start - 1 <= e["first"] <= end + 1]
+    seen = [e["peak_bytes"] for name, e in peaks.items()
+            if name.startswith(prefix) and start - 1 <= e["first"] <= end + 1]  # fmt: skip
     return max(seen, default=0) / 1e6
 
 
@@ -312,7 +323,7 @@ def job_table(run: Path, dump: str, size_mb: float, sizes: dict) -> pd.DataFrame
             "cpu_s": round(float(t["cpu_time"].iloc[0]), 2),
             "rss_mb": round(float(t["max_rss"].iloc[0]), 1),
             "disk_mb": round(sum(tree_bytes(run / o) for o in job.output) / 1e6, 2),
-            "tmp_mb": round(job_scratch(run, job, peaks), 1),
+            "tmp_mb": round(job_scratch(run, job, peaks, config), 1),
             "declared_mem_mb": int(declared["mem_mb"]),
             "declared_runtime": int(declared["runtime"]),
             "declared_disk_mb": int(declared["disk_mb"]),
@@ -651,6 +662,39 @@ def probe_neighbours(vectors_path: Path) -> dict:
     return {"wall_s": wall, "per_query_s": per_query, "queries": NEIGHBOUR_QUERIES}
 
 
+def fit_training(jobs: pd.DataFrame) -> pd.DataFrame:
+    """The trainers' rates fitted to the rehearsal's training jobs (one epoch, their
+    threads at 75 %, the start-up taken off): tokens per second per thread at
+    ``RATE_WORDS`` words and the log-log slope of its fall with the vocabulary; GloVe's
+    counting pass apart (its meta.json's training seconds are the iteration), as
+    ``learnability.embeddings.registry`` takes them."""
+    from learnability.pipeline import resources as cost
+
+    rows = []
+    train = jobs[jobs["rule"] == "train_embedding"]
+    for method, group in train.groupby(train["job"].str.removeprefix("embedding=")):
+        detail = [json.loads(d) for d in group["detail"]]
+        words = np.array([d["words"] for d in detail], dtype=float)
+        scaling = np.maximum(1.0, 0.75 * group["threads"].to_numpy())
+        work = group["wall_s"].to_numpy() - 60 * cost.STARTUP_MINUTES
+        counting = np.zeros(len(group))
+        if "counting_seconds" in detail[0]:
+            iteration = np.array([d["training_seconds"] for d in detail])
+            counting = work - iteration
+            work = iteration
+        per_thread = group["tokens"].to_numpy() / (work * scaling)
+        b, a = slope(words, per_thread)
+        row = {
+            "method": method,
+            "rate": float(np.exp(a) * cost.RATE_WORDS**b),
+            "rate_slope": float(-b),
+        }
+        if counting.any():
+            row["count_rate"] = float(np.median(group["tokens"].to_numpy() / (counting * scaling)))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[256, 512, 1024],
@@ -695,8 +739,11 @@ def main() -> int:
     )
     tables = [args.work / f"run-{r['size_mb']:g}mb" / "jobs.csv" for r in results]
     if args.jobs_csv and all(t.exists() for t in tables):
-        pd.concat(map(pd.read_csv, tables)).to_csv(args.jobs_csv, index=False)
+        jobs = pd.concat(map(pd.read_csv, tables))
+        jobs.to_csv(args.jobs_csv, index=False)
         print(f"every job at every size: {args.jobs_csv}", flush=True)
+        print("the trainers' rates fitted to them (learnability.embeddings.registry):")
+        print(fit_training(jobs).to_string(index=False), flush=True)
     report(results, args.work, probes)
     return 0
 

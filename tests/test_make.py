@@ -99,7 +99,7 @@ def test_make_rulegraph_draws_every_rule_with_graphviz(checkout):
 
 
 def test_make_docs_regenerates_the_committed_pages(checkout):
-    pages = ("config/README.md", "docs/reference/outputs.md")
+    pages = ("config/README.md", "docs/reference/outputs.md", "docs/how-to/cluster.md")
     before = {p: (checkout / p).read_bytes() for p in pages}
     done = make(checkout, "docs", userenv.user_env())
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]

@@ -33,8 +33,10 @@ RETRY_GROWTH = 0.5
 # no job asks for less time than this: a scheduler's granularity and a busy file system
 # (the needs themselves are what the job does, so that their sum is the run's cost)
 RUNTIME_FLOOR = 10
-# a job's Python start and imports (benchmarks/job_startup.py: a few seconds)
-STARTUP_MINUTES = 0.5
+# a job's Python start and imports: a few seconds (benchmarks/job_startup.py); half the
+# rehearsal's jobs ran in under 1.6 s and three quarters in under 2.6 s, start included
+# (benchmarks/measurements/rehearsal.csv)
+STARTUP_MINUTES = 0.1
 # the vocabulary at which a trainer's ``rate`` is given (its registry entry)
 RATE_WORDS = 100_000
 
@@ -51,18 +53,20 @@ TOKENS_PER_GZ_MB = 400_000
 PLAIN_PER_GZ = 4.0
 
 # bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49.1, the most measured
-# (2085 MB for 42.5 M entries; 38 and 42 at 76 and 135 M entries, with the shards deleted
-# once merged); co-occurrence entries per corpus token (window 5, min_count 5) fall as the
-# corpus grows: 2.80 at 4.5 M tokens, 2.36 at 18 M, 2.13 at 36 M and 1.89 at 72 M on the
-# synthetic dump (the real sample has 2.9 at 0.45 M); the power law of slope -0.12 kept
-# here gives 1.3 at enwiki's 2.6 B tokens, above the measured slope's -0.16 (1.06),
+# (2085 MB for 42.5 M entries on the lighter synthetic dump of the first rehearsal; 38.3
+# and 43.0 at 46 M and 83 M entries in benchmarks/measurements/rehearsal.csv, with the
+# shards deleted once merged); co-occurrence entries per corpus token (window 5,
+# min_count 5) fall as the corpus grows: 2.56 at 9.9 M tokens, 2.33 at 19.8 M and 2.09
+# at 39.6 M (rehearsal.csv; the real sample has 2.9 at 0.45 M); the power law of slope
+# -0.12 kept here gives 1.3 at enwiki's 2.6 B tokens, above the measured slope's -0.15,
 # inside the 1-3.5 B entries estimated for it
 GLOVE_TMP_BYTES_PER_ENTRY = 49.1
 ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
-# the same peak per corpus token: 80.0 and 80.2 bytes at 36 M and 72 M tokens, flat where
-# the per-entry figure falls; the scratch is the larger of the two drivers (208 GB by
-# tokens at enwiki, 166 GB by the entries model's 3.4 B)
-GLOVE_TMP_BYTES_PER_TOKEN = 80.2
+# the same peak per corpus token: 89.1 and 89.9 bytes at 19.8 M and 39.6 M tokens, flat
+# where the per-entry figure falls (rehearsal.csv; below 20 M tokens the counts stay
+# mostly in memory, 54.7 at 9.9 M); the scratch is the larger of the two drivers (234 GB
+# by tokens at enwiki, 166 GB by the entries model's 3.4 B)
+GLOVE_TMP_BYTES_PER_TOKEN = 89.9
 
 # Parquet bytes per vocabulary word: 13 (33 MB at 2.5 M words)
 VOCAB_PARQUET_BYTES_PER_WORD = 13
@@ -139,19 +143,22 @@ def manifest_need() -> Need:
 
 
 def extraction_need(part_mb: float) -> Need:
-    """One page at a time plus the part's token counts: 329-360 MB measured for parts of
-    16-64 MB of bz2, growing with the part's vocabulary (0.5 MB per MB of bz2 covers it);
-    2 MB/s of bz2 measured per core. Its outputs: the part's text, about 40% of its bz2."""
-    return Need(400 + 0.5 * part_mb, STARTUP_MINUTES + part_mb / 2 / 60, disk_mb=0.5 * part_mb)
+    """One page at a time plus the part's token counts: 290-320 MB measured for parts of
+    9-37 MB of bz2 (rehearsal.csv), 329-360 MB for 16-64 MB on the first rehearsal's
+    lighter dump, growing with the part's vocabulary (300 MB and 0.5 MB per MB of bz2);
+    2 MB/s of bz2 measured per core (2.4 in rehearsal.csv). Its outputs: the part's text
+    and counts, as large as its bz2 (0.9x measured on the synthetic dump, whose markup
+    compresses better than enwiki's; about 0.5x at enwiki)."""
+    return Need(300 + 0.5 * part_mb, STARTUP_MINUTES + part_mb / 2 / 60, disk_mb=part_mb)
 
 
 def join_need(tokens: float, text_mb: float) -> Need:
-    """The parts' counts merged: 208/270/307 MB measured at 18/36/72 M tokens, 1.8 MB per
-    M tokens above 200 (4.9 GB at enwiki, above the rehearsal's 4.7 GB extrapolation);
-    2/3/5 s there, 0.1 s per M tokens read and written. Its output: the corpus, the parts'
-    text joined."""
+    """The parts' counts merged: 202/219/221 MB measured at 9.9/19.8/39.6 M tokens
+    (rehearsal.csv), 208/270/307 MB at 18/36/72 M on the first rehearsal's dump; 1.5 MB
+    per M tokens above 200 (4.1 GB at enwiki); 1-2 s there, 0.1 s per M tokens read and
+    written. Its output: the corpus, the parts' text joined."""
     millions = tokens / 1e6
-    return Need(200 + 1.8 * millions, STARTUP_MINUTES + 0.1 * millions / 60, disk_mb=text_mb)
+    return Need(200 + 1.5 * millions, STARTUP_MINUTES + 0.1 * millions / 60, disk_mb=text_mb)
 
 
 # --- embeddings ---------------------------------------------------------------------
@@ -272,10 +279,11 @@ def vectors_mb(words: float, dim: int) -> float:
 
 def random_need(words: float, dim: int) -> Need:
     """The reference's vocabulary and one 64 MB block of rows: 343 MB measured at 2.5 M
-    words and 399 MB at 3 M (150 MB and 80 bytes a word); 28 s for 3.6 GB of vectors.
-    Its outputs: the vectors and the vocabulary."""
+    words and 399 MB at 3 M, 171-206 MB at 71-173k words (rehearsal.csv): 200 MB and 70
+    bytes a word; 28 s for 3.6 GB of vectors. Its outputs: the vectors and the
+    vocabulary."""
     out = vectors_mb(words, dim) + words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6
-    return Need(150 + words * 80 / 1e6, STARTUP_MINUTES + out / 50 / 60, disk_mb=out)
+    return Need(200 + words * 70 / 1e6, STARTUP_MINUTES + out / 50 / 60, disk_mb=out)
 
 
 def import_need(input_mb: float, loads_whole: bool) -> Need:
