@@ -198,14 +198,20 @@ def test_every_rehearsal_job_ran_within_its_declaration(rehearsal):
 
 
 def test_the_memory_models_follow_the_rehearsal(rehearsal):
-    """The predicting memory models within 30 % of every job they predict; the scratch
-    of GloVe and of the trainers' plain copies within 30 % where it is the driver."""
+    """The predicting memory models within 30 % of every job they predict; GloVe's
+    scratch within 30 % where its counts spill."""
     big = rehearsal[rehearsal["rss_mb"] > PREDICTED_ABOVE_MB]
     for _, job in big[big["rule"].isin(PREDICTED_MEMORY)].iterrows():
         assert within(job.need_mem_mb, job.rss_mb), (job.rule, job.job, job.xml_mb)
-    glove = rehearsal[rehearsal["job"] == "embedding=glove"]
-    for _, job in glove[glove["rule"] == "train_embedding"].iterrows():
-        assert within(job.need_tmp_mb, job.tmp_mb), job.xml_mb
+    glove = rehearsal[
+        (rehearsal["job"] == "embedding=glove") & (rehearsal["rule"] == "train_embedding")
+    ]
+    # where its counts spill to shards: below 20 M tokens they stay mostly in memory (the
+    # rehearsal's budget is 1000 MB) and the model, by tokens, bounds the scratch
+    for _, job in glove.iterrows():
+        if job.tokens > 15e6:
+            assert within(job.need_tmp_mb, job.tmp_mb), job.xml_mb
+        assert job.need_tmp_mb >= job.tmp_mb
 
 
 def test_the_docs_table_is_the_committed_measurements_against_the_current_models(rehearsal):
@@ -214,13 +220,13 @@ def test_the_docs_table_is_the_committed_measurements_against_the_current_models
 
 
 def test_the_trainers_time_follows_the_rehearsal(rehearsal):
-    """Each training job's CPU seconds (what it did, whatever else ran beside it) within
-    30 % of its model's: the model's minutes of work times its threads at 75 %."""
+    """Each training job's wall time within 30 % of its model's (its registry entry's
+    rates at its vocabulary, its threads at 75 %): the fit of those rates to these jobs
+    (benchmarks/scale.py prints it) holds at each of the three sizes."""
     train = rehearsal[rehearsal["rule"] == "train_embedding"]
     assert len(train) == 9
     for _, job in train.iterrows():
-        model = (job.need_runtime - cost.STARTUP_MINUTES) * 60 * max(1.0, 0.75 * job.threads)
-        assert within(model, job.cpu_s), (job.job, job.xml_mb, model, job.cpu_s)
+        assert within(job.need_runtime * 60, job.wall_s), (job.job, job.xml_mb, job.wall_s)
 
 
 def test_glove_entries_per_token_follow_the_rehearsal(rehearsal):

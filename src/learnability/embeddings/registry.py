@@ -62,10 +62,11 @@ _ENTRIES = (
         "word2vec",
         "learnability.embeddings.word2vec:train_word2vec",
         SHARED_KEYS + GENSIM_KEYS,
-        # 140k on the sample (8.7k words, in cache), 68k at 104k words and 18 M tokens
-        # (benchmarks/scale.py, 2 threads): time grew as tokens^1.29 there, which
-        # extrapolates to 35k at enwiki; 25k is 1.4x below that
-        rate=25_000,
+        # wall tokens/s per thread (2 threads at 75 %): 252k, 166k and 147k at 71k, 111k
+        # and 173k words (benchmarks/measurements/rehearsal.csv), 195k at 100k falling as
+        # words^-0.6: 25k at enwiki's 3 M words, where the rows miss every cache
+        rate=195_000,
+        rate_slope=0.6,
         mem_per_mb=2,
         plain_copy=True,
     ),
@@ -74,9 +75,10 @@ _ENTRIES = (
         "learnability.embeddings.fasttext:train_fasttext",
         SHARED_KEYS + GENSIM_KEYS,
         nested=("fasttext", None),
-        # 51k on the sample, 32k at 104k words; 23k: 1.3x the enwiki extrapolation
-        # (benchmarks/scale.py, as word2vec's)
-        rate=23_000,
+        # 107k, 89k and 90k at 71k, 111k and 173k words (rehearsal.csv, as word2vec's):
+        # 97k at 100k words falling as words^-0.19, 51k at 3 M words
+        rate=97_000,
+        rate_slope=0.19,
         mem_per_mb=3,
         plain_copy=True,
     ),
@@ -92,18 +94,22 @@ _ENTRIES = (
         plain_copy=True,
         package=("fasttext", "fasttext_facebook", "fasttext-community"),
     ),
-    # GloVe (ours): rate per iteration; 136k tokens/s per thread measured at 18 M tokens
-    # (benchmarks/scale.py; counting, once, costs about one more iteration); 100k, and
-    # 7 MB per MB of corpus, are 1.3x what its growth extrapolates to at enwiki.
-    # Weights and AdaGrad sums, 32 x vocabulary x (dim + 1) bytes, about
-    # 4 MB per MB at full scale (2.5 M words from ~6 GB), on top of the counting budget
-    # and one 768 MB bucket of entries
+    # GloVe (ours): rate per iteration, 392k, 424k and 372k tokens/s per thread at 71k,
+    # 111k and 173k words (rehearsal.csv: its meta.json's training seconds, 2 threads at
+    # 75 %), 400k at 100k words falling as words^-0.06 (its four V x 301 matrices are
+    # out of cache at all three sizes already); counting, once, 1.2 M tokens/s per
+    # process (by dump part, 2 processes). 7 MB per MB of corpus for the memory of a
+    # method without an analytic model. Weights and AdaGrad sums, 32 x vocabulary x
+    # (dim + 1) bytes, about 4 MB per MB at full scale (2.5 M words from ~6 GB), on top
+    # of the counting budget and one 768 MB bucket of entries
     Method(
         "glove",
         "learnability.embeddings.glove:train_glove",
         SHARED_KEYS,
         nested=("glove", None),
-        rate=100_000,
+        rate=400_000,
+        rate_slope=0.06,
+        count_rate=1_200_000,
         mem_per_mb=7,
         counts_cooccurrence=True,
     ),

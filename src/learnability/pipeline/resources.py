@@ -52,20 +52,20 @@ TOKENS_PER_GZ_MB = 400_000
 # gzip: about 4x (embeddings/_plain.py)
 PLAIN_PER_GZ = 4.0
 
-# bytes of GloVe's tmpdir per co-occurrence entry at its peak: 49.1, the most measured
-# (2085 MB for 42.5 M entries on the lighter synthetic dump of the first rehearsal; 38.3
-# and 43.0 at 46 M and 83 M entries in benchmarks/measurements/rehearsal.csv, with the
-# shards deleted once merged); co-occurrence entries per corpus token (window 5,
-# min_count 5) fall as the corpus grows: 2.56 at 9.9 M tokens, 2.33 at 19.8 M and 2.09
-# at 39.6 M (rehearsal.csv; the real sample has 2.9 at 0.45 M); the power law of slope
+# bytes of GloVe's tmpdir per co-occurrence entry at its peak: 43.0, the most measured
+# (38.3 and 43.0 at 46 M and 83 M entries in benchmarks/measurements/rehearsal.csv, with
+# the shards deleted once merged; 49.1 at 42.5 M on the first rehearsal, when one
+# process counted); co-occurrence entries per corpus token (window 5, min_count 5) fall
+# as the corpus grows: 2.56 at 9.9 M tokens, 2.33 at 19.8 M and 2.09 at 39.6 M
+# (rehearsal.csv; the real sample has 2.9 at 0.45 M); the power law of slope
 # -0.12 kept here gives 1.3 at enwiki's 2.6 B tokens, above the measured slope's -0.15,
 # inside the 1-3.5 B entries estimated for it
-GLOVE_TMP_BYTES_PER_ENTRY = 49.1
+GLOVE_TMP_BYTES_PER_ENTRY = 43.0
 ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
 # the same peak per corpus token: 89.1 and 89.9 bytes at 19.8 M and 39.6 M tokens, flat
 # where the per-entry figure falls (rehearsal.csv; below 20 M tokens the counts stay
 # mostly in memory, 54.7 at 9.9 M); the scratch is the larger of the two drivers (234 GB
-# by tokens at enwiki, 166 GB by the entries model's 3.4 B)
+# by tokens at enwiki, 146 GB by the entries model's 3.4 B)
 GLOVE_TMP_BYTES_PER_TOKEN = 89.9
 
 # Parquet bytes per vocabulary word: 13 (33 MB at 2.5 M words)
@@ -306,10 +306,10 @@ def vocabulary_need(words: float, vocabularies: int) -> Need:
 
 def restrict_need(words: float, dim: int) -> Need:
     """Rows copied block by block from the memory map: its pages, the vocabulary, and the
-    restricted copy on disk."""
+    restricted copy (vectors and vocabulary) on disk."""
     mb = vectors_mb(words, dim)
     return Need(BASE_MB + mb + words * WORD_BYTES / 1e6, STARTUP_MINUTES + 2 * mb / READ_MB_S / 60,
-                disk_mb=mb)  # fmt: skip
+                disk_mb=mb + words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6)  # fmt: skip
 
 
 # --- jobs that read an embedding ----------------------------------------------------
@@ -364,7 +364,9 @@ def evaluation_need(kind: str, words: float, dim: int, max_tokens: float = 2e6) 
     work = words * (EVALUATION_BYTES_PER_WORD[kind] - WORD_BYTES) / 1e6
     if kind == "pseudo":
         work += 1200 * max(1.0, max_tokens / 2e6)
-        minutes = 26_063 * 0.045 / 60 * words / 3e6
+        # reading the corpus's first tokens and drawing the pairs (about 1.5 minutes:
+        # 110-144 s a job at 71k-173k words in rehearsal.csv), then the searches
+        minutes = 1.5 + 26_063 * 0.045 / 60 * words / 3e6
     else:
         minutes = EVALUATION_MINUTES[kind]
     return embedding_read_need(words, dim, work, minutes)
