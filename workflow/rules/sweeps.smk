@@ -17,6 +17,18 @@ SWEEP_TABLES = dict(
     wilcoxon_csv="results/tables/sweeps/{sweep}_wilcoxon.csv",
     wilcoxon_tex="results/tables/sweeps/{sweep}_wilcoxon.tex",
 )
+# the summary's tables, by the name its script writes each under
+SWEEP_SUMMARY = {
+    name: f"results/sweeps/{{sweep}}/{file}.parquet"
+    for name, file in (
+        ("scores", "learnability"),
+        ("points", "points"),
+        ("effects", "effects"),
+        ("wilcoxon", "wilcoxon"),
+        ("seed_tests", "seed_tests"),
+        ("seed_spread", "seed_spread"),
+    )
+}
 
 
 rule corpus_prefix:
@@ -119,12 +131,7 @@ rule sweep_summary:
         concepts="results/sweeps/{sweep}/concepts.parquet",  # which lists nest
     output:
         **SWEEP_TABLES,
-        scores="results/sweeps/{sweep}/learnability.parquet",
-        points="results/sweeps/{sweep}/points.parquet",
-        effects="results/sweeps/{sweep}/effects.parquet",
-        wilcoxon="results/sweeps/{sweep}/wilcoxon.parquet",
-        seed_tests="results/sweeps/{sweep}/seed_tests.parquet",
-        seed_spread="results/sweeps/{sweep}/seed_spread.parquet",
+        **SWEEP_SUMMARY,
     log:
         "logs/sweep_summary/{sweep}.log",
     benchmark:
