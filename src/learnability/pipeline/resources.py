@@ -79,10 +79,11 @@ WORD_BYTES = 100
 # took 68 s on 2 threads at 3 M words, 6.8 ms a fit with its reading
 FIT_SECONDS = 0.007
 # seconds per vocabulary row and split classifier to score the row with it (a float32
-# product of 2 x 300 flops, its sigmoid and its share of the partial sort): 5.0e-8
-# measured at 3 M words x 300 and 100 splits on one core (benchmarks/suggestions.py
-# --words 3000000 --dim 300 --splits 100: 15.1 s)
-ROW_SPLIT_SECONDS = 5e-8
+# product of 2 x 300 flops, its sigmoid and its share of the partial sort): 2.1e-8
+# measured at 3 M words x 300 and 100 splits on one thread of an idle machine
+# (benchmarks/suggestions.py --words 3000000 --dim 300 --splits 100: 6.4 s), 5.0e-8 with
+# another job on the machine's other core; the declaration's 2x margin covers the latter
+ROW_SPLIT_SECONDS = 2.1e-8
 # MB/s at which a job reads a memory-mapped matrix from a cluster's shared file system
 # (the cold pages of a 3.6 GB embedding): 100 assumed, a tenth of a local disk's
 READ_MB_S = 100.0
