@@ -45,6 +45,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from toysize import add_smoke  # noqa: E402
 
+from learnability.pipeline import resources as cost  # noqa: E402
 from learnability.pipeline.planning import ENWIKI, ENWIKI_PARTS, fake_enwiki  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -289,12 +290,12 @@ def job_table(run: Path, dump: str, size_mb: float, sizes: dict) -> pd.DataFrame
         for d in (run / "results/embeddings").iterdir()
         if (d / "vectors.npy").exists()
     }
-    words["shared"] = npy_shape(next((run / "results/shared").glob("*/vectors.npy")))[0]
+    words["shared"], dim = npy_shape(next((run / "results/shared").glob("*/vectors.npy")))
     scale = planning.Scale(
         part_mb=float(parts["size"].mean()) / 1e6,
         corpus_mb=(run / f"results/corpus/{dump}/text.txt.gz").stat().st_size / 1e6,
         words=words,
-        dim=npy_shape(next((run / "results/shared").glob("*/vectors.npy")))[1],
+        dim=dim,
     )
     lists = len(list((run / "results/concepts/word2vec").glob("*.parquet")))
     peaks = json.loads((run / "tmp_peaks.json").read_text())
@@ -668,14 +669,12 @@ def fit_training(jobs: pd.DataFrame) -> pd.DataFrame:
     ``RATE_WORDS`` words and the log-log slope of its fall with the vocabulary; GloVe's
     counting pass apart (its meta.json's training seconds are the iteration), as
     ``learnability.embeddings.registry`` takes them."""
-    from learnability.pipeline import resources as cost
-
     rows = []
     train = jobs[jobs["rule"] == "train_embedding"]
     for method, group in train.groupby(train["job"].str.removeprefix("embedding=")):
         detail = [json.loads(d) for d in group["detail"]]
         words = np.array([d["words"] for d in detail], dtype=float)
-        scaling = np.maximum(1.0, 0.75 * group["threads"].to_numpy())
+        scaling = np.maximum(1.0, cost.THREAD_EFFICIENCY * group["threads"].to_numpy())
         work = group["wall_s"].to_numpy() - 60 * cost.STARTUP_MINUTES
         counting = np.zeros(len(group))
         if "counting_seconds" in detail[0]:
@@ -758,8 +757,9 @@ DECLARED_AS = {
     "random_embedding": "random_embedding/random",
     "evaluations/pseudo": "evaluate_pseudo/glove",
 }
-# the thread scaling assumed from the 2 measured threads to a job's CPUs (its threads)
-THREAD_EFFICIENCY = 0.75
+# the thread scaling assumed from the 2 measured threads to a job's CPUs (its threads):
+# the training model's (learnability.pipeline.resources)
+THREAD_EFFICIENCY = cost.THREAD_EFFICIENCY
 
 
 # GloVe's counting by dump part: the share of one process's time that its worker

@@ -39,6 +39,8 @@ RUNTIME_FLOOR = 10
 STARTUP_MINUTES = 0.1
 # the vocabulary at which a trainer's ``rate`` is given (its registry entry)
 RATE_WORDS = 100_000
+# the share of each added thread a trainer's rate keeps (its rates are fitted with it)
+THREAD_EFFICIENCY = 0.75
 
 # a job's Python with numpy, pandas, pyarrow and scikit-learn imported: 150-200 MB of
 # anonymous memory at start (benchmarks/evaluation_memory.py, benchmarks/job_startup.py),
@@ -243,7 +245,7 @@ def training_need(
     GloVe's co-occurrence shards at their peak (by entries or by tokens, the larger), or
     the plain-text copy that word2vec and fastText read."""
     tokens = corpus_mb * TOKENS_PER_GZ_MB
-    scaling = max(1.0, 0.75 * threads)
+    scaling = max(1.0, THREAD_EFFICIENCY * threads)
     if words and rate_slope:
         rate = rate * (words / RATE_WORDS) ** -rate_slope
     seconds = tokens * epochs / (rate * scaling)
