@@ -1,3 +1,5 @@
+import logging
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -360,6 +362,8 @@ def test_list_overlap_counts_shared_members_over_the_smaller_list():
 def test_one_encoding_policy_for_lists_and_dictionaries(tmp_path, raw, caplog):
     """UTF-8, UTF-16/32 with a BOM, else windows-1252 with a warning: the same for a .txt
     list and a .dic (whose header and entries are written in the same encoding)."""
+    # the warning's level, whatever an earlier in-process CLI run (--quiet) left the root at
+    caplog.set_level(logging.WARNING)
     plain = tmp_path / "l.txt"
     plain.write_bytes(raw)
     assert [e.text for e in read_wordlist(plain)] == ["café", "naïve"]
