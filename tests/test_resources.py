@@ -124,10 +124,11 @@ def test_training_memory_adds_the_cooccurrence_budget():
 
 def test_the_scratch_check_names_the_free_space_the_need_and_the_variable(tmp_path):
     from learnability.errors import InputError
+    from learnability.io import check_scratch
 
-    cost.check_scratch(str(tmp_path), 1)
+    check_scratch(str(tmp_path), 1)
     with pytest.raises(InputError) as err:
-        cost.check_scratch(str(tmp_path), 1e12)
+        check_scratch(str(tmp_path), 1e12)
     message = str(err.value)
     assert "\n" not in message and str(tmp_path) in message
     assert "1,000,000,000,000 MB of scratch" in message and "LEARNABILITY_TMPDIR" in message

@@ -9,7 +9,12 @@ lists on one embedding (a gensim ``KeyedVectors``, a mapping of word to vector, 
 file), scored with the workflow's own code, returned as tidy DataFrames.
 """
 
-__version__ = "0.1.0"
+from importlib import metadata as _metadata
+
+try:  # setuptools-scm's, from the commit it was installed at (pyproject.toml)
+    __version__ = _metadata.version("learnability")
+except _metadata.PackageNotFoundError:  # the sources on a path, never installed
+    __version__ = "0+unknown"
 
 # the front door's names and the module each lives in
 _API = {"Scores": "api", "score": "api", "as_embedding": "inputs", "as_lists": "inputs"}

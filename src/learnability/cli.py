@@ -98,7 +98,7 @@ def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> N
         if suffix == ".csv":
             df.to_csv(tmp, index=False)
         elif suffix == ".parquet":
-            df.to_parquet(tmp, index=False)
+            schemas.write_parquet(df, tmp)
         elif suffix == ".json":
             df.to_json(tmp, orient="records", indent=1)
         else:
@@ -251,6 +251,14 @@ def synthetic_dump_command(args: argparse.Namespace) -> int:
         "dump.status: dumpstatus.json"
     )
     return 0
+
+
+def provenance_command(args: argparse.Namespace) -> int:
+    from learnability.provenance import describe
+
+    text, differs = describe(args.file)
+    print(text)
+    return 3 if differs and args.check else 0
 
 
 # exit statuses: 1 for bad input (a file, a value), 2 for bad usage (argparse's own)
@@ -425,6 +433,20 @@ def build_parser() -> argparse.ArgumentParser:
     syn.add_argument("--seed", type=int, default=0)
     syn.add_argument("--processes", type=int, default=1, help="parts written at once (1)")
     syn.set_defaults(func=synthetic_dump_command)
+    prov = sub.add_parser(
+        "provenance",
+        help="how a table was made, and whether the current code and environment would "
+        "make the same file",
+        description="Print the record a workflow output carries (a Parquet table's "
+        "metadata, a meta.json's provenance): the package version and commit, the rule, "
+        "the digests of its code, params and inputs, and the library versions; then "
+        "compare them with the current code, libraries and inputs.",
+    )
+    prov.add_argument("file", type=Path, help="a Parquet table or a meta.json of a run")
+    prov.add_argument(
+        "--check", action="store_true", help="exit 3 if the current code or environment differs"
+    )
+    prov.set_defaults(func=provenance_command)
     return parser
 
 
@@ -440,6 +462,11 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr,
         force=True,
     )
+    from learnability import provenance
+
+    # what the command writes carries its record: the command, its arguments, its code
+    settings = {k: str(v) for k, v in vars(args).items() if k != "func"}
+    provenance.begin_command(f"learnability {args.command}", settings, ["learnability.cli"])
     try:
         return args.func(args)
     except InputError as exc:

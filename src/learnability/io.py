@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -153,3 +154,14 @@ def save_array(array: Any, path: str | os.PathLike[str]) -> None:
 
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         np.save(fh, np.asarray(array))
+
+
+def check_scratch(tmpdir: str, tmp_mb: float, variable: str = "LEARNABILITY_TMPDIR") -> None:
+    """Stop a job in one line, before it writes anything, where its tmpdir has less free
+    space than the ``tmp_mb`` it declared."""
+    free_mb = shutil.disk_usage(tmpdir).free / 1e6
+    if free_mb < tmp_mb:
+        raise InputError(
+            f"{tmpdir}: {free_mb:,.0f} MB free, this job needs {tmp_mb:,.0f} MB of scratch; "
+            f"set {variable} to a folder on a disk that holds it"
+        )

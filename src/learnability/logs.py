@@ -164,6 +164,10 @@ def logged(job: Any) -> Iterator[logging.Logger]:
     )
     logging.captureWarnings(True)
     if smk is not None:
+        from learnability import provenance
+
+        # what the job writes carries its record (learnability.provenance)
+        provenance.begin_job(smk)
         for line in job_header(smk):
             log.info("%s", line)
     try:

@@ -415,15 +415,6 @@ def columns(table: str) -> list[str]:
     return list(TABLES[table])
 
 
-def fingerprint(table: str) -> str:
-    """A short hash of a table's columns and types: as a rule's param, a change in the
-    schema reruns the jobs that write the table (their script and params are unchanged)."""
-    import hashlib
-
-    spec = ";".join(f"{c}:{t}" for c, t in TABLES[table].items())
-    return hashlib.sha1(spec.encode()).hexdigest()[:12]
-
-
 def empty(table: str) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in TABLES[table].items()})
 
@@ -452,10 +443,25 @@ def conform(df: pd.DataFrame, table: str) -> pd.DataFrame:
 
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike[str], table: str) -> None:
-    """Check ``df`` against the documented schema ``table`` and write it as Parquet, atomically."""
-    df = conform(df, table)
+    """Check ``df`` against the documented schema ``table`` and write it as Parquet,
+    atomically, with the writer's provenance record in its metadata."""
+    write_parquet(conform(df, table), path)
+
+
+def write_parquet(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """``df`` as Parquet (what ``df.to_parquet(path, index=False)`` writes), atomically,
+    with the provenance record (:mod:`learnability.provenance`) in its metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from learnability import provenance
+
+    arrow = pa.Table.from_pandas(df, preserve_index=False)
+    arrow = arrow.replace_schema_metadata(
+        {**(arrow.schema.metadata or {}), **provenance.parquet_metadata()}
+    )
     with atomic_path(path) as tmp:
-        df.to_parquet(tmp, index=False)
+        pq.write_table(arrow, tmp)
 
 
 def read_tables(paths: list[str] | list[Path], table: str) -> pd.DataFrame:

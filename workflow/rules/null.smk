@@ -1,5 +1,4 @@
 from learnability.pipeline.config import null_iterations
-from learnability.schemas import fingerprint
 
 
 rule null_distribution:
@@ -18,9 +17,7 @@ rule null_distribution:
         **job_resources("null_distribution", fitting_sizes("null_distribution")),
     params:
         **protocol_params("random_lists"),
-        # columns added to the null tables (auc_m3 for rescaled_skew) rerun these jobs
         lists=config["random_lists"]["lists"],
         iterations=null_iterations(config),
-        table=fingerprint("null"),
     script:
         "../scripts/null_distribution.py"

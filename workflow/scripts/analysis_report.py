@@ -1,5 +1,6 @@
 from learnability.analyses.registry import ANALYSES
 from learnability.logs import logged
+from learnability.reports.analysis_reports import WRITERS
 from learnability.schemas import read_tables
 
 # the report of an analysis of the registry (learnability.analyses.registry)
@@ -7,4 +8,4 @@ with logged(snakemake):
     p = snakemake.params
     analysis = ANALYSES[p.analysis]
     table = read_tables(list(snakemake.input), analysis.table)
-    analysis.report.write(table, list(p.lists), list(p.embeddings), snakemake.output, p.title)
+    WRITERS[analysis.name](table, list(p.lists), list(p.embeddings), snakemake.output, p.title)

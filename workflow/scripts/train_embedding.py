@@ -1,8 +1,8 @@
 from pathlib import Path
 
 from learnability.embeddings import save_embedding, train
+from learnability.io import check_scratch
 from learnability.logs import logged
-from learnability.pipeline.resources import check_scratch
 
 with logged(snakemake) as log:
     tmpdir = getattr(snakemake.resources, "tmpdir", None)

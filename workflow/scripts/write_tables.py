@@ -1,4 +1,5 @@
 from learnability.logs import logged
+from learnability.provenance import report_rst
 from learnability.reports.tables import write_all
 from learnability.schemas import read_tables
 
@@ -16,4 +17,6 @@ with logged(snakemake):
         size=p.table_size,
         negatives=snakemake.wildcards.negatives,
         out=dict(snakemake.output.items()),
+        # the report's opening says which versions made these results
+        headline_footer=report_rst(list(i.summaries) + [i.pvalues, i.wilcoxon]),
     )

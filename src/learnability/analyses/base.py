@@ -43,9 +43,11 @@ class Report:
     """An analysis' report job: its tables in ``formats`` under
     results/tables/NEGATIVES/NAME, the ``shown`` one in the HTML report with the caption
     workflow/report/NAME.rst, a figure (PNG, SVG, PDF) under results/plots when ``plot``
-    is a title; ``write(table, lists, embeddings, out, title)`` writes them."""
+    is a title. Its writer, ``write(table, lists, embeddings, out, title)``, is the
+    analysis' entry in :data:`learnability.reports.analysis_reports.WRITERS`: presentation
+    lives apart from the computation, so that a change to a table's layout or a figure
+    reruns the report job and not the analysis (:mod:`learnability.codedigest`)."""
 
-    write: Callable[..., None]
     category: str
     formats: tuple[str, ...] = ("md",)
     shown: str | None = None

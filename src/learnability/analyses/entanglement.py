@@ -33,7 +33,7 @@ defaults to fewer splits than the protocol's.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -234,17 +234,6 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
                         min_z=settings["entanglement_min_z"])  # fmt: skip
 
 
-def write_report(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
-                 out: Any, title: str) -> None:  # fmt: skip
-    from learnability.reports import plots
-    from learnability.reports.diagnostics_tables import write_entanglement
-
-    heading = "Entanglement: the share of B's AUC above chance that erasing A removes"
-    write_entanglement(table, lists, embeddings, out.md, out.csv, heading)
-    plots.save(plots.entanglement_figure(table, lists, embeddings, title), out.png, out.svg,
-               out.pdf)  # fmt: skip
-
-
 def _describe(table: pd.DataFrame) -> str:
     off = table[table["list_a"] != table["list_b"]].nlargest(5, "share")
     return "\n" + off[["list_a", "list_b", "auc_before", "auc_after", "share"]].to_string()
@@ -283,7 +272,6 @@ ANALYSIS = Analysis(
     ),
     scope="pairs",
     report=Report(
-        write=write_report,
         category="Entanglement",
         formats=("md", "csv"),
         plot="Entanglement: erasing list A (LEACE), list B's AUC above chance lost",

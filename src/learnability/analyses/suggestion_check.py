@@ -194,13 +194,6 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
     return pd.concat(tables, ignore_index=True)
 
 
-def write_report(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
-                 out: Any, title: str) -> None:  # fmt: skip
-    from learnability.reports.diagnostics_tables import write_check
-
-    write_check(table, lists, out.md, out.csv, out.tex, "Suggested additions: held-out recall@k")
-
-
 def _describe(table: pd.DataFrame) -> str:
     last = table.groupby("list", sort=False).tail(1)
     return "; ".join(
@@ -234,9 +227,7 @@ ANALYSIS = Analysis(
         ),  # fmt: skip
     ),
     baseline_bins=True,
-    report=Report(
-        write=write_report, category="Suggestions", formats=("md", "csv", "tex"), shown="csv"
-    ),  # fmt: skip
+    report=Report(category="Suggestions", formats=("md", "csv", "tex"), shown="csv"),  # fmt: skip
     describe=_describe,
     seconds=lambda s, size: (
         size.lists

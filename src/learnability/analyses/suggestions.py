@@ -149,14 +149,6 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
     )  # fmt: skip
 
 
-def write_report(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
-                 out: Any, title: str) -> None:  # fmt: skip
-    from learnability.reports.diagnostics_tables import suggestions_markdown
-    from learnability.reports.formats import write_text
-
-    write_text(f"## Suggested additions\n\n{suggestions_markdown(table, lists)}", out.md)
-
-
 def _describe(table: pd.DataFrame) -> str:
     return "; ".join(
         f"{name}: {', '.join(g['word'].head(10))}" for name, g in table.groupby("list", sort=False)
@@ -180,7 +172,7 @@ ANALYSIS = Analysis(
     ),
     fits=False,
     coefficients=True,
-    report=Report(write=write_report, category="Suggestions"),
+    report=Report(category="Suggestions"),
     describe=_describe,
     seconds=lambda s, size: size.lists * size.words * size.iterations * cost.ROW_SPLIT_SECONDS,
 )

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from learnability import provenance
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_float32_npy_header, write_json
 from learnability.schemas import write_table
@@ -85,5 +86,5 @@ def restrict_embedding(
         "words_dropped": len(vocab) - int(rows.size),
         "dim": int(vectors.shape[1]),
     }
-    write_json(meta, out / "meta.json")
+    write_json(provenance.stamp(meta), out / "meta.json")
     return meta

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from learnability import provenance
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
 from learnability.schemas import write_table
@@ -86,9 +87,8 @@ def save_vocabulary(
         }
     )
     write_table(vocab, directory / "vocab.parquet", "vocab")
-    write_json(
-        {"embedding": name, "dim": dim, "words": len(words), **meta}, directory / "meta.json"
-    )
+    meta = {"embedding": name, "dim": dim, "words": len(words), **meta}
+    write_json(provenance.stamp(meta), directory / "meta.json")
 
 
 def load_embedding(directory: str | os.PathLike[str], *, mmap: bool = False) -> Embedding:

@@ -18,11 +18,8 @@ from __future__ import annotations
 
 import functools
 import math
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from learnability.errors import InputError
 
 # memory and disk declared over the need; runtime more, since cluster cores vary more in
 # speed than jobs in memory, and a limit set high costs only queue priority
@@ -117,19 +114,8 @@ def scratch_request(tmp_mb: int, tmpdir_set: bool) -> str:
     """A SLURM job's request for its scratch: ``--tmp`` (the node's temporary disk) when
     the job's tmpdir is the node's own (``LEARNABILITY_TMPDIR`` unset); none when it is
     set, for that points at scratch elsewhere (shared, or a site's own), which SLURM
-    does not reserve and the job checks when it starts (:func:`check_scratch`)."""
+    does not reserve and the job checks when it starts (:func:`learnability.io.check_scratch`)."""
     return "" if tmpdir_set else f"--tmp={tmp_mb}M"
-
-
-def check_scratch(tmpdir: str, tmp_mb: float, variable: str = "LEARNABILITY_TMPDIR") -> None:
-    """Stop a job in one line, before it writes anything, where its tmpdir has less free
-    space than the ``tmp_mb`` it declared."""
-    free_mb = shutil.disk_usage(tmpdir).free / 1e6
-    if free_mb < tmp_mb:
-        raise InputError(
-            f"{tmpdir}: {free_mb:,.0f} MB free, this job needs {tmp_mb:,.0f} MB of scratch; "
-            f"set {variable} to a folder on a disk that holds it"
-        )
 
 
 # --- the corpus ---------------------------------------------------------------------

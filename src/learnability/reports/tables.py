@@ -314,9 +314,11 @@ def write_all(
     out: dict[str, str],
     members: pd.DataFrame | None = None,
     codelength: pd.DataFrame | None = None,
+    headline_footer: str | None = None,
 ) -> None:
     """Write the tables of one negatives scheme (keys of ``out``: ``table6_md``, ...);
-    with ``codelength``, the learnability tables show each list's compression."""
+    with ``codelength``, the learnability tables show each list's compression;
+    ``headline_footer`` (reStructuredText) ends the report's headline."""
 
     def scheme(df: pd.DataFrame) -> pd.DataFrame:
         return df[df["negatives"] == negatives]
@@ -392,9 +394,8 @@ def write_all(
     with atomic_path(out["wilcoxon_csv"]) as tmp:
         wilcoxon.drop(columns="negatives").to_csv(tmp, index=False)
     if "headline" in out:
-        write_text(
-            headline_rst(t6, pvalues, wilcoxon, embeddings, lists, negatives), out["headline"]
-        )
+        headline = headline_rst(t6, pvalues, wilcoxon, embeddings, lists, negatives)
+        write_text(headline + ("\n" + headline_footer if headline_footer else ""), out["headline"])
     if members is not None:
         write_table_files(
             member_extremes(scheme(members)),

@@ -1,0 +1,454 @@
+"""How each output was made: the record every Parquet table (in its metadata) and every
+``meta.json`` (under ``provenance``) carries, and the comparison of a record with what the
+current code and environment would do.
+
+A record holds the package's version (and the checkout's commit, where there is one), the
+job's rule and wildcards, the digest of the package code it ran and the modules that
+digest covers (:mod:`learnability.codedigest`), a digest of its params, a digest of each
+input (a workflow output's own record id, so a 3 GB vectors file is not read again; a
+user's file's content), the versions of the third-party libraries that code imports, and
+Python's. ``id`` is the digest of all of it: two files with the same id were made by the
+same code from the same inputs with the same settings.
+
+Inside a workflow job, :func:`learnability.logs.logged` opens the job's context; the
+writers (:func:`learnability.schemas.write_table`, :func:`stamp`) add the record. Outside
+one (the CLI, the API), the record names the command and the package code it imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import json
+import os
+import platform
+import subprocess
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from learnability import codedigest
+
+KEY = "learnability.provenance"  # the Parquet metadata key and the meta.json key's prefix
+FORMAT = 1
+# reading a file this size or larger for its digest is logged (about 1 s a GB)
+_LARGE = 1 << 30
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions() -> dict[str, list[str]]:
+    return importlib.metadata.packages_distributions()
+
+
+def library_versions(libraries: Iterable[str]) -> dict[str, str]:
+    """The installed version of each top-level import name's distribution (``sklearn``:
+    scikit-learn's); a name no distribution provides is left out."""
+    found: dict[str, str] = {}
+    for name in sorted(set(libraries)):
+        for dist in _distributions().get(name, []):
+            try:
+                found[dist] = importlib.metadata.version(dist)
+            except importlib.metadata.PackageNotFoundError:
+                continue
+    return found
+
+
+def versions_digest(versions: Mapping[str, str]) -> str:
+    return hashlib.sha256(json.dumps(dict(versions), sort_keys=True).encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=1)
+def package() -> dict[str, Any]:
+    """The package's version (setuptools-scm's, from the commit it was installed at) and,
+    when its source is a git checkout (an editable install), the commit it runs now and
+    whether the checkout's package code has uncommitted changes."""
+    from learnability import __version__
+
+    found: dict[str, Any] = {"name": "learnability", "version": __version__}
+    src = codedigest.ROOT
+    try:
+        head = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()  # fmt: skip
+        status = subprocess.run(["git", "-C", str(src), "status", "--porcelain", "--", "."],
+                                capture_output=True, text=True, timeout=10,
+                                check=True).stdout  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return found
+    found["commit"] = head
+    found["modified"] = bool(status.strip())
+    return found
+
+
+def params_digest(params: Any) -> str:
+    """A digest of a job's params (Snakemake's ``Namedlist``, a mapping or a list)."""
+    items = dict(params.items()) if hasattr(params, "items") else {"": list(params)}
+    text = json.dumps(items, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 22):
+            h.update(chunk)
+    return "sha256:" + h.hexdigest()[:16]
+
+
+def input_digest(path: str | os.PathLike[str]) -> str:
+    """What identifies an input: the record id of a workflow output (a Parquet table, a
+    ``meta.json``, or a file beside a ``meta.json`` that has one, such as an embedding's
+    vectors), else its content's digest (a folder: its files')."""
+    path = Path(path)
+    own = read(path, quiet=True)
+    if own is not None:
+        return own["id"]
+    meta = path.parent / "meta.json"
+    if path.name != "meta.json" and path.suffix != ".parquet" and meta.is_file():
+        beside = read(meta, quiet=True)
+        if beside is not None:
+            return f"{beside['id']}/{path.name}"
+    if path.is_dir():
+        h = hashlib.sha256()
+        for f in sorted(p for p in path.rglob("*") if p.is_file()):
+            h.update(f"{f.relative_to(path)}\0{input_digest(f)}\n".encode())
+        return "dir:" + h.hexdigest()[:16]
+    if not path.exists():
+        return "missing"
+    if path.stat().st_size >= _LARGE:
+        import logging
+
+        logging.getLogger(__name__).info("reading %s for its digest", path)
+    return _file_digest(path)
+
+
+def _record_id(record: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "id"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class _Context:
+    """The open job's (or command's) record, built on first use and kept for its writes."""
+
+    def __init__(self) -> None:
+        self.job: Any = None
+        self.command: tuple[str, Any, tuple[str, ...]] | None = None
+        self._record: dict[str, Any] | None = None
+
+    def record(self) -> dict[str, Any]:
+        if self._record is None:
+            self._record = _job_record(self.job) if self.job is not None else _other_record(
+                self.command)  # fmt: skip
+        return self._record
+
+
+_CONTEXT = _Context()
+
+
+def begin_job(job: Any) -> None:
+    """Make ``job`` (a script's ``snakemake`` object) the writer of what follows."""
+    global _CONTEXT
+    _CONTEXT = _Context()
+    _CONTEXT.job = job
+
+
+def begin_command(name: str, args: Any, modules: Iterable[str]) -> None:
+    """Make a CLI command (its name, arguments and package modules) the writer."""
+    global _CONTEXT
+    _CONTEXT = _Context()
+    _CONTEXT.command = (name, args, tuple(modules))
+
+
+def _flat(files: Any) -> list[str]:
+    out: list[str] = []
+    for f in files:
+        if isinstance(f, str | os.PathLike):
+            out.append(str(f))
+        else:
+            out.extend(_flat(f))
+    return out
+
+
+def _script_code(job: Any) -> codedigest.Code:
+    """The code of the running script: its file is the script Snakemake ran (``__main__``,
+    Snakemake's copy with a preamble that imports nothing of the package)."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path and Path(path).is_file():
+        return codedigest.code_of(path)
+    return codedigest.code_of_modules(["learnability.logs"])
+
+
+def _job_record(job: Any) -> dict[str, Any]:
+    code = _script_code(job)
+    params = job.params
+    digest = getattr(params, "code", None) or code.digest
+    record = {
+        "format": FORMAT,
+        "package": package(),
+        "rule": str(job.rule),
+        "wildcards": {k: str(v) for k, v in job.wildcards.items()},
+        "code": {"digest": digest, "roots": list(code.roots), "modules": len(code.modules)},
+        "params": params_digest({k: v for k, v in params.items() if k != "code"}),
+        "inputs": {f: input_digest(f) for f in sorted(set(_flat(job.input)))},
+        "outputs": sorted(set(_flat(job.output))),
+        "libraries": library_versions(code.libraries),
+        "python": platform.python_version(),
+    }
+    record["lineage"] = lineage(record, [f for f in record["inputs"]])
+    record["id"] = _record_id(record)
+    return record
+
+
+def _environment(record: Mapping[str, Any]) -> dict[str, Any]:
+    pkg = record.get("package", {})
+    return {"learnability": pkg.get("version"), "commit": pkg.get("commit"),
+            "python": record.get("python"), "libraries": record.get("libraries", {})}  # fmt: skip
+
+
+def lineage(record: Mapping[str, Any], inputs: Iterable[str]) -> dict[str, Any]:
+    """The environments (package version and commit, Python, library versions) that made
+    this job's inputs, their inputs and so on, and this job's own: each once, with the
+    rules that ran under it. One entry means the whole chain ran under one environment."""
+    found: dict[str, Any] = {}
+
+    def add(env: Mapping[str, Any], rules: Iterable[str]) -> None:
+        key = versions_digest({"env": json.dumps(env, sort_keys=True)})
+        entry = found.setdefault(key, {**env, "rules": []})
+        entry["rules"] = sorted(set(entry["rules"]) | set(rules))
+
+    for f in inputs:
+        upstream = _read_cached(str(f))
+        for env in (upstream or {}).get("lineage", {}).values():
+            add({k: v for k, v in env.items() if k != "rules"}, env.get("rules", []))
+    add(_environment(record), [record.get("rule") or record.get("command") or "library"])
+    return found
+
+
+def _read_cached(path: str) -> dict[str, Any] | None:
+    p = Path(path)
+    if p.suffix not in (".parquet", ".json") and (p.parent / "meta.json").is_file():
+        p = p.parent / "meta.json"
+    return read(p, quiet=True) if p.is_file() else None
+
+
+def mixed(record: Mapping[str, Any]) -> list[str]:
+    """One line per environment of ``record``'s lineage whose library or Python versions
+    are not the current ones, naming what differs and the rules that ran under it. (The
+    package's own changes are the code digests' business: they rerun what they touch.)"""
+    lines = []
+    for env in record.get("lineage", {}).values():
+        libs = env.get("libraries", {})
+        current = library_versions(_import_names(libs))
+        diff = [f"{d} {v} (now {current.get(d, 'not installed')})"
+                for d, v in libs.items() if current.get(d) != v]  # fmt: skip
+        if env.get("python") not in (None, platform.python_version()):
+            diff.append(f"Python {env['python']} (now {platform.python_version()})")
+        if diff:
+            lines.append(f"{', '.join(diff)}: {', '.join(env.get('rules', []))}")
+    return lines
+
+
+def report_rst(paths: Iterable[str]) -> str:
+    """The report's provenance paragraph (reStructuredText) for the results ``paths``
+    lead to: the versions they were made with, and every environment of their lineage
+    that differs from the current one, with its rules."""
+    envs: dict[str, Any] = {}
+    for p in paths:
+        rec = _read_cached(str(p))
+        envs.update((rec or {}).get("lineage", {}))
+    pkg = package()
+    made = f"learnability {pkg.get('version')}"
+    if pkg.get("commit"):
+        made += f" (commit {pkg['commit'][:12]}{', modified' if pkg.get('modified') else ''})"
+    libs = sorted({(d, v) for env in envs.values() for d, v in env.get("libraries", {}).items()})
+    current = library_versions(_import_names(d for d, _ in libs))
+    text = [".. rubric:: Provenance\n",
+            f"This report was made with {made}, Python {platform.python_version()}, "
+            + ", ".join(f"{d} {v}" for d, v in sorted(current.items())) + "."]  # fmt: skip
+    different = mixed({"lineage": envs})
+    if different:
+        text += ["", f"**Mixed versions**: {len(different)} environment(s) of this run's "
+                 "results differ from the current one (``learnability provenance FILE`` "
+                 "says which files; ``provenance.libraries: rerun`` reruns them):", ""]  # fmt: skip
+        text += [f"- {line}" for line in different]
+    else:
+        text += ["", "Every result this report shows was made under these library versions."]
+    versions = sorted({str(env.get("learnability")) for env in envs.values()})
+    if len(versions) > 1:
+        text += ["", "Its results were made by learnability " + ", ".join(versions) + " "
+                 "(each job reruns when the package code it runs changes)."]  # fmt: skip
+    return "\n".join(text) + "\n"
+
+
+def _other_record(command: tuple[str, Any, tuple[str, ...]] | None) -> dict[str, Any]:
+    name, args, modules = command or ("library", {}, ("learnability.schemas",))
+    code = codedigest.code_of_modules(modules)
+    record = {
+        "format": FORMAT,
+        "package": package(),
+        "command": name,
+        "code": {"digest": code.digest, "roots": list(code.roots), "modules": len(code.modules)},
+        "params": params_digest(args if isinstance(args, Mapping) else vars(args)),
+        "inputs": {},
+        "libraries": library_versions(code.libraries),
+        "python": platform.python_version(),
+    }
+    record["lineage"] = lineage(record, [])
+    record["id"] = _record_id(record)
+    return record
+
+
+def current() -> dict[str, Any]:
+    """The record of what is being written now (the open job, command, or the library)."""
+    return _CONTEXT.record()
+
+
+def parquet_metadata() -> dict[bytes, bytes]:
+    return {KEY.encode(): json.dumps(current(), sort_keys=True).encode()}
+
+
+def stamp(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` (a ``meta.json``'s content) with the current record under ``provenance``."""
+    return {**meta, "provenance": current()}
+
+
+def read(path: str | os.PathLike[str], quiet: bool = False) -> dict[str, Any] | None:
+    """The record in a Parquet file's metadata or a JSON file's ``provenance``; None if it
+    has none (``quiet``: also if it cannot be read as either)."""
+    path = Path(path)
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            meta = pq.read_schema(path).metadata or {}
+            raw = meta.get(KEY.encode())
+            return json.loads(raw) if raw else None
+        if path.suffix == ".json":
+            found = json.loads(path.read_text(encoding="utf-8"))
+            return found.get("provenance") if isinstance(found, dict) else None
+    except Exception:
+        if quiet:
+            return None
+        raise
+    return None
+
+
+def compare(record: Mapping[str, Any], workdir: Path | None = None) -> dict[str, Any]:
+    """What differs between ``record`` and what the current code and environment would
+    use: the code digest of its modules now, each library's version now, each input's
+    digest now (relative to ``workdir``, the run's folder; skipped if None)."""
+    roots = record.get("code", {}).get("roots", [])
+    missing = [r for r in roots if codedigest.module_path(r) is None]
+    code_now = codedigest.code_of_modules([r for r in roots if r not in missing])
+    libraries_now = library_versions(_import_names(record.get("libraries", {})))
+    libraries = {
+        dist: (was, libraries_now.get(dist))
+        for dist, was in record.get("libraries", {}).items()
+        if libraries_now.get(dist) != was
+    }
+    inputs = {}
+    if workdir is not None:
+        for f, was in record.get("inputs", {}).items():
+            now = input_digest(workdir / f)
+            if now != was:
+                inputs[f] = (was, now)
+    code_changed = bool(missing) or (
+        record.get("code", {}).get("digest") not in (code_now.digest, None)
+    )
+    return {
+        "code": (record.get("code", {}).get("digest"), code_now.digest) if code_changed else None,
+        "libraries": libraries,
+        "inputs": inputs,
+        "python": (record.get("python"), platform.python_version())
+        if record.get("python") != platform.python_version()
+        else None,
+    }
+
+
+def _import_names(distributions: Iterable[str]) -> set[str]:
+    wanted = set(distributions)
+    return {name for name, dists in _distributions().items() if wanted & set(dists)}
+
+
+def differs(diff: Mapping[str, Any]) -> bool:
+    return any(bool(v) for v in diff.values())
+
+
+def workdir_of(path: Path, record: Mapping[str, Any]) -> Path | None:
+    """The run's folder: where ``path`` sits as one of the job's recorded outputs."""
+    path = path.resolve()
+    for out in record.get("outputs", []):
+        parts = Path(out).parts
+        if tuple(path.parts[-len(parts) :]) == parts:
+            return Path(*path.parts[: -len(parts)]) if len(path.parts) > len(parts) else Path("/")
+    return None
+
+
+def describe(path: str | os.PathLike[str]) -> tuple[str, bool]:
+    """``learnability provenance``'s text for ``path`` and whether the current code and
+    environment differ from those that made it; an InputError if it has no record."""
+    from learnability.errors import InputError
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file; give a Parquet table or a meta.json of a run")
+    try:
+        record = read(path)
+    except Exception as exc:  # noqa: BLE001 - a file that is neither, in one line
+        raise InputError(f"{path}: not a readable Parquet or JSON file ({exc})") from None
+    if record is None:
+        raise InputError(
+            f"{path}: holds no provenance record (written by another tool, or before "
+            "learnability recorded one); rerun the job that makes it"
+        )
+    workdir = workdir_of(path, record)
+    diff = compare(record, workdir)
+    pkg = record.get("package", {})
+    commit = pkg.get("commit")
+    made = f"learnability {pkg.get('version')}"
+    if commit:
+        made += f" (commit {commit[:12]}{', modified' if pkg.get('modified') else ''})"
+    now = package()
+    code = record.get("code", {})
+    lines = [
+        f"{path}",
+        f"  made by     {record.get('rule') and 'rule ' + record['rule'] or record.get('command')}"
+        + (f" {_wildcards(record)}" if record.get("wildcards") else ""),
+        f"  package     {made}",
+        f"  code        {code.get('digest')} ({code.get('modules')} modules from "
+        f"{', '.join(code.get('roots', [])) or '-'})",
+        f"  params      {record.get('params')}",
+        f"  record id   {record.get('id')}",
+        f"  python      {record.get('python')}",
+        "  libraries   " + ", ".join(f"{d} {v}" for d, v in record.get("libraries", {}).items()),
+        "  inputs",
+        *(f"    {f}  {d}" for f, d in record.get("inputs", {}).items()),
+        "",
+        f"Now: learnability {now.get('version')}"
+        + (f" (commit {now['commit'][:12]})" if now.get("commit") else ""),
+    ]
+    if diff["code"]:
+        lines.append(f"  code        {diff['code'][0]} -> {diff['code'][1]}: the package code "
+                     "this job runs has changed")  # fmt: skip
+    for dist, (was, new) in diff["libraries"].items():
+        lines.append(f"  library     {dist} {was} -> {new or 'not installed'}")
+    if diff["python"]:
+        lines.append(f"  python      {diff['python'][0]} -> {diff['python'][1]}")
+    for f, (was, new) in diff["inputs"].items():
+        lines.append(f"  input       {f}: {was} -> {new}")
+    if workdir is None and record.get("inputs"):
+        lines.append("  inputs      not compared: the file is not where its run wrote it")
+    different = differs(diff)
+    lines.append(
+        "would differ: the current code or environment is not the one that made this file"
+        if different
+        else "would make the same file: the same code, libraries and inputs"
+    )
+    return "\n".join(lines), different
+
+
+def _wildcards(record: Mapping[str, Any]) -> str:
+    return "(" + ", ".join(f"{k}={v}" for k, v in record["wildcards"].items()) + ")"
