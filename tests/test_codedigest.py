@@ -1,0 +1,131 @@
+"""The code digest each rule carries (learnability.codedigest): what it follows, what it
+ignores, and its closures checked against Python's own import system."""
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from learnability import codedigest
+
+SCRIPTS = sorted((REPO / "workflow" / "scripts").glob("*.py"))
+
+FUNCTION = '''"""A module."""
+
+import numpy as np
+
+
+def f(x):
+    """Twice x."""
+    # double it
+    return 2 * x
+'''
+
+
+def test_comments_docstrings_and_layout_do_not_change_the_digest_and_code_does():
+    base = codedigest.scan(FUNCTION, "m").digest
+    reworded = FUNCTION.replace('"""Twice x."""', '"""Two times x,\n    for any x."""')
+    commented = FUNCTION.replace("# double it", "# double it (see the paper)\n    # again")
+    relaid = FUNCTION.replace("return 2 * x", "return (2 *\n            x)")
+    no_docs = FUNCTION.replace('"""A module."""\n', "").replace('    """Twice x."""\n', "")
+    for same in (reworded, commented, relaid, no_docs):
+        assert codedigest.scan(same, "m").digest == base
+    for changed in (FUNCTION.replace("2 * x", "3 * x"),
+                    FUNCTION.replace("def f(x)", "def f(x, y=0)"),
+                    FUNCTION.replace('"""Twice x."""', '"""Twice x."""\n    x = abs(x)')):  # fmt: skip
+        assert codedigest.scan(changed, "m").digest != base
+    assert codedigest.scan(FUNCTION, "m").libraries == {"numpy"}
+
+
+def test_imports_are_followed_through_functions_registries_and_prefixes_not_lazy_names():
+    source = '''
+import os
+import importlib
+from learnability.statistics import significance
+from . import sibling
+
+
+def later():
+    from learnability.protocol.splits import draw_splits
+    return importlib.import_module(f"learnability.analyses.{name}")
+
+
+TRAINER = "learnability.embeddings.word2vec:train_word2vec"
+NOT_A_MODULE = "learnability.no_such_thing"
+
+
+def __getattr__(name):
+    from learnability import api
+    return api
+'''
+    m = codedigest.scan(source, "learnability.corpus.here")
+    assert m.imports == {"learnability.statistics", "learnability.statistics.significance",
+                         "learnability.corpus", "learnability.protocol.splits",
+                         "learnability.embeddings.word2vec"}  # fmt: skip
+    assert m.prefixes == {"learnability.analyses"} and m.libraries == set()
+    code = codedigest.code_of_source(source, "script.py")
+    assert "learnability.analyses.entanglement" in code.modules  # every module of the prefix
+    assert "learnability.api" not in code.modules  # PEP 562's lazy name is not followed
+    assert {"learnability", "learnability.protocol"} <= set(code.modules)  # packages above
+
+
+def test_the_sizing_modules_are_not_followed_and_no_script_imports_them():
+    """A refit resource model reruns nothing: the modules that size jobs are left out of
+    every closure, which is sound only while no job runs them itself."""
+    for script in SCRIPTS:
+        roots = codedigest.code_of(script).roots
+        assert not codedigest.SIZING & set(roots), script.name
+        assert not codedigest.SIZING & set(codedigest.code_of(script).modules), script.name
+    # the analyses import the resource constants for their cost formulas, and only for them
+    code = codedigest.code_of(REPO / "workflow" / "scripts" / "analysis.py")
+    assert "learnability.analyses.suggestions" in code.modules
+
+
+def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
+    """Training runs no statistics, a learnability fit no statistics and no trainer, the
+    p-values no fitting code; the analyses' report code is outside the analyses."""
+    code = {s.stem: set(codedigest.code_of(s).modules) for s in SCRIPTS}
+    stats = {m for m in code["pvalues"] if m.startswith("learnability.statistics.")}
+    assert "learnability.statistics.significance" in stats
+    for script in ("train_embedding", "learnability", "null_distribution", "analysis",
+                   "extract_corpus", "join_corpus"):  # fmt: skip
+        assert not {m for m in code[script] if m.startswith("learnability.statistics.")}, script
+    assert not {m for m in code["learnability"] if m.startswith("learnability.embeddings.")}
+    assert "learnability.protocol.evaluate" not in code["pvalues"]
+    assert "learnability.protocol.evaluate" in code["learnability"]
+    assert "learnability.reports.plots" not in code["analysis"]
+    assert "learnability.embeddings.word2vec" in code["train_embedding"]
+
+
+def _imported_at_runtime(script: Path) -> set[str]:
+    """The package modules Python loads when the script's import statements run."""
+    tree = ast.parse(script.read_text())
+    imports = [ast.unparse(n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    program = "\n".join([*imports, "import sys",
+                         "print('\\n'.join(m for m in sys.modules if m.split('.')[0] == "
+                         "'learnability'))"])  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         check=True, cwd=REPO, timeout=300).stdout  # fmt: skip
+    return set(out.split())
+
+
+def test_every_module_python_loads_for_a_script_is_in_its_closure():
+    """An independent reference: Python's import system. Whatever the scripts' imports
+    load (registries importing their entries by name included) is in the closure, so no
+    module a job runs at import can change without rerunning it."""
+    with ThreadPoolExecutor(2) as pool:
+        loaded = dict(zip(SCRIPTS, pool.map(_imported_at_runtime, SCRIPTS), strict=True))
+    for script, modules in loaded.items():
+        closure = set(codedigest.code_of(script).modules)
+        assert modules, script.name
+        missing = {m for m in modules - closure if m not in codedigest.SIZING}
+        assert not missing, (script.name, missing)
+
+
+def test_a_missing_module_is_named(tmp_path):
+    with pytest.raises(ModuleNotFoundError, match="learnability.nothing"):
+        codedigest.module("learnability.nothing")
