@@ -42,7 +42,7 @@ def test_comments_docstrings_and_layout_do_not_change_the_digest_and_code_does()
 
 
 def test_imports_are_followed_through_functions_registries_and_prefixes_not_lazy_names():
-    source = '''
+    source = """
 import os
 import importlib
 from learnability.statistics import significance
@@ -61,7 +61,7 @@ NOT_A_MODULE = "learnability.no_such_thing"
 def __getattr__(name):
     from learnability import api
     return api
-'''
+"""
     m = codedigest.scan(source, "learnability.corpus.here")
     assert m.imports == {"learnability.statistics", "learnability.statistics.significance",
                          "learnability.corpus", "learnability.protocol.splits",

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -562,3 +563,192 @@ def test_make_report_after_a_run_holds_every_figure_and_shows_them_in_chromium(
     keep = os.environ.get("LEARNABILITY_SCREENSHOT")
     if keep:
         shutil.copy(shot, keep)
+
+
+# --- code-aware reruns and provenance (learnability.codedigest, learnability.provenance) --
+
+# what reads the p-values, directly or through the tables: their tables, the report's
+# headline, the figures that show p-values, the ranking and the analyses' report tables
+# (their figures are drawn by the plotting module, which imports the statistics)
+AFTER_STATISTICS = {"pvalues", "tables", "plot_roc", "plot_auc_distribution", "plot_null",
+                    "plot_heatmap", "plot_pseudo", "suggestions_table", "suggestion_check_table",
+                    "entanglement_table", "ranking", "all"}  # fmt: skip
+FITS = {"learnability", "learning_curve", "null_distribution", "codelength", "suggestions",
+        "suggestion_check", "entanglement"}  # fmt: skip
+TRAINING = CORPUS_JOBS | {"train_embedding", "random_embedding", "import_embedding",
+                          "restrict_embedding", "shared_vocabulary"}  # fmt: skip
+
+
+def _package_copy(wd: Path) -> Path:
+    """The package's sources inside the run's folder: the workflow (common.smk) and its
+    jobs then run this copy, which a test may edit without touching the installed one."""
+    src = wd / "src" / "learnability"
+    shutil.copytree(REPO / "src" / "learnability", src,
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    return src
+
+
+def _edit(path: Path, old: str, new: str) -> str:
+    text = path.read_text()
+    assert text.count(old) == 1, (path, old)
+    path.write_text(text.replace(old, new))
+    return text
+
+
+def _planned(wd: Path) -> tuple[dict[str, int], str]:
+    dry = run(wd, "-n")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    out = dry.stdout + dry.stderr
+    return scheduled(out), out
+
+
+def test_code_edits_rerun_exactly_the_jobs_that_run_that_code(workflow_dir, tmp_path):
+    wd = own_copy(workflow_dir, tmp_path)
+    src = _package_copy(wd)
+    stats, protocol = src / "statistics" / "significance.py", src / "protocol" / "evaluate.py"
+    # comments and docstrings anywhere in the package: nothing to do
+    before = {p: p.read_text() for p in (stats, protocol, src / "schemas.py")}
+    _edit(stats, "def empirical_pvalue(", "# a note to self\ndef empirical_pvalue(")
+    _edit(protocol, "each; and the null distribution", "each, and the null distribution")
+    (src / "schemas.py").write_text(before[src / "schemas.py"] + "\n# the end\n")
+    jobs, out = _planned(wd)
+    assert "Nothing to be done" in out, jobs
+    for path, text in before.items():
+        path.write_text(text)
+    # a function of the statistics: the p-values and what shows them, nothing fitted again
+    _edit(stats, "return n_ge, (1 + n_ge) / (1 + null_values.size)",
+          "return n_ge, (n_ge + 1) / (null_values.size + 1)")  # fmt: skip
+    jobs, out = _planned(wd)
+    assert set(jobs) == AFTER_STATISTICS, jobs
+    assert jobs["pvalues"] == 1 and jobs["tables"] == 2, jobs  # the run's two schemes
+    stats.write_text(before[stats])
+    # the learnability protocol: every fit and what reads them, no embedding trained again
+    _edit(
+        protocol,
+        "    return pd.DataFrame(rows)\n\n\ndef",
+        "    return pd.DataFrame(rows[:])\n\n\ndef",
+    )
+    jobs, out = _planned(wd)
+    assert not TRAINING & set(jobs), jobs
+    assert {"learnability", "null_distribution", "codelength", "suggestions"} <= set(jobs), jobs
+    assert jobs["learnability"] == 4 * len(FIXTURE_LISTS) * 2, jobs
+    assert {"pvalues", "wilcoxon", "tables"} <= set(jobs), jobs
+    protocol.write_text(before[protocol])
+    jobs, out = _planned(wd)
+    assert "Nothing to be done" in out, jobs
+
+
+def _provenance(wd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`learnability provenance` as a user runs it in the run's folder (the package copy
+    first on the path, as the workflow's jobs have it)."""
+    env = dict(userenv.env_vars(userenv.user_env()), PYTHONPATH=str(wd / "src"))
+    return subprocess.run([str(userenv.user_env() / "bin" / "learnability"), "provenance", *args],
+                          cwd=wd, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+def test_every_output_says_how_it_was_made_and_whether_it_would_be_made_again(
+    workflow_dir, tmp_path
+):
+    import pyarrow.parquet as pq
+
+    from learnability import provenance
+
+    results = workflow_dir / "results"
+    tables = sorted(results.rglob("*.parquet"))
+    metas = sorted(results.rglob("meta.json"))
+    assert len(tables) > 50 and len(metas) >= 4
+    for path in [*tables, *metas]:
+        record = provenance.read(path)
+        assert record is not None, path
+        assert {"package", "code", "params", "inputs", "libraries", "id"} <= set(record), path
+        assert record["rule"] and record["outputs"], path
+        assert any(str(path).endswith(o) for o in record["outputs"]), path
+    pv = provenance.read(results / "stats" / "pvalues.parquet")
+    assert pv["rule"] == "pvalues" and "numpy" in pv["libraries"] and "scipy" in pv["libraries"]
+    assert pv["libraries"]["numpy"] == metadata.version("numpy")
+    assert "learnability.statistics.significance" in pv["code"]["roots"]
+    # each input: its own record's id where it has one (the workflow's tables)
+    summary = next(f for f in pv["inputs"] if f.endswith("summary.parquet"))
+    assert pv["inputs"][summary] == provenance.read(workflow_dir / summary)["id"]
+    # an embedding's vectors are named by the record of the folder's meta.json
+    learn = provenance.read(next(results.glob("learnability/word2vec/*/*/summary.parquet")))
+    vectors = next(f for f in learn["inputs"] if f.endswith("vectors.npy"))
+    meta = provenance.read(workflow_dir / Path(vectors).parent / "meta.json")
+    assert learn["inputs"][vectors] == f"{meta['id']}/vectors.npy"
+    # the Parquet's data is what pandas reads, the record rides in its metadata
+    assert provenance.KEY.encode() in pq.read_schema(results / "stats/pvalues.parquet").metadata
+
+    wd = own_copy(workflow_dir, tmp_path)
+    src = _package_copy(wd)
+    table = "results/stats/pvalues.parquet"
+    same = _provenance(wd, table)
+    assert same.returncode == 0, same.stderr
+    text = same.stdout
+    assert "rule pvalues" in text and f"numpy {metadata.version('numpy')}" in text
+    assert pv["code"]["digest"] in text and pv["params"] in text and pv["id"] in text
+    assert "would make the same file" in text and "would differ" not in text
+    # the p-values' code changes: it would differ, and --check says so in its status
+    _edit(src / "statistics" / "significance.py",
+          "return n_ge, (1 + n_ge) / (1 + null_values.size)",
+          "return n_ge, (n_ge + 1) / (null_values.size + 1)")  # fmt: skip
+    changed = _provenance(wd, table, "--check")
+    assert changed.returncode == 3, changed.stdout + changed.stderr
+    assert "would differ" in changed.stdout and "package code this job runs" in changed.stdout
+    # a table that does not run that code would still be made the same
+    learn_file = next(wd.glob("results/learnability/word2vec/*/*/summary.parquet"))
+    assert _provenance(wd, str(learn_file.relative_to(wd)), "--check").returncode == 0
+    # no record, no file: one line each
+    (wd / "plain.parquet").write_bytes((results / "stats/pvalues.parquet").read_bytes()[:0])
+    for bad in ("plain.parquet", "nothing.parquet"):
+        err = _provenance(wd, bad)
+        assert err.returncode == 1 and err.stderr.count("\n") == 1 and bad in err.stderr, err
+
+
+def _with_library_version(path: Path, dist: str, version: str) -> None:
+    """``path``'s record rewritten as if ``dist`` had been at ``version`` (its data, and
+    its time, kept: Snakemake sees nothing new)."""
+    import json
+    import os
+
+    import pyarrow.parquet as pq
+
+    from learnability import provenance
+
+    stat = path.stat()
+    table = pq.read_table(path)
+    record = json.loads(table.schema.metadata[provenance.KEY.encode()])
+    record["libraries"][dist] = version
+    for env in record["lineage"].values():
+        env["libraries"][dist] = version
+    meta = {**table.schema.metadata, provenance.KEY.encode(): json.dumps(record).encode()}
+    pq.write_table(table.replace_schema_metadata(meta), path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def test_results_made_under_other_library_versions_are_named_by_provenance_and_report(
+    workflow_dir, tmp_path
+):
+    wd = own_copy(workflow_dir, tmp_path)
+    _package_copy(wd)
+    headline = wd / "results/report/uniform/headline.rst"
+    now = metadata.version("numpy")
+    assert "Every result this report shows was made under these library versions" in (
+        headline.read_text()
+    )
+    assert f"numpy {now}" in headline.read_text()
+    _with_library_version(wd / "results/stats/pvalues.parquet", "numpy", "1.0.0")
+    told = _provenance(wd, "results/stats/pvalues.parquet")
+    assert f"numpy 1.0.0 -> {now}" in told.stdout and "would differ" in told.stdout, told
+    # the default records and reports, and reruns nothing for it
+    jobs, out = _planned(wd)
+    assert "Nothing to be done" in out, jobs
+    # the report's opening (the tables job writes it) names the results and their rules
+    again = run(wd, "--forcerun", "tables", "--allowed-rules", "tables", "all")
+    assert again.returncode == 0, again.stderr[-3000:]
+    text = headline.read_text()
+    assert "Mixed versions" in text and f"numpy 1.0.0 (now {now}): pvalues" in text, text
+    # with provenance.libraries: rerun, the versions are params: the changed environment
+    # would rerun every job (here: the recorded versions are this environment's, so a
+    # switch alone reruns each job once, for its new param)
+    jobs, _ = _dry_run_after(wd, _set(["provenance", "libraries"], "rerun"))
+    assert {"train_embedding", "pvalues", "learnability"} <= set(jobs), jobs

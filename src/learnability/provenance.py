@@ -213,18 +213,21 @@ def lineage(record: Mapping[str, Any], inputs: Iterable[str]) -> dict[str, Any]:
     this job's inputs, their inputs and so on, and this job's own: each once, with the
     rules that ran under it. One entry means the whole chain ran under one environment."""
     found: dict[str, Any] = {}
-
-    def add(env: Mapping[str, Any], rules: Iterable[str]) -> None:
-        key = versions_digest({"env": json.dumps(env, sort_keys=True)})
-        entry = found.setdefault(key, {**env, "rules": []})
-        entry["rules"] = sorted(set(entry["rules"]) | set(rules))
-
     for f in inputs:
-        upstream = _read_cached(str(f))
-        for env in (upstream or {}).get("lineage", {}).values():
-            add({k: v for k, v in env.items() if k != "rules"}, env.get("rules", []))
-    add(_environment(record), [record.get("rule") or record.get("command") or "library"])
+        _merge(found, (_read_cached(str(f)) or {}).get("lineage", {}).values())
+    own = {**_environment(record), "rules": [record.get("rule") or record.get("command")
+                                             or "library"]}  # fmt: skip
+    _merge(found, [own])
     return found
+
+
+def _merge(into: dict[str, Any], environments: Iterable[Mapping[str, Any]]) -> None:
+    """Add ``environments`` to ``into``, keyed by their content (never by a stored key)."""
+    for env in environments:
+        bare = {k: v for k, v in env.items() if k != "rules"}
+        key = versions_digest({"env": json.dumps(bare, sort_keys=True)})
+        entry = into.setdefault(key, {**bare, "rules": []})
+        entry["rules"] = sorted(set(entry["rules"]) | set(env.get("rules", [])))
 
 
 def _read_cached(path: str) -> dict[str, Any] | None:
@@ -257,8 +260,7 @@ def report_rst(paths: Iterable[str]) -> str:
     that differs from the current one, with its rules."""
     envs: dict[str, Any] = {}
     for p in paths:
-        rec = _read_cached(str(p))
-        envs.update((rec or {}).get("lineage", {}))
+        _merge(envs, (_read_cached(str(p)) or {}).get("lineage", {}).values())
     pkg = package()
     made = f"learnability {pkg.get('version')}"
     if pkg.get("commit"):
