@@ -34,9 +34,10 @@ def test_comments_docstrings_and_layout_do_not_change_the_digest_and_code_does()
     no_docs = FUNCTION.replace('"""A module."""\n', "").replace('    """Twice x."""\n', "")
     for same in (reworded, commented, relaid, no_docs):
         assert codedigest.scan(same, "m").digest == base
-    for changed in (FUNCTION.replace("2 * x", "3 * x"),
-                    FUNCTION.replace("def f(x)", "def f(x, y=0)"),
-                    FUNCTION.replace('"""Twice x."""', '"""Twice x."""\n    x = abs(x)')):  # fmt: skip
+    edits = (("2 * x", "3 * x"), ("def f(x)", "def f(x, y=0)"),
+             ('"""Twice x."""', '"""Twice x."""\n    x = abs(x)'))  # fmt: skip
+    for old, new in edits:
+        changed = FUNCTION.replace(old, new)
         assert codedigest.scan(changed, "m").digest != base
     assert codedigest.scan(FUNCTION, "m").libraries == {"numpy"}
 
@@ -129,3 +130,37 @@ def test_every_module_python_loads_for_a_script_is_in_its_closure():
 def test_a_missing_module_is_named(tmp_path):
     with pytest.raises(ModuleNotFoundError, match="learnability.nothing"):
         codedigest.module("learnability.nothing")
+
+
+def _package_modules() -> list[str]:
+    return codedigest._package_modules(codedigest.PACKAGE)
+
+
+def test_cost_constants_change_no_digest_and_only_the_sizing_modules_read_them():
+    """A refit trainer rate reruns no training: the keywords a module names in its
+    SIZING_FIELDS are left out of its digest, which is sound only while no module that
+    runs in a job reads them."""
+    registry = codedigest.module_path("learnability.embeddings.registry").read_text()
+    base = codedigest.scan(registry, "learnability.embeddings.registry").digest
+    refit = registry.replace("rate=195_000", "rate=190_000").replace("mem_per_mb=2,",
+                                                                     "mem_per_mb=3,")  # fmt: skip
+    assert refit != registry
+    assert codedigest.scan(refit, "learnability.embeddings.registry").digest == base
+    # what the entry trains is not a cost: changing it changes the digest
+    keys = registry.replace(
+        "SHARED_KEYS + GENSIM_KEYS,\n        # wall", "SHARED_KEYS,\n        # wall"
+    )
+    assert keys != registry and codedigest.scan(keys, "x").digest != base
+    fields = set()
+    for name in _package_modules():
+        fields |= codedigest._sizing_fields(ast.parse(codedigest.module_path(name).read_text()))
+    assert {"rate", "mem_per_mb", "seconds"} <= fields
+    for name in _package_modules():
+        if name in codedigest.SIZING:
+            continue
+        tree = ast.parse(codedigest.module_path(name).read_text())
+        read = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} & fields
+        assert not read, (name, read)
+    for script in SCRIPTS:
+        tree = ast.parse(script.read_text())
+        assert not {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} & fields

@@ -154,14 +154,17 @@ def schema_node(dotted: str) -> dict:
 
 def test_every_registered_analysis_is_a_rule_a_score_step_and_a_documented_table():
     """One registry: each analysis has its rule (generated), its table's schema, its
-    settings' config keys with defaults, a report caption where it is in the report, and
-    a line in the generated reference page."""
+    settings' config keys with defaults, a report writer and caption where it is in the
+    report, and a line in the generated reference page."""
     from learnability import schemas
     from learnability.analyses.registry import ANALYSES
     from learnability.api import Scores
     from learnability.defaults import default
+    from learnability.reports.analysis_reports import WRITERS
 
     assert {"codelength", "suggestions", "suggestion_check", "entanglement"} <= set(ANALYSES)
+    # each report's writer, kept apart from the analyses (learnability.codedigest)
+    assert set(WRITERS) == {name for name, a in ANALYSES.items() if a.report}
     text = (RULES / "analyses.smk").read_text()
     assert "for analysis in ANALYSES.values():" in text
     page = (REPO / "docs" / "reference" / "analyses.md").read_text()

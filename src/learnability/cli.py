@@ -466,9 +466,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # what the command writes carries its record: the command, its arguments, its code
     settings = {k: str(v) for k, v in vars(args).items() if k != "func"}
-    provenance.begin_command(f"learnability {args.command}", settings, ["learnability.cli"])
     try:
-        return args.func(args)
+        with provenance.command(f"learnability {args.command}", settings, ["learnability.cli"]):
+            return args.func(args)
     except InputError as exc:
         if args.debug:
             traceback.print_exc()

@@ -13,7 +13,10 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
   ``__getattr__`` (PEP 562: a name imported on first use) is not followed: it runs only
   when that name is asked for;
 - each module's **normalised source**: its syntax tree without docstrings, positions or
-  comments, so that a comment, a docstring or a reformatting changes nothing;
+  comments, so that a comment, a docstring or a reformatting changes nothing; and
+  without the keyword arguments a module names in its ``SIZING_FIELDS`` (a registry
+  entry's cost constants, such as a trainer's measured ``rate``: they size jobs, and
+  only the sizing modules read them, which tests/test_codedigest.py checks);
 - the **digest** of the closure: the names and normalised sources of its modules.
 
 Third-party imports are not followed; they are the job's **libraries**, whose versions
@@ -74,6 +77,25 @@ def _resolve(node: ast.ImportFrom, name: str, is_package: bool) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
+def _sizing_fields(tree: ast.Module) -> set[str]:
+    """The names in a module-level ``SIZING_FIELDS = ("rate", ...)``."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "SIZING_FIELDS" for t in node.targets
+        ):
+            return {e.value for e in ast.walk(node.value)
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
+    return set()
+
+
+def _strip_sizing(tree: ast.Module) -> None:
+    fields = _sizing_fields(tree)
+    if fields:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                node.keywords = [k for k in node.keywords if k.arg not in fields]
+
+
 def _strip_docstrings(tree: ast.AST) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
@@ -88,6 +110,7 @@ def normalised(source: str, path: str = "<source>") -> str:
     not how it is written down."""
     tree = ast.parse(source, filename=path)
     _strip_docstrings(tree)
+    _strip_sizing(tree)
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
 
@@ -145,6 +168,7 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
                 if prefix.startswith(f"{PACKAGE}.") and prefix.endswith("."):
                     prefixes.add(prefix.rstrip("."))
     _strip_docstrings(tree)
+    _strip_sizing(tree)
     dump = ast.dump(tree, annotate_fields=False, include_attributes=False)
     return Module(
         digest=hashlib.sha256(dump.encode()).hexdigest(),

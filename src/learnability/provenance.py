@@ -17,6 +17,7 @@ one (the CLI, the API), the record names the command and the package code it imp
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.metadata
@@ -24,7 +25,7 @@ import json
 import os
 import platform
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -152,11 +153,18 @@ def begin_job(job: Any) -> None:
     _CONTEXT.job = job
 
 
-def begin_command(name: str, args: Any, modules: Iterable[str]) -> None:
-    """Make a CLI command (its name, arguments and package modules) the writer."""
+@contextlib.contextmanager
+def command(name: str, args: Any, modules: Iterable[str]) -> Iterator[None]:
+    """Make a CLI command (its name, arguments and package modules) the writer of what
+    is written inside the block; then the writer it replaced again."""
     global _CONTEXT
+    before = _CONTEXT
     _CONTEXT = _Context()
     _CONTEXT.command = (name, args, tuple(modules))
+    try:
+        yield
+    finally:
+        _CONTEXT = before
 
 
 def _flat(files: Any) -> list[str]:

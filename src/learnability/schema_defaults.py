@@ -93,6 +93,8 @@ DEFAULTS = {
     'evaluations.bootstrap': 2000,
     'evaluations.confidence': 0.95,
     'evaluations.seed': 2022,
+    'provenance': {},
+    'provenance.libraries': 'record',
     'report': {},
     'report.table_size': 400,
     'report.name': 'default',

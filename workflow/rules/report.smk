@@ -28,7 +28,6 @@ rule tables:
         embeddings=EMBEDDINGS,
         lists=list(LISTS),
         table_size=config["report"]["table_size"],
-        # its headline names results made under other versions than the current ones
         environment=environment_digest(),
     script:
         "../scripts/write_tables.py"

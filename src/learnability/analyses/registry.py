@@ -15,7 +15,8 @@ From :data:`ANALYSES`:
 - ``docs/reference/analyses.md`` lists them (``make docs``).
 
 A new analysis is its module (with ``ANALYSIS``), its line in :data:`MODULES` and its
-table's schema block; a config block in ``config.schema.yaml`` if it has settings.
+table's schema block; a config block in ``config.schema.yaml`` if it has settings; with a
+report, its writer in :data:`learnability.reports.analysis_reports.WRITERS`.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+# the entries' cost constants: they size the training jobs (learnability.pipeline.resources)
+# and change no vectors, so a refit of them reruns nothing (learnability.codedigest)
+SIZING_FIELDS = ("rate", "rate_slope", "count_rate", "mem_per_mb")
 SHARED_KEYS = ("dim", "min_count", "window", "seed")
 GENSIM_KEYS = ("epochs", "negative", "sample", "alpha", "min_alpha")
 RATE_TRANSFORMER = 2_000

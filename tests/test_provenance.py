@@ -1,0 +1,113 @@
+"""The provenance records (learnability.provenance) outside a workflow run: what the
+library and the CLI write, how inputs are named, mixed versions, and the command's
+errors. The workflow's own records: tests/test_workflow.py."""
+
+import json
+from importlib import metadata
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import learnability
+from learnability import provenance, schemas
+from learnability.cli import main
+from learnability.errors import InputError
+from learnability.schemas import write_table
+
+
+def _vocab(n: int = 3) -> pd.DataFrame:
+    return pd.DataFrame({"embedding": "e", "index": np.arange(n), "word": list("abc")[:n],
+                         "count": np.arange(n) + 1})  # fmt: skip
+
+
+def test_a_table_written_by_the_library_records_its_version_code_and_libraries(tmp_path):
+    path = tmp_path / "vocab.parquet"
+    write_table(_vocab(), path, "vocab")
+    record = provenance.read(path)
+    assert record["package"]["version"] == learnability.__version__
+    assert record["command"] == "library" and "inputs" in record
+    # versions as the installed distributions give them (sklearn is scikit-learn's)
+    for dist in ("numpy", "pandas", "pyarrow"):
+        assert record["libraries"][dist] == metadata.version(dist)
+    # the data reads as what pandas writes: the record is in the metadata, not in a column
+    plain = tmp_path / "plain.parquet"
+    schemas.conform(_vocab(), "vocab").to_parquet(plain, index=False)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(plain))
+    assert provenance.read(plain) is None
+    assert record["id"] == provenance._record_id(record)
+
+
+def test_library_names_map_to_their_distributions():
+    versions = provenance.library_versions(["sklearn", "yaml", "numpy", "no_such_lib"])
+    assert versions == {"scikit-learn": metadata.version("scikit-learn"),
+                        "PyYAML": metadata.version("PyYAML"),
+                        "numpy": metadata.version("numpy")}  # fmt: skip
+
+
+def test_inputs_are_named_by_their_record_or_their_content(tmp_path):
+    words = tmp_path / "list.txt"
+    words.write_text("cat\ndog\n")
+    first = provenance.input_digest(words)
+    assert first.startswith("sha256:") and first == provenance.input_digest(words)
+    words.write_text("cat\ndogs\n")
+    assert provenance.input_digest(words) != first
+    # an embedding's folder: the vectors are named by the record of its meta.json
+    from learnability.embeddings.store import Embedding, save_embedding
+
+    emb = Embedding(words=["a", "b"], vectors=np.eye(2, dtype=np.float32),
+                    counts=np.array([2, 1]), name="e", meta={})  # fmt: skip
+    save_embedding(emb, tmp_path / "emb")
+    meta = json.loads((tmp_path / "emb" / "meta.json").read_text())
+    assert meta["provenance"]["id"]
+    assert provenance.input_digest(tmp_path / "emb" / "vectors.npy") == (
+        f"{meta['provenance']['id']}/vectors.npy"
+    )
+    assert provenance.input_digest(tmp_path / "emb" / "vocab.parquet") == provenance.read(
+        tmp_path / "emb" / "vocab.parquet")["id"]  # fmt: skip
+    assert provenance.input_digest(tmp_path / "nothing") == "missing"
+
+
+def test_environments_other_than_the_current_one_are_named_with_their_rules():
+    now = provenance.library_versions(["numpy", "scipy"])
+    here = {"learnability": "1", "commit": None, "python": provenance.platform.python_version()}
+    same = {**here, "libraries": now, "rules": ["pvalues"]}
+    old = {**here, "libraries": {**now, "numpy": "0.0.1"}, "rules": ["learnability", "null"]}
+    merged: dict = {}
+    provenance._merge(merged, [same, old, same])
+    assert len(merged) == 2
+    lines = provenance.mixed({"lineage": merged})
+    assert lines == [f"numpy 0.0.1 (now {now['numpy']}): learnability, null"]
+    assert provenance.mixed({"lineage": {"k": same}}) == []
+
+
+def test_the_cli_records_its_command_and_explains_a_table(tmp_path, capsys):
+    aucs = tmp_path / "aucs.csv"
+    rows = [(f"l{i}", e, 0.6 + 0.01 * i + (0.1 if e == "a" else 0)) for i in range(8)
+            for e in ("a", "b")]  # fmt: skip
+    pd.DataFrame(rows, columns=["list", "embedding", "auc"]).to_csv(aucs, index=False)
+    out = tmp_path / "tests.parquet"
+    assert main(["--quiet", "compare", "--aucs", str(aucs), "--out", str(out)]) == 0
+    record = provenance.read(out)
+    assert record["command"] == "learnability compare"
+    assert "learnability.cli" in record["code"]["roots"]
+    capsys.readouterr()
+    assert main(["provenance", str(out), "--check"]) == 0
+    text = capsys.readouterr().out
+    assert "learnability compare" in text and record["id"] in text
+    assert "would make the same file" in text
+
+
+def test_the_command_refuses_a_file_without_a_record_in_one_line(tmp_path, capsys):
+    plain = tmp_path / "plain.parquet"
+    _vocab().to_parquet(plain)
+    text = tmp_path / "notes.json"
+    text.write_text("[1, 2]")
+    for path, said in ((plain, "holds no provenance record"),
+                       (text, "holds no provenance record"),
+                       (tmp_path / "none.parquet", "no such file")):  # fmt: skip
+        with pytest.raises(InputError, match=said) as err:
+            provenance.describe(path)
+        assert "\n" not in str(err.value) and str(path) in str(err.value)
+        assert main(["provenance", str(path)]) == 1
+        assert capsys.readouterr().err.count("\n") == 1
