@@ -111,3 +111,32 @@ def test_the_command_refuses_a_file_without_a_record_in_one_line(tmp_path, capsy
         assert "\n" not in str(err.value) and str(path) in str(err.value)
         assert main(["provenance", str(path)]) == 1
         assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_rules_params_hold_the_code_digest_and_with_rerun_the_libraries(monkeypatch):
+    """What the Snakefile adds to each rule: with provenance.libraries: rerun, a change of
+    a version the job's code imports changes its params (Snakemake then reruns it); a
+    version it does not import changes nothing."""
+    from conftest import REPO
+
+    scripts = REPO / "workflow" / "scripts"
+    recorded = provenance.rule_params("../scripts/pvalues.py", scripts, "record")
+    assert set(recorded) == {"code"} and len(recorded["code"]) == 16
+    rerun = provenance.rule_params("../scripts/pvalues.py", scripts, "rerun")
+    assert rerun["code"] == recorded["code"] and set(rerun) == {"code", "libraries"}
+    assert provenance.rule_params(None, scripts, "rerun") == {}
+    assert provenance.rule_params("other/workflow/script.py", scripts, "rerun") == {}
+    real = provenance.library_versions
+
+    def upgraded(dist):
+        return lambda libs: {d: ("99.0" if d == dist else v) for d, v in real(libs).items()}
+
+    monkeypatch.setattr(provenance, "library_versions", upgraded("scipy"))
+    after = provenance.rule_params("../scripts/pvalues.py", scripts, "rerun")
+    assert after["code"] == rerun["code"] and after["libraries"] != rerun["libraries"]
+    # the p-values import no gensim: its upgrade leaves them be, and retrains word2vec
+    monkeypatch.setattr(provenance, "library_versions", upgraded("gensim"))
+    assert provenance.rule_params("pvalues.py", scripts, "rerun") == rerun
+    train = provenance.rule_params("train_embedding.py", scripts, "rerun")
+    monkeypatch.setattr(provenance, "library_versions", real)
+    assert train != provenance.rule_params("train_embedding.py", scripts, "rerun")

@@ -81,6 +81,35 @@ def package() -> dict[str, Any]:
     return found
 
 
+def rule_params(script: Any, scripts: Path, libraries: str) -> dict[str, str]:
+    """The params the workflow adds to a rule that runs ``script`` (its ``script:``, as
+    Snakemake holds it; None for a rule without one) from the folder ``scripts``: the
+    ``code`` digest of the package code it runs and, with ``libraries`` ``"rerun"``
+    (``provenance.libraries``), a digest of the versions of the libraries that code
+    imports. Empty for a script that is not this workflow's (as a module of another)."""
+    if not script:
+        return {}
+    path = scripts / Path(str(script)).name
+    if not path.is_file():
+        return {}
+    code = codedigest.code_of(path)
+    found = {"code": code.digest}
+    if libraries == "rerun":
+        found["libraries"] = versions_digest(library_versions(code.libraries))
+    return found
+
+
+def environment_digest(scripts: Path) -> str:
+    """A digest of the versions of every library the scripts in ``scripts`` import, and
+    Python's: a param of the job that writes the report's provenance paragraph, so that
+    it is rewritten whenever the environment changes."""
+    libraries: set[str] = set()
+    for script in sorted(scripts.glob("*.py")):
+        libraries |= set(codedigest.code_of(script).libraries)
+    versions = library_versions(libraries)
+    return versions_digest({**versions, "python": platform.python_version()})
+
+
 def params_digest(params: Any) -> str:
     """A digest of a job's params (Snakemake's ``Namedlist``, a mapping or a list)."""
     items = dict(params.items()) if hasattr(params, "items") else {"": list(params)}

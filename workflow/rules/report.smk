@@ -1,3 +1,6 @@
+from learnability.provenance import environment_digest
+
+
 include: "helpers/report.smk"
 
 
@@ -28,7 +31,7 @@ rule tables:
         embeddings=EMBEDDINGS,
         lists=list(LISTS),
         table_size=config["report"]["table_size"],
-        environment=environment_digest(),
+        environment=environment_digest(ROOT / "workflow" / "scripts"),
     script:
         "../scripts/write_tables.py"
 
