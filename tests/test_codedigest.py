@@ -55,6 +55,7 @@ def later():
     return importlib.import_module(f"learnability.analyses.{name}")
 
 
+KIND = "learnability.evaluations.analogy"
 TRAINER = "learnability.embeddings.word2vec:train_word2vec"
 NOT_A_MODULE = "learnability.no_such_thing"
 
@@ -66,7 +67,8 @@ def __getattr__(name):
     m = codedigest.scan(source, "learnability.corpus.here")
     assert m.imports == {"learnability.statistics", "learnability.statistics.significance",
                          "learnability.corpus", "learnability.protocol.splits",
-                         "learnability.embeddings.word2vec"}  # fmt: skip
+                         "learnability.evaluations.analogy"}  # fmt: skip
+    # a "module:function" is a dispatch target: the job that dispatches adds its own
     assert m.prefixes == {"learnability.analyses"} and m.libraries == set()
     code = codedigest.code_of_source(source, "script.py")
     assert "learnability.analyses.entanglement" in code.modules  # every module of the prefix
@@ -74,9 +76,10 @@ def __getattr__(name):
     assert {"learnability", "learnability.protocol"} <= set(code.modules)  # packages above
 
 
-def test_the_sizing_modules_are_not_followed_and_no_script_imports_them():
+def test_the_sizing_and_recording_modules_are_not_followed():
     """A refit resource model reruns nothing: the modules that size jobs are left out of
-    every closure, which is sound only while no job runs them itself."""
+    every closure, which is sound only while no job runs them itself; nor does a change
+    in how outputs are recorded, unless a script writes the records as its content."""
     for script in SCRIPTS:
         roots = codedigest.code_of(script).roots
         assert not codedigest.SIZING & set(roots), script.name
@@ -84,6 +87,11 @@ def test_the_sizing_modules_are_not_followed_and_no_script_imports_them():
     # the analyses import the resource constants for their cost formulas, and only for them
     code = codedigest.code_of(REPO / "workflow" / "scripts" / "analysis.py")
     assert "learnability.analyses.suggestions" in code.modules
+    # the record every writer adds is followed only where a script imports it itself: the
+    # tables job writes the report's provenance paragraph; the p-values job only records
+    recording = {s.stem for s in SCRIPTS
+                 if codedigest.RECORDING & set(codedigest.code_of(s).modules)}  # fmt: skip
+    assert recording == {"write_tables"}
 
 
 def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
@@ -99,7 +107,17 @@ def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
     assert "learnability.protocol.evaluate" not in code["pvalues"]
     assert "learnability.protocol.evaluate" in code["learnability"]
     assert "learnability.reports.plots" not in code["analysis"]
-    assert "learnability.embeddings.word2vec" in code["train_embedding"]
+    # a trainer is a dispatch target: the training rule's trainer param covers its code,
+    # one method's each
+    trainers = {m for m in code["train_embedding"] if m.startswith("learnability.embeddings.")}
+    assert not {"learnability.embeddings.word2vec", "learnability.embeddings.glove"} & trainers
+    from learnability.embeddings.registry import method
+
+    word2vec = codedigest.code_of_modules([method("word2vec").trainer.split(":")[0]])
+    assert "learnability.embeddings.word2vec" in word2vec.modules
+    assert (
+        "learnability.embeddings.glove" not in word2vec.modules and "gensim" in word2vec.libraries
+    )
 
 
 def _imported_at_runtime(script: Path) -> set[str]:
@@ -123,7 +141,8 @@ def test_every_module_python_loads_for_a_script_is_in_its_closure():
     for script, modules in loaded.items():
         closure = set(codedigest.code_of(script).modules)
         assert modules, script.name
-        missing = {m for m in modules - closure if m not in codedigest.SIZING}
+        skipped = codedigest.SIZING | codedigest.RECORDING
+        missing = {m for m in modules - closure if m not in skipped}
         assert not missing, (script.name, missing)
 
 

@@ -7,9 +7,13 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
 - the **closure** of a script: the package modules it imports, followed through the
   package's own imports (at any depth, those inside functions included, since they run
   when the function is called), the packages above each (their ``__init__`` runs first),
-  and the modules a registry names in a string (``"learnability.embeddings.word2vec:
-  train_word2vec"``) or imports by a prefix (``import_module(f"learnability.analyses.
-  {name}")`` takes every module of that package). A package's module-level
+  and the modules a registry names in a string (``"learnability.evaluations.analogy"``)
+  or imports by a prefix (``import_module(f"learnability.analyses.{name}")`` takes every
+  module of that package). A function a registry names with its module
+  (``"learnability.embeddings.word2vec:train_word2vec"``, a trainer) is a **dispatch
+  target**: one job runs one of them, so it is not in the closure, and the rule that
+  dispatches adds the digest of its own job's target (the training rule's ``trainer``
+  param, :func:`learnability.provenance.target_params`). A package's module-level
   ``__getattr__`` (PEP 562: a name imported on first use) is not followed: it runs only
   when that name is asked for;
 - each module's **normalised source**: its syntax tree without docstrings, positions or
@@ -41,6 +45,11 @@ ROOT = Path(__file__).resolve().parent
 # they decide where a job runs and with what, never what it writes, so a refit model
 # reruns nothing. Not followed; no workflow script imports them (tests/test_codedigest.py)
 SIZING = frozenset(f"{PACKAGE}.pipeline.{name}" for name in ("resources", "planning", "measured"))
+# The modules that record how an output was made (learnability.provenance) and compute
+# these digests: every writer goes through them and they add metadata, never data, so
+# they are followed only where a script imports them itself (the report's provenance
+# paragraph is the tables job's own content)
+RECORDING = frozenset(f"{PACKAGE}.{name}" for name in ("provenance", "codedigest"))
 # a registry's reference to a module, with or without the attribute after a colon
 _MODULE_STRING = re.compile(rf"^{PACKAGE}(?:\.\w+)+(?::\w+)?$")
 
@@ -157,10 +166,10 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
                     if module_path(f"{base}.{alias.name}") is not None:
                         imports.add(f"{base}.{alias.name}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if _MODULE_STRING.match(node.value):
-                module = node.value.split(":")[0]
-                if module_path(module) is not None:
-                    imports.add(module)
+            # "module:function" is a dispatch target, not followed (see the module doc)
+            if _MODULE_STRING.match(node.value) and ":" not in node.value:
+                if module_path(node.value) is not None:
+                    imports.add(node.value)
         elif isinstance(node, ast.JoinedStr) and node.values:
             head = node.values[0]
             if isinstance(head, ast.Constant) and isinstance(head.value, str):
@@ -216,6 +225,7 @@ def closure(roots: Iterable[str]) -> list[str]:
     """Every package module that importing ``roots`` can run, sorted."""
     seen: set[str] = set()
     todo = [r for r in roots if r not in SIZING and module_path(r) is not None]
+    skipped = SIZING | RECORDING
     while todo:
         name = todo.pop()
         if name in seen:
@@ -223,9 +233,9 @@ def closure(roots: Iterable[str]) -> list[str]:
         seen.add(name)
         m = module(name)
         todo.extend(_parents(name))
-        todo.extend(n for n in m.imports if n not in SIZING and module_path(n) is not None)
+        todo.extend(n for n in m.imports if n not in skipped and module_path(n) is not None)
         for prefix in m.prefixes:
-            todo.extend(n for n in _package_modules(prefix) if n not in SIZING)
+            todo.extend(n for n in _package_modules(prefix) if n not in skipped)
     return sorted(seen)
 
 

@@ -99,6 +99,18 @@ def rule_params(script: Any, scripts: Path, libraries: str) -> dict[str, str]:
     return found
 
 
+def target_params(target: str | None, libraries: str) -> str:
+    """The param of a job that dispatches to ``target`` (a registry's ``"module:function"``,
+    the training rule's trainer): the digest of the target's code and, with ``libraries``
+    ``"rerun"``, of the versions of the libraries it imports (gensim for word2vec)."""
+    if not target:
+        return ""
+    code = codedigest.code_of_modules([target.split(":")[0]])
+    if libraries == "rerun":
+        return f"{code.digest}/{versions_digest(library_versions(code.libraries))}"
+    return code.digest
+
+
 def environment_digest(scripts: Path) -> str:
     """A digest of the versions of every library the scripts in ``scripts`` import, and
     Python's: a param of the job that writes the report's provenance paragraph, so that
@@ -207,21 +219,26 @@ def _flat(files: Any) -> list[str]:
 
 
 def _script_code(job: Any) -> codedigest.Code:
-    """The code of the running script: its file is the script Snakemake ran (``__main__``,
-    Snakemake's copy with a preamble that imports nothing of the package)."""
+    """The code the running job ran: the closure of its script's imports (the script
+    Snakemake ran is ``__main__``, its copy with a preamble that imports nothing of the
+    package) and of the package modules loaded by now, such as the trainer a training
+    job dispatched to."""
     import sys
 
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    if path and Path(path).is_file():
-        return codedigest.code_of(path)
-    return codedigest.code_of_modules(["learnability.logs"])
+    roots = set(codedigest.code_of(path).roots) if path and Path(path).is_file() else set()
+    skipped = codedigest.SIZING | codedigest.RECORDING
+    loaded = {name for name in list(sys.modules)
+              if name.split(".")[0] == codedigest.PACKAGE and name not in skipped
+              and codedigest.module_path(name) is not None}  # fmt: skip
+    return codedigest.code_of_modules(roots | loaded)
 
 
 def _job_record(job: Any) -> dict[str, Any]:
     code = _script_code(job)
     params = job.params
-    digest = getattr(params, "code", None) or code.digest
+    digest = code.digest
     record = {
         "format": FORMAT,
         "package": package(),

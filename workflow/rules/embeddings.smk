@@ -23,6 +23,8 @@ rule train_embedding:
         count_mb=config["training"]["count_memory_mb"],
     params:
         hp=training_params,
+        # its method's trainer: an edit to word2vec's retrains word2vec alone
+        trainer=trainer_code,
     script:
         "../scripts/train_embedding.py"
 

@@ -1,5 +1,6 @@
 # Input functions and resources of the rules in embeddings.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
+from learnability.provenance import target_params
 from learnability.pipeline.config import local_file
 from learnability.pipeline.params import embedding_params
 from learnability.pipeline.sweeps import prefix_percent
@@ -94,6 +95,13 @@ def training_params(wildcards):
     params = point_params(wildcards.embedding)
     params.pop("threads")
     return params
+
+
+def trainer_code(wildcards):
+    """The digest of the code of the embedding's trainer (learnability.codedigest: the
+    script's own code digest leaves the trainers out, one job runs one of them), and with
+    provenance.libraries: rerun, of its libraries' versions."""
+    return target_params(_method(wildcards).trainer, config["provenance"]["libraries"])
 
 
 def training_threads(wildcards):
