@@ -635,6 +635,17 @@ def test_code_edits_rerun_exactly_the_jobs_that_run_that_code(workflow_dir, tmp_
     assert jobs["learnability"] == 4 * len(FIXTURE_LISTS) * 2, jobs
     assert {"pvalues", "wilcoxon", "tables"} <= set(jobs), jobs
     protocol.write_text(before[protocol])
+    # one trainer: its embedding alone is retrained (the others run other trainers)
+    trainer = src / "embeddings" / "word2vec.py"
+    before[trainer] = _edit(
+        trainer, "def train_word2vec(", "def _unused():\n    return 0\n\n\ndef train_word2vec("
+    )
+    jobs, out = _planned(wd)
+    assert jobs.get("train_embedding") == 1 and not CORPUS_JOBS & set(jobs), jobs
+    assert re.findall(r"rule train_embedding:.*?wildcards: embedding=(\w+)", out, re.S) == [
+        "word2vec"
+    ]
+    trainer.write_text(before[trainer])
     jobs, out = _planned(wd)
     assert "Nothing to be done" in out, jobs
 
