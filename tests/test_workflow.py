@@ -699,6 +699,12 @@ def test_every_output_says_how_it_was_made_and_whether_it_would_be_made_again(
     assert "rule pvalues" in text and f"numpy {metadata.version('numpy')}" in text
     assert pv["code"]["digest"] in text and pv["params"] in text and pv["id"] in text
     assert "would make the same file" in text and "would differ" not in text
+    # the inputs: the first few listed, the rest counted; --all lists every one
+    listed = sum(f"    {f}  " in text for f in pv["inputs"])
+    assert listed == min(len(pv["inputs"]), provenance.SHOWN_INPUTS) and listed > 1
+    assert f"inputs      {len(pv['inputs'])}" in text
+    every = _provenance(wd, table, "--all").stdout
+    assert all(f"    {f}  {d}" in every for f, d in pv["inputs"].items())
     # the p-values' code changes: it would differ, and --check says so in its status
     _edit(src / "statistics" / "significance.py",
           "return n_ge, (1 + n_ge) / (1 + null_values.size)",

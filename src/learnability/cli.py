@@ -22,6 +22,7 @@ from learnability.analyses.base import Setting
 from learnability.analyses.registry import ANALYSES, settings_keys
 from learnability.errors import InputError
 from learnability.io import atomic_path
+from learnability.provenance import SHOWN_INPUTS
 
 
 def read_aucs(path: Path) -> pd.DataFrame:
@@ -256,7 +257,7 @@ def synthetic_dump_command(args: argparse.Namespace) -> int:
 def provenance_command(args: argparse.Namespace) -> int:
     from learnability.provenance import describe
 
-    text, differs = describe(args.file)
+    text, differs = describe(args.file, all_inputs=args.all)
     print(text)
     return 3 if differs and args.check else 0
 
@@ -445,6 +446,9 @@ def build_parser() -> argparse.ArgumentParser:
     prov.add_argument("file", type=Path, help="a Parquet table or a meta.json of a run")
     prov.add_argument(
         "--check", action="store_true", help="exit 3 if the current code or environment differs"
+    )
+    prov.add_argument(
+        "--all", action="store_true", help=f"list every input (the first {SHOWN_INPUTS} otherwise)"
     )
     prov.set_defaults(func=provenance_command)
     return parser

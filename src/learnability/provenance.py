@@ -443,9 +443,13 @@ def workdir_of(path: Path, record: Mapping[str, Any]) -> Path | None:
     return None
 
 
-def describe(path: str | os.PathLike[str]) -> tuple[str, bool]:
+SHOWN_INPUTS = 10  # a table can read hundreds of files; the rest are counted, --all lists them
+
+
+def describe(path: str | os.PathLike[str], all_inputs: bool = False) -> tuple[str, bool]:
     """``learnability provenance``'s text for ``path`` and whether the current code and
-    environment differ from those that made it; an InputError if it has no record."""
+    environment differ from those that made it; an InputError if it has no record. The
+    inputs are listed up to SHOWN_INPUTS unless ``all_inputs``; changed ones always are."""
     from learnability.errors import InputError
 
     path = Path(path)
@@ -469,6 +473,8 @@ def describe(path: str | os.PathLike[str]) -> tuple[str, bool]:
         made += f" (commit {commit[:12]}{', modified' if pkg.get('modified') else ''})"
     now = package()
     code = record.get("code", {})
+    inputs = list(record.get("inputs", {}).items())
+    shown = inputs if all_inputs else inputs[:SHOWN_INPUTS]
     lines = [
         f"{path}",
         f"  made by     {record.get('rule') and 'rule ' + record['rule'] or record.get('command')}"
@@ -480,8 +486,9 @@ def describe(path: str | os.PathLike[str]) -> tuple[str, bool]:
         f"  record id   {record.get('id')}",
         f"  python      {record.get('python')}",
         "  libraries   " + ", ".join(f"{d} {v}" for d, v in record.get("libraries", {}).items()),
-        "  inputs",
-        *(f"    {f}  {d}" for f, d in record.get("inputs", {}).items()),
+        f"  inputs      {len(inputs)}",
+        *(f"    {f}  {d}" for f, d in shown),
+        *([f"    ... {len(inputs) - len(shown)} more (--all lists them)"] * (inputs != shown)),
         "",
         f"Now: learnability {now.get('version')}"
         + (f" (commit {now['commit'][:12]})" if now.get("commit") else ""),
