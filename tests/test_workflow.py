@@ -623,6 +623,13 @@ def test_code_edits_rerun_exactly_the_jobs_that_run_that_code(workflow_dir, tmp_
     assert set(jobs) == AFTER_STATISTICS, jobs
     assert jobs["pvalues"] == 1 and jobs["tables"] == 2, jobs  # the run's two schemes
     stats.write_text(before[stats])
+    # the comparison of embeddings: the Wilcoxon test and what reads it, not the p-values
+    comparison = src / "statistics" / "comparison.py"
+    _edit(comparison, "return min(1.0, 2 * min(greater, less))",
+          "return min(2 * min(greater, less), 1.0)")  # fmt: skip
+    jobs, out = _planned(wd)
+    assert set(jobs) == {"wilcoxon", "tables", "ranking", "all"}, jobs
+    comparison.write_text(before[comparison])
     # the learnability protocol: every fit and what reads them, no embedding trained again
     _edit(
         protocol,

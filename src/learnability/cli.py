@@ -448,7 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="exit 3 if the current code or environment differs"
     )
     prov.add_argument(
-        "--all", action="store_true", help=f"list every input (the first {SHOWN_INPUTS} otherwise)"
+        "--all",
+        action="store_true",
+        help=f"list every input (the first {SHOWN_INPUTS} otherwise) and the code's modules",
     )
     prov.set_defaults(func=provenance_command)
     return parser

@@ -480,8 +480,8 @@ def describe(path: str | os.PathLike[str], all_inputs: bool = False) -> tuple[st
         f"  made by     {record.get('rule') and 'rule ' + record['rule'] or record.get('command')}"
         + (f" {_wildcards(record)}" if record.get("wildcards") else ""),
         f"  package     {made}",
-        f"  code        {code.get('digest')} ({code.get('modules')} modules from "
-        f"{', '.join(code.get('roots', [])) or '-'})",
+        f"  code        {code.get('digest')} ({code.get('modules')} modules)",
+        *([f"    from {', '.join(code.get('roots', [])) or '-'}"] * all_inputs),
         f"  params      {record.get('params')}",
         f"  record id   {record.get('id')}",
         f"  python      {record.get('python')}",
