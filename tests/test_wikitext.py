@@ -109,3 +109,50 @@ def test_group_substitutions_equal_re_sub_on_random_wikitext():
         assert W._LIST_MARKER.sub("", text) == listed
         matched[len(cases)] += listed != text
     assert min(matched.values()) > 100  # every pattern matched many texts
+
+
+# gensim's real Bulgarian fragment (UTF-16 XML): one article and two project pages whose
+# file and category links use the local names ("Файл", "Категория") and a local alias of
+# File that the siteinfo does not list ("Картинка")
+BG_DUMP = (
+    __import__("pathlib").Path(__import__("gensim").__file__).parent
+    / "test" / "test_data" / "bgwiki-latest-pages-articles-shortened.xml.bz2"
+)  # fmt: skip
+
+
+def test_a_bulgarian_dump_names_its_namespaces_and_none_leaks_into_the_corpus(tmp_path):
+    import gzip
+
+    from learnability.corpus.extract import extract_corpus, iter_pages, read_namespaces
+
+    namespaces = read_namespaces(BG_DUMP)
+    assert {k: namespaces[k] for k in (-2, 0, 6, 14)} == {
+        -2: "Медия", 0: "", 6: "Файл", 14: "Категория"
+    }
+    assert namespaces[10] == "Шаблон" and len(namespaces) == 27
+    drop = W.drop_prefixes(namespaces)
+    assert {"медия", "файл", "категория", "file", "image", "media", "category"} == drop
+    # file links' parameters and captions: none in any page's text, the project pages
+    # (not extracted) included; their prose names categories in plain text, as headings
+    pages = list(iter_pages(BG_DUMP))
+    assert [p.ns for p in pages] == [0, 4, 4]
+    files = re.compile(r"(?:файл|медия|картинка|image|file)\s*:|thumb|\d+px|"
+                       r"\.(?:jpe?g|png|svg|gif)\b|usmivka|uhilen|lolcat", re.I)  # fmt: skip
+    texts = [strip_wikitext(p.text, drop) for p in pages]
+    for page, text in zip(pages, texts, strict=True):
+        assert not files.findall(text), page.title
+    # and in the article, not even the names
+    names = re.compile(r"категория|файл|медия|картинка|image|file|category|мини")
+    assert not names.findall(" ".join(tokenize(texts[0])))
+    # what the local names and the file check catch: with neither, both leak
+    english = strip_wikitext(pages[0].text, frozenset())
+    assert "Категория:Календари" in english and "Категория" not in texts[0]
+    # (File links under the alias, with their captions; "Ухилен съм" is one's caption)
+    assert "Ухилен съм" in pages[2].text and "Ухилен съм" not in texts[2]
+    # the workflow's extraction: the article, its prose kept, no leak
+    stats = extract_corpus([BG_DUMP], tmp_path / "t.txt.gz", tmp_path / "s.json",
+                           min_article_tokens=50)  # fmt: skip
+    corpus = gzip.open(tmp_path / "t.txt.gz", "rt", encoding="utf-8").read()
+    assert stats["articles"] == 1 and stats["skipped"]["non_article_namespace"] == 2
+    assert "григорианският календар" in corpus and "папа григорий xiii" in corpus
+    assert not names.findall(corpus) and not files.findall(corpus)

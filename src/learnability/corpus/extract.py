@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.corpus.tokenize import normalize, token_lines
-from learnability.corpus.wikitext import strip_wikitext
+from learnability.corpus.wikitext import CANONICAL_PREFIXES, drop_prefixes, strip_wikitext
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
 from learnability.logs import Progress
@@ -179,16 +179,44 @@ def iter_pages(path: str | os.PathLike[str], progress_every: float | None = None
         dump.close()
 
 
+def read_namespaces(path: str | os.PathLike[str]) -> dict[int, str]:
+    """The namespaces a dump's ``<siteinfo>`` declares (number -> local name; "" for the
+    articles' own), read from the head of the file; {} for an export without one."""
+    path = Path(path)
+    dump = _Dump(path)
+    namespaces: dict[int, str] = {}
+    try:
+        parser = ET.XMLPullParser(events=("start", "end"))
+        while chunk := dump.read():
+            parser.feed(chunk)
+            for event, elem in parser.read_events():
+                name = _local(elem.tag)
+                if event == "end" and name == "namespace":
+                    namespaces[int(elem.get("key", 0))] = elem.text or ""
+                elif (event, name) in (("end", "siteinfo"), ("start", "page")):
+                    return namespaces
+    except ET.ParseError as exc:
+        raise InputError(
+            f"{path}: the XML is malformed or truncated ({exc}). Download the dump again "
+            "or check that it is a MediaWiki export."
+        ) from exc
+    finally:
+        dump.close()
+    return namespaces
+
+
 def is_redirect(page: Page) -> bool:
     # Some exports omit <redirect/>; the wikitext itself still starts with #REDIRECT.
     return page.redirect or page.text.lstrip()[:9].upper() == "#REDIRECT"
 
 
-def article_text(text: str, max_line_tokens: int) -> tuple[str, int, int]:
+def article_text(
+    text: str, max_line_tokens: int, drop: frozenset[str] = CANONICAL_PREFIXES
+) -> tuple[str, int, int]:
     """One article's wikitext as corpus text: one line per paragraph, long paragraphs cut
     into lines of ``max_line_tokens``, each line ending in a newline. Returns the text,
-    its number of tokens and of lines."""
-    return token_lines(normalize(strip_wikitext(text)), max_line_tokens)
+    its number of tokens and of lines. ``drop``: the wiki's file and category prefixes."""
+    return token_lines(normalize(strip_wikitext(text, drop)), max_line_tokens)
 
 
 @dataclass
@@ -266,6 +294,8 @@ def extract_corpus(
             io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
         ):
             for dump in dumps:
+                # the wiki's own names for its file and category links (any language)
+                drop = drop_prefixes(read_namespaces(dump))
                 for page in iter_pages(dump, progress_every):
                     stats.pages += 1
                     if page.ns != 0:
@@ -274,7 +304,7 @@ def extract_corpus(
                     if is_redirect(page):
                         stats.skipped_redirect += 1
                         continue
-                    text, n_tokens, n_lines = article_text(page.text, max_line_tokens)
+                    text, n_tokens, n_lines = article_text(page.text, max_line_tokens, drop)
                     if n_tokens < min_article_tokens:
                         stats.skipped_short += 1
                         continue

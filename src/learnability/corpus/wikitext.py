@@ -51,7 +51,19 @@ _INTERNAL_LINK = re.compile(r"\[\[([^\[\]]*)\]\]")
 # with no namespace colon in the target (what _link_text would return for them).
 _PLAIN_LINK = re.compile(r"\[\[\s*([^\[\]|:#]*?)\s*\]\]")
 _PIPED_LINK = re.compile(r"\[\[[^\[\]|:]*\|([^\[\]|]+)\]\]")
-_DROP_NAMESPACES = frozenset({"file", "image", "media", "category"})
+# The namespaces whose links are not prose (a file with its caption, a category), by
+# number: -2 Media, 6 File, 14 Category. Every wiki accepts the canonical English names
+# (and "Image", File's old name); a dump's siteinfo names the local ones (Bulgarian
+# "Файл", "Категория"): :func:`drop_prefixes` joins the two.
+DROP_NAMESPACE_KEYS = (-2, 6, 14)
+CANONICAL_PREFIXES = frozenset({"file", "image", "media", "category"})
+# A link to a media file under a namespace name the dump does not list (a local alias,
+# such as Bulgarian "Картинка" for File) still names a file: dropped by its extension.
+_MEDIA_FILE = re.compile(
+    r"\.(?:jpe?g|png|svg|gif|tiff?|webp|xcf|ogg|ogv|oga|webm|mp3|wav|flac|opus|mid|midi"
+    r"|pdf|djvu|stl)\s*$",
+    re.IGNORECASE,
+)
 _INTERLANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[a-z]+)*$")
 _TAG = re.compile(r"</?[a-zA-Z][^>\n]*?/?>")
 # ''+ rather than '{2,}: the same matches, but a leading literal lets the regex engine
@@ -111,13 +123,28 @@ def _keep_group(pattern: re.Pattern[str], text: str, group: int = 1) -> str:
     return "".join(pieces)
 
 
-def _link_text(match: re.Match[str]) -> str:
+def namespace_key(name: str) -> str:
+    """A namespace name as links may write it: case-insensitive (MediaWiki compares the
+    first letter so, and no two namespaces differ only in case), "_" for a space."""
+    return " ".join(name.replace("_", " ").split()).lower()
+
+
+def drop_prefixes(namespaces: dict[int, str]) -> frozenset[str]:
+    """The link prefixes to drop for a wiki whose namespaces (number -> local name, from
+    its dump's siteinfo) are ``namespaces``: the local names of Media, File and Category
+    with the canonical English ones."""
+    local = {namespace_key(namespaces[k]) for k in DROP_NAMESPACE_KEYS if namespaces.get(k)}
+    return CANONICAL_PREFIXES | local
+
+
+def _link_text(match: re.Match[str], drop: frozenset[str]) -> str:
     inner = match.group(1)
     target, _, label = inner.partition("|")
     target = target.strip()
     if ":" in target:
-        prefix = target.split(":", 1)[0].strip().lower().lstrip(":")
-        if prefix in _DROP_NAMESPACES or _INTERLANGUAGE.match(prefix):
+        prefix, _, rest = target.lstrip(":").partition(":")
+        prefix = namespace_key(prefix)
+        if prefix in drop or _INTERLANGUAGE.match(prefix) or _MEDIA_FILE.search(rest):
             return ""
     if label:
         # [[File:...|thumb|caption]] was handled above; for a normal link the last
@@ -126,8 +153,10 @@ def _link_text(match: re.Match[str]) -> str:
     return target.split("#", 1)[0] if not target.startswith("#") else target[1:]
 
 
-def strip_wikitext(text: str) -> str:
-    """Return the readable prose of one article's wikitext, one paragraph or item per line."""
+def strip_wikitext(text: str, drop: frozenset[str] = CANONICAL_PREFIXES) -> str:
+    """Return the readable prose of one article's wikitext, one paragraph or item per line.
+    ``drop``: the namespace prefixes whose links are removed with their captions (the
+    wiki's own, from :func:`drop_prefixes`; the English names by default)."""
     # Each pattern runs only where a cheap substring test says it can match: most
     # articles have no comment, URL, rule or magic word, and a regex scan of the whole
     # article costs far more than `in`.
@@ -149,7 +178,7 @@ def strip_wikitext(text: str) -> str:
     if "[[" in text:
         text = _keep_group(_PIPED_LINK, _keep_group(_PLAIN_LINK, text))
     while "[[" in text:
-        new = _INTERNAL_LINK.sub(_link_text, text)
+        new = _INTERNAL_LINK.sub(lambda m: _link_text(m, drop), text)
         if new == text:
             break
         text = new
