@@ -127,7 +127,10 @@ def test_a_bulgarian_dump_names_its_namespaces_and_none_leaks_into_the_corpus(tm
 
     namespaces = read_namespaces(BG_DUMP)
     assert {k: namespaces[k] for k in (-2, 0, 6, 14)} == {
-        -2: "Медия", 0: "", 6: "Файл", 14: "Категория"
+        -2: "Медия",
+        0: "",
+        6: "Файл",
+        14: "Категория",
     }
     assert namespaces[10] == "Шаблон" and len(namespaces) == 27
     drop = W.drop_prefixes(namespaces)
