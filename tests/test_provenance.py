@@ -96,6 +96,12 @@ def test_the_cli_records_its_command_and_explains_a_table(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "learnability compare" in text and record["id"] in text
     assert "would make the same file" in text
+    # the file it read is named by its content; another content would differ
+    assert record["inputs"] == {str(aucs.resolve()): provenance.input_digest(aucs)}
+    aucs.write_text(aucs.read_text().replace("0.6", "0.5", 1))
+    assert main(["provenance", str(out), "--check"]) == 3
+    text = capsys.readouterr().out
+    assert f"input       {aucs.resolve()}: " in text and "would differ" in text
 
 
 def test_the_command_refuses_a_file_without_a_record_in_one_line(tmp_path, capsys):

@@ -266,6 +266,26 @@ def provenance_command(args: argparse.Namespace) -> int:
 EXIT_INPUT, EXIT_USAGE = 1, 2
 
 
+def _read_files(args: argparse.Namespace) -> list[Path]:
+    """The files and folders a command reads, for its outputs' provenance: the arguments
+    that name one that exists (a ``package://`` one where it lies), outputs left out."""
+    from learnability.corpus.download import resolve_package_path
+
+    found = []
+    for key, value in vars(args).items():
+        if key.startswith("out") or key == "func":
+            continue
+        for v in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(v, str) and v.startswith("package://"):
+                try:
+                    v = resolve_package_path(v)
+                except Exception:  # noqa: BLE001 - the command itself says why, in one line
+                    continue
+            if isinstance(v, str | Path) and str(v) and Path(v).exists():
+                found.append(Path(v))
+    return found
+
+
 def _input_names(args: argparse.Namespace) -> str:
     """The files a command was given, to name in an unexpected error."""
     names = [
@@ -473,7 +493,9 @@ def main(argv: list[str] | None = None) -> int:
     # what the command writes carries its record: the command, its arguments, its code
     settings = {k: str(v) for k, v in vars(args).items() if k != "func"}
     try:
-        with provenance.command(f"learnability {args.command}", settings, ["learnability.cli"]):
+        with provenance.command(
+            f"learnability {args.command}", settings, ["learnability.cli"], _read_files(args)
+        ):
             return args.func(args)
     except InputError as exc:
         if args.debug:

@@ -175,12 +175,13 @@ class _Context:
     def __init__(self) -> None:
         self.job: Any = None
         self.command: tuple[str, Any, tuple[str, ...]] | None = None
+        self.inputs: tuple[str, ...] = ()
         self._record: dict[str, Any] | None = None
 
     def record(self) -> dict[str, Any]:
         if self._record is None:
             self._record = _job_record(self.job) if self.job is not None else _other_record(
-                self.command)  # fmt: skip
+                self.command, self.inputs)  # fmt: skip
         return self._record
 
 
@@ -195,13 +196,16 @@ def begin_job(job: Any) -> None:
 
 
 @contextlib.contextmanager
-def command(name: str, args: Any, modules: Iterable[str]) -> Iterator[None]:
-    """Make a CLI command (its name, arguments and package modules) the writer of what
-    is written inside the block; then the writer it replaced again."""
+def command(
+    name: str, args: Any, modules: Iterable[str], inputs: Iterable[str | os.PathLike[str]] = ()
+) -> Iterator[None]:
+    """Make a CLI command (its name, arguments, package modules and the files it reads)
+    the writer of what is written inside the block; then the writer it replaced again."""
     global _CONTEXT
     before = _CONTEXT
     _CONTEXT = _Context()
     _CONTEXT.command = (name, args, tuple(modules))
+    _CONTEXT.inputs = tuple(str(Path(f).resolve()) for f in inputs)
     try:
         yield
     finally:
@@ -318,7 +322,7 @@ def report_rst(paths: Iterable[str]) -> str:
     pkg = package()
     made = f"learnability {pkg.get('version')}"
     if pkg.get("commit"):
-        made += f" (commit {pkg['commit'][:12]}{', modified' if pkg.get('modified') else ''})"
+        made += f" (git checkout {pkg['commit'][:12]}{', modified' if pkg.get('modified') else ''})"
     libs = sorted({(d, v) for env in envs.values() for d, v in env.get("libraries", {}).items()})
     current = library_versions(_import_names(d for d, _ in libs))
     text = [".. rubric:: Provenance\n",
@@ -339,7 +343,10 @@ def report_rst(paths: Iterable[str]) -> str:
     return "\n".join(text) + "\n"
 
 
-def _other_record(command: tuple[str, Any, tuple[str, ...]] | None) -> dict[str, Any]:
+def _other_record(
+    command: tuple[str, Any, tuple[str, ...]] | None, inputs: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """A command's or the library's record; a command's inputs by absolute path."""
     name, args, modules = command or ("library", {}, ("learnability.schemas",))
     code = codedigest.code_of_modules(modules)
     record = {
@@ -348,7 +355,7 @@ def _other_record(command: tuple[str, Any, tuple[str, ...]] | None) -> dict[str,
         "command": name,
         "code": {"digest": code.digest, "roots": list(code.roots), "modules": len(code.modules)},
         "params": params_digest(args if isinstance(args, Mapping) else vars(args)),
-        "inputs": {},
+        "inputs": {f: input_digest(f) for f in sorted(inputs)},
         "libraries": library_versions(code.libraries),
         "python": platform.python_version(),
     }
@@ -465,12 +472,14 @@ def describe(path: str | os.PathLike[str], all_inputs: bool = False) -> tuple[st
             "learnability recorded one); rerun the job that makes it"
         )
     workdir = workdir_of(path, record)
+    if workdir is None and record.get("command"):
+        workdir = Path("/")  # a command's inputs are absolute paths
     diff = compare(record, workdir)
     pkg = record.get("package", {})
     commit = pkg.get("commit")
     made = f"learnability {pkg.get('version')}"
     if commit:
-        made += f" (commit {commit[:12]}{', modified' if pkg.get('modified') else ''})"
+        made += f" (git checkout {commit[:12]}{', modified' if pkg.get('modified') else ''})"
     now = package()
     code = record.get("code", {})
     inputs = list(record.get("inputs", {}).items())
@@ -491,7 +500,11 @@ def describe(path: str | os.PathLike[str], all_inputs: bool = False) -> tuple[st
         *([f"    ... {len(inputs) - len(shown)} more (--all lists them)"] * (inputs != shown)),
         "",
         f"Now: learnability {now.get('version')}"
-        + (f" (commit {now['commit'][:12]})" if now.get("commit") else ""),
+        + (
+            f" (git checkout {now['commit'][:12]}{', modified' if now.get('modified') else ''})"
+            if now.get("commit")
+            else ""
+        ),
     ]
     if diff["code"]:
         lines.append(f"  code        {diff['code'][0]} -> {diff['code'][1]}: the package code "

@@ -20,8 +20,9 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
+from learnability.corpus.documents import Document, SourceOptions
 from learnability.corpus.tokenize import normalize, token_lines
-from learnability.corpus.wikitext import CANONICAL_PREFIXES, drop_prefixes, strip_wikitext
+from learnability.corpus.wikitext import drop_prefixes, strip_wikitext
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
 from learnability.logs import Progress
@@ -210,22 +211,32 @@ def is_redirect(page: Page) -> bool:
     return page.redirect or page.text.lstrip()[:9].upper() == "#REDIRECT"
 
 
-def article_text(
-    text: str, max_line_tokens: int, drop: frozenset[str] = CANONICAL_PREFIXES
-) -> tuple[str, int, int]:
-    """One article's wikitext as corpus text: one line per paragraph, long paragraphs cut
-    into lines of ``max_line_tokens``, each line ending in a newline. Returns the text,
-    its number of tokens and of lines. ``drop``: the wiki's file and category prefixes."""
-    return token_lines(normalize(strip_wikitext(text, drop)), max_line_tokens)
+def read_mediawiki(
+    path: Path, options: SourceOptions, progress_every: float | None = None
+) -> Iterator[Document]:
+    """A MediaWiki export's pages as documents: an article's prose (its markup stripped,
+    file and category links by the wiki's own namespace names), other namespaces' pages
+    and redirects skipped with their reason."""
+    drop = drop_prefixes(read_namespaces(path))
+    for page in iter_pages(path, progress_every):
+        if page.ns != 0:
+            yield Document("", skip="non_article_namespace")
+        elif is_redirect(page):
+            yield Document("", skip="redirect")
+        else:
+            yield Document(strip_wikitext(page.text, drop))
 
 
 @dataclass
 class CorpusStats:
+    source: str = "mediawiki"
     pages: int = 0
-    skipped_namespace: int = 0
-    skipped_redirect: int = 0
-    skipped_short: int = 0
+    # why documents were left out: the source's reasons (a dump's other namespaces and
+    # redirects), then the short ones
+    skipped: Counter[str] = field(default_factory=Counter)
     articles: int = 0
+    # documents kept in each group of a table's group column
+    groups: Counter[str] = field(default_factory=Counter)
     lines: int = 0
     tokens: int = 0
     counts: Counter[str] = field(default_factory=Counter)
@@ -237,14 +248,13 @@ class CorpusStats:
             values = self.type_counts
         else:
             values = np.fromiter(self.counts.values(), dtype=np.int64, count=len(self.counts))
+        short = f"shorter_than_{min_article_tokens}_tokens"
         return {
+            "source": self.source,
             "pages": self.pages,
-            "skipped": {
-                "non_article_namespace": self.skipped_namespace,
-                "redirect": self.skipped_redirect,
-                f"shorter_than_{min_article_tokens}_tokens": self.skipped_short,
-            },
+            "skipped": {**self.skipped, short: self.skipped[short]},
             "articles": self.articles,
+            **({"groups": dict(sorted(self.groups.items()))} if self.groups else {}),
             "lines": self.lines,
             "tokens": self.tokens,
             "types": int(values.size),
@@ -265,25 +275,35 @@ def extract_corpus(
     min_article_tokens: int = 50,
     max_line_tokens: int = 1000,
     progress_every: float | None = None,
+    source: str = "mediawiki",
+    options: SourceOptions | None = None,
 ) -> dict[str, object]:
-    """Extract article prose from one or more dump files into one gzip text file.
+    """Extract the documents of one or more files of a corpus source
+    (:data:`~learnability.corpus.sources.SOURCES`: a dump's articles by default) into one
+    gzip text file, tokenised by the one rule.
 
-    Articles are namespace 0 pages that are not redirects and have at least
-    ``min_article_tokens`` tokens (shorter ones are stubs and disambiguation fragments).
-    Every skipped page is counted in the stats, by reason. ``out_counts`` (Parquet: word,
-    count) keeps the token counts so that :func:`join_corpus` can merge parts exactly.
+    Documents with fewer than ``min_article_tokens`` tokens are left out (for a dump:
+    stubs and disambiguation fragments), as are those the source skips (a dump's other
+    namespaces and redirects); every one is counted in the stats, by reason.
+    ``out_counts`` (Parquet: word, count) keeps the token counts so that
+    :func:`join_corpus` can merge parts exactly.
 
     It streams: memory holds one read of decompressed XML (:data:`READ_SIZE`, 1 MiB) with
-    the pages it completes, one article's text, and the counts of the distinct tokens
-    seen (about 100 bytes a type: a few hundred MB for a full Wikipedia part), whatever
-    the size of the dump.
+    the pages it completes, or one document of another source, and the counts of the
+    distinct tokens seen (about 100 bytes a type: a few hundred MB for a full Wikipedia
+    part), whatever the size of the input.
     """
+    from learnability.corpus.sources import SOURCES
+
     if not 0 < max_line_tokens <= GENSIM_MAX_SENTENCE:
         raise ValueError(
             f"max_line_tokens={max_line_tokens}: must be in 1..{GENSIM_MAX_SENTENCE}, "
             "since gensim silently cuts longer lines"
         )
-    stats = CorpusStats()
+    reader = SOURCES[source]
+    options = options or SourceOptions()
+    stats = CorpusStats(source=source, skipped=Counter(dict.fromkeys(reader.skips, 0)))
+    short = f"shorter_than_{min_article_tokens}_tokens"
     with atomic_path(out_text) as tmp:
         # No name and mtime=0 in the gzip header keep the bytes identical across runs;
         # level 3 compresses about 3x faster than the default 9 (it was a tenth of the
@@ -293,30 +313,29 @@ def extract_corpus(
             gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0, compresslevel=3) as raw,
             io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
         ):
-            for dump in dumps:
-                # the wiki's own names for its file and category links (any language)
-                drop = drop_prefixes(read_namespaces(dump))
-                for page in iter_pages(dump, progress_every):
+            for path in dumps:
+                for doc in reader.read(Path(path), options, progress_every):
                     stats.pages += 1
-                    if page.ns != 0:
-                        stats.skipped_namespace += 1
+                    if doc.skip is not None:
+                        stats.skipped[doc.skip] += 1
                         continue
-                    if is_redirect(page):
-                        stats.skipped_redirect += 1
-                        continue
-                    text, n_tokens, n_lines = article_text(page.text, max_line_tokens, drop)
+                    text, n_tokens, n_lines = token_lines(normalize(doc.text), max_line_tokens)
                     if n_tokens < min_article_tokens:
-                        stats.skipped_short += 1
+                        stats.skipped[short] += 1
                         continue
                     stats.articles += 1
                     stats.lines += n_lines
                     stats.tokens += n_tokens
                     stats.counts.update(text.split())
+                    if doc.group is not None:
+                        stats.groups[doc.group] += 1
                     out.write(text)
         if stats.pages == 0:
             raise InputError(
-                f"{', '.join(map(str, dumps))}: no <page> found. Is this a MediaWiki XML export?"
-            )
+                f"{', '.join(map(str, dumps))}: "
+                + ("no <page> found. Is this a MediaWiki XML export?" if source == "mediawiki"
+                   else f"no document found; check dump.source and dump.format ({source})")
+            )  # fmt: skip
     result = stats.as_dict(min_article_tokens, max_line_tokens)
     if out_counts is not None:
         write_counts(stats.counts, out_counts)
@@ -356,13 +375,11 @@ def join_corpus(
             "corpus settings; rerun the extraction of every part"
         )
     min_article_tokens, max_line_tokens = settings.pop()
-    stats = CorpusStats()
+    stats = CorpusStats(source=parts[0].get("source", "mediawiki"))
     for p in parts:
         stats.pages += p["pages"]
-        skipped = p["skipped"]
-        stats.skipped_namespace += skipped["non_article_namespace"]
-        stats.skipped_redirect += skipped["redirect"]
-        stats.skipped_short += skipped[f"shorter_than_{min_article_tokens}_tokens"]
+        stats.skipped.update(p["skipped"])
+        stats.groups.update(p.get("groups", {}))
         stats.articles += p["articles"]
         stats.lines += p["lines"]
         stats.tokens += p["tokens"]

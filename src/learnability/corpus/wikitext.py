@@ -141,10 +141,14 @@ def _link_text(match: re.Match[str], drop: frozenset[str]) -> str:
     inner = match.group(1)
     target, _, label = inner.partition("|")
     target = target.strip()
-    if ":" in target:
-        prefix, _, rest = target.lstrip(":").partition(":")
+    # (a leading colon, [[:Category:X]], makes a visible link: kept as text)
+    if ":" in target and not target.startswith(":"):
+        prefix, _, rest = target.partition(":")
         prefix = namespace_key(prefix)
-        if prefix in drop or _INTERLANGUAGE.match(prefix) or _MEDIA_FILE.search(rest):
+        # a media file under a namespace alias; not an interwiki link to another wiki's
+        # file ([[wikisource:File:X.pdf|label]] shows its label)
+        media = ":" not in rest and _MEDIA_FILE.search(rest)
+        if prefix in drop or _INTERLANGUAGE.match(prefix) or media:
             return ""
     if label:
         # [[File:...|thumb|caption]] was handled above; for a normal link the last

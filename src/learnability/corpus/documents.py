@@ -1,0 +1,151 @@
+"""What every corpus source yields, and how a source reads its files: the documents of a
+corpus (:class:`Document`), the settings a source takes (:class:`SourceOptions`), and
+the decompression and UTF-8 decoding every source shares, with errors that name the
+file and the line."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from learnability.errors import InputError
+
+# a source's files may be compressed: by the last suffix, read as one stream
+COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One document of a corpus: its text as the source gives it (wikitext for a dump,
+    plain text otherwise), the reason the source skips it (a dump's redirect), and its
+    group (a table's group column: a party, a decade) if any."""
+
+    text: str
+    skip: str | None = None
+    group: str | None = None
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    """How a source reads its files (the config's ``dump`` block): a plain text's
+    documents are its files or its lines; a table's text, id and group columns."""
+
+    document: str = "file"
+    text_column: str = "text"
+    id_column: str | None = None
+    group_column: str | None = None
+
+
+def compression_of(path: Path) -> str | None:
+    return path.suffix if path.suffix in COMPRESSIONS else None
+
+
+def stem_suffix(path: Path) -> str:
+    """The suffix that says what a file holds, under its compression: ``.jsonl`` for
+    ``speeches.jsonl.zst``."""
+    name = path.name[: -len(path.suffix)] if compression_of(path) else path.name
+    return Path(name).suffix.lower()
+
+
+def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
+    """The decompressed bytes of ``path`` (gz, bz2, xz, zst by suffix; else as is)."""
+    path = Path(path)
+    kind = compression_of(path)
+    if kind == ".gz":
+        return gzip.open(path, "rb")
+    if kind == ".bz2":
+        return bz2.open(path, "rb")
+    if kind == ".xz":
+        return lzma.open(path, "rb")
+    if kind == ".zst":
+        import zstandard
+
+        return zstandard.open(path, "rb")
+    return open(path, "rb")
+
+
+def _decode(data: bytes, path: Path, line: int) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = line + data[: exc.start].count(b"\n")
+        raise InputError(
+            f"{path}:{where}: byte {data[exc.start]:#04x} is not UTF-8; convert the file to "
+            "UTF-8 (iconv -f <its encoding> -t UTF-8)"
+        ) from None
+
+
+def read_text(path: Path) -> str:
+    """A whole file as UTF-8 text; an undecodable byte is an InputError naming its line."""
+    with _reading(path) as fh:
+        data = fh.read()
+    return _decode(data, path, 1).removeprefix("\ufeff")
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """A file's lines as (line number, text without its end), decoded line by line in
+    constant memory; an undecodable byte is an InputError naming its line."""
+    with _reading(path) as fh:
+        for number, raw in enumerate(fh, 1):
+            text = _decode(raw, path, number)
+            yield number, (text.removeprefix("\ufeff") if number == 1 else text).rstrip("\r\n")
+
+
+def require_file(path: Path) -> None:
+    if not path.is_file():
+        raise InputError(f"{path}: no such file; check the corpus path (dump.source)")
+
+
+class _reading:
+    """``open_binary`` whose decompression errors are one InputError naming the file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __enter__(self) -> IO[bytes]:
+        require_file(self.path)
+        self.fh = _Checked(open_binary(self.path), self.path)
+        return self.fh  # type: ignore[return-value]
+
+    def __exit__(self, *exc: object) -> None:
+        self.fh.raw.close()
+
+
+class _Checked:
+    """A decompressed stream whose reads turn a corrupt or truncated file's errors into
+    one InputError."""
+
+    def __init__(self, raw: IO[bytes], path: Path) -> None:
+        self.raw, self.path = raw, path
+
+    def _guard(self, read):  # noqa: ANN001, ANN202 - a bound read method
+        try:
+            return read()
+        except InputError:
+            raise
+        except Exception as exc:
+            # each library's own: OSError (gzip, bz2), EOFError (truncated), LZMAError,
+            # zstandard's ZstdError
+            known = (OSError, EOFError, ValueError, lzma.LZMAError)
+            if not isinstance(exc, known) and type(exc).__name__ != "ZstdError":
+                raise
+            raise InputError(
+                f"{self.path}: the file cannot be decompressed ({exc}); it is corrupt or "
+                "truncated, or its suffix names the wrong compression"
+            ) from None
+
+    def read(self, size: int = -1) -> bytes:
+        return self._guard(lambda: self.raw.read(size))
+
+    def __iter__(self) -> Iterator[bytes]:
+        while True:
+            line = self._guard(self.raw.readline)
+            if not line:
+                return
+            yield line
