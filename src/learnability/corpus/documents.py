@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import os
 from collections.abc import Iterator
@@ -66,7 +67,8 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
     if kind == ".zst":
         import zstandard
 
-        return zstandard.open(path, "rb")
+        # (its reader has no readline: buffered, it has)
+        return io.BufferedReader(zstandard.open(path, "rb"))
     return open(path, "rb")
 
 

@@ -330,12 +330,15 @@ def extract_corpus(
                     if doc.group is not None:
                         stats.groups[doc.group] += 1
                     out.write(text)
-        if stats.pages == 0:
+        names = ", ".join(map(str, dumps))
+        if stats.pages == 0 and source == "mediawiki":
+            raise InputError(f"{names}: no <page> found. Is this a MediaWiki XML export?")
+        if stats.articles == 0 and source != "mediawiki":
             raise InputError(
-                f"{', '.join(map(str, dumps))}: "
-                + ("no <page> found. Is this a MediaWiki XML export?" if source == "mediawiki"
-                   else f"no document found; check dump.source and dump.format ({source})")
-            )  # fmt: skip
+                f"{names}: no document found with at least {min_article_tokens} token(s) "
+                f"({stats.pages} read); check dump.source, dump.format ({source}) and "
+                "dump.text_column"
+            )
     result = stats.as_dict(min_article_tokens, max_line_tokens)
     if out_counts is not None:
         write_counts(stats.counts, out_counts)

@@ -35,8 +35,8 @@ def _document(path: Path, where: str, row: dict, options: SourceOptions) -> Docu
         raise _missing(path, where, options.text_column, "text_column", list(row))
     if text is not None and not isinstance(text, str):
         raise InputError(
-            f"{path}{where}: column {options.text_column!r} holds a {type(text).__name__}, "
-            "not text; name the text column in dump.text_column"
+            f"{path}{where}: column {options.text_column!r} holds {type(text).__name__} "
+            f"{text!r:.40}, not text; name the text column in dump.text_column"
         )
     group = None
     if options.group_column is not None:

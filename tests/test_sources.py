@@ -1,0 +1,191 @@
+"""The corpus sources (learnability.corpus.sources): plain text, JSON Lines, CSV, TSV and
+Parquet give the same corpus when they hold the same documents, compressed or not, on
+real text from gensim's package data (lee_background.cor: 300 news articles, one a
+line); bad input is one InputError naming the file, the line or column and the fix, and
+leaves no output."""
+
+import bz2
+import gzip
+import json
+import lzma
+from pathlib import Path
+
+import gensim
+import pandas as pd
+import pytest
+
+from learnability.corpus.documents import SourceOptions
+from learnability.corpus.extract import extract_corpus, join_corpus
+from learnability.corpus.sources import SOURCES, plan_parts, source_files
+from learnability.corpus.tokenize import tokenize
+from learnability.errors import InputError
+
+DATA = Path(gensim.__file__).parent / "test" / "test_data"
+LEE = DATA / "lee_background.cor"
+
+
+def _documents() -> list[str]:
+    return [line.rstrip("\n") for line in LEE.read_text(encoding="utf-8").splitlines()]
+
+
+def _extract(tmp: Path, name: str, files, source: str, **options) -> tuple[bytes, dict]:
+    out = tmp / name
+    out.mkdir()
+    stats = extract_corpus(
+        files, out / "text.txt.gz", out / "stats.json", out_counts=out / "counts.parquet",
+        min_article_tokens=1, source=source, options=SourceOptions(**options),
+    )  # fmt: skip
+    return gzip.decompress((out / "text.txt.gz").read_bytes()), stats
+
+
+def _compress(path: Path, suffix: str) -> Path:
+    data = path.read_bytes()
+    if suffix == ".gz":
+        packed = gzip.compress(data)
+    elif suffix == ".bz2":
+        packed = bz2.compress(data)
+    elif suffix == ".xz":
+        packed = lzma.compress(data)
+    else:
+        import zstandard
+
+        packed = zstandard.ZstdCompressor().compress(data)
+    target = path.with_name(path.name + suffix)
+    target.write_bytes(packed)
+    return target
+
+
+def test_every_source_gives_the_same_corpus_for_the_same_documents(tmp_path):
+    docs = _documents()
+    assert len(docs) == 300
+    src = tmp_path / "src"
+    folder = src / "articles"
+    folder.mkdir(parents=True)
+    for i, doc in enumerate(docs):  # one document a file, in name order
+        (folder / f"{i:03d}.txt").write_text(doc + "\n", encoding="utf-8")
+    (folder / ".hidden.txt").write_text("hidden words never read\n")
+    table = pd.DataFrame({"id": range(len(docs)), "text": docs, "source": "lee"})
+    with open(src / "lee.jsonl", "w", encoding="utf-8") as fh:
+        for row in table.to_dict("records"):
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    table.to_csv(src / "lee.csv", index=False)
+    table.to_csv(src / "lee.tsv", index=False, sep="\t")
+    table.to_parquet(src / "lee.parquet", index=False)
+
+    reference, ref_stats = _extract(tmp_path, "lines", [LEE], "text", document="line")
+    # the reference is gensim's file tokenised by the one rule, a line a document
+    lines = reference.decode().splitlines()
+    assert lines == [" ".join(tokenize(d)) for d in docs if tokenize(d)]
+    assert ref_stats["articles"] == 300 and ref_stats["source"] == "text"
+    assert ref_stats["tokens"] == sum(len(tokenize(d)) for d in docs)
+    files = source_files(folder, "text")
+    assert len(files) == 300 and files[0].name == "000.txt"
+    cases = {
+        "folder": (files, "text", {}),
+        "jsonl": ([src / "lee.jsonl"], "jsonl", {}),
+        "csv": ([src / "lee.csv"], "csv", {}),
+        "tsv": ([src / "lee.tsv"], "tsv", {}),
+        "parquet": ([src / "lee.parquet"], "parquet", {}),
+        "jsonl.zst": ([_compress(src / "lee.jsonl", ".zst")], "jsonl", {}),
+        "csv.gz": ([_compress(src / "lee.csv", ".gz")], "csv", {}),
+        "tsv.xz": ([_compress(src / "lee.tsv", ".xz")], "tsv", {}),
+        "lines.bz2": ([_compress(LEE, ".bz2")], "text", {"document": "line"}),
+    }
+    for name, (paths, source, options) in cases.items():
+        text, stats = _extract(tmp_path, name, paths, source, **options)
+        assert text == reference, name
+        assert {k: v for k, v in stats.items() if k != "source"} == {
+            k: v for k, v in ref_stats.items() if k != "source"
+        }, name
+    # a group column: each document counted in its group
+    _, stats = _extract(tmp_path, "groups", [src / "lee.csv"], "csv", group_column="source")
+    assert stats["groups"] == {"lee": 300}
+
+
+def test_a_folder_fans_out_into_parts_that_join_to_the_whole(tmp_path):
+    docs = _documents()
+    for i, doc in enumerate(docs):
+        (tmp_path / f"{i:03d}.txt").write_text(doc + "\n", encoding="utf-8")
+    files = source_files(tmp_path, "text")
+    size = sum(f.stat().st_size for f in files)
+    parts = plan_parts(files, size // 4)
+    assert [f for p in parts for f in p] == files and 4 <= len(parts) <= 5
+    assert all(sum(f.stat().st_size for f in p) <= size // 4 for p in parts if len(p) > 1)
+    whole, whole_stats = _extract(tmp_path, "whole", files, "text")
+    outs = [_extract(tmp_path, f"part{k}", p, "text") for k, p in enumerate(parts)]
+    joined = tmp_path / "joined"
+    joined.mkdir()
+    stats = join_corpus(
+        [tmp_path / f"part{k}" / "text.txt.gz" for k in range(len(parts))],
+        [tmp_path / f"part{k}" / "counts.parquet" for k in range(len(parts))],
+        [tmp_path / f"part{k}" / "stats.json" for k in range(len(parts))],
+        joined / "text.txt.gz", joined / "stats.json",
+    )  # fmt: skip
+    assert gzip.decompress((joined / "text.txt.gz").read_bytes()) == whole
+    assert b"".join(text for text, _ in outs) == whole
+    assert {k: v for k, v in stats.items() if k != "parts"} == whole_stats
+
+
+def _bad_cases(tmp: Path) -> dict[str, tuple[list[Path], str, dict, str]]:
+    """name: (files, source, options, what the one line must say)."""
+    undecodable = tmp / "latin1.txt"
+    undecodable.write_bytes("first line\nsecond caf\u00e9 line\n".encode("latin-1"))
+    no_column = tmp / "no_text.jsonl"
+    no_column.write_text('{"body": "words here"}\n', encoding="utf-8")
+    bad_json = tmp / "bad.jsonl"
+    bad_json.write_text('{"text": "fine"}\n{"text": "cut\n', encoding="utf-8")
+    number = tmp / "number.jsonl"
+    number.write_text('{"text": 12}\n', encoding="utf-8")
+    csv_no_column = tmp / "speeches.csv"
+    csv_no_column.write_text("speech,party\nwords,a\n", encoding="utf-8")
+    ragged = tmp / "ragged.csv"
+    ragged.write_text("text\nfine\ntoo,many\n", encoding="utf-8")
+    parquet = tmp / "t.parquet"
+    pd.DataFrame({"body": ["a b"]}).to_parquet(parquet)
+    not_parquet = tmp / "fake.parquet"
+    not_parquet.write_text("not a parquet file")
+    corrupt = tmp / "cut.jsonl.gz"
+    corrupt.write_bytes(gzip.compress(b'{"text": "a b c"}\n' * 1000)[:-40])
+    empty = tmp / "empty.txt"
+    empty.write_text("")
+    return {
+        "undecodable": ([undecodable], "text", {}, f"{undecodable}:2: byte 0xe9 is not UTF-8"),
+        "no column": ([no_column], "jsonl", {}, f"{no_column}:1: no column 'text'; set "
+                      "dump.text_column to the column holding it (this file has: body)"),
+        "bad json": ([bad_json], "jsonl", {}, f"{bad_json}:2: not a JSON object"),
+        "not text": ([number], "jsonl", {}, f"{number}:1: column 'text' holds int 12, not text"),
+        "csv column": ([csv_no_column], "csv", {}, f"{csv_no_column}:1: no column 'text'"),
+        "group": ([csv_no_column], "csv", {"text_column": "speech", "group_column": "year"},
+                  f"{csv_no_column}:1: no column 'year'; set dump.group_column"),
+        "ragged": ([ragged], "csv", {}, f"{ragged}:3: more fields than the header's 1"),
+        "parquet column": ([parquet], "parquet", {}, f"{parquet}: no column 'text'"),
+        "not parquet": ([not_parquet], "parquet", {}, f"{not_parquet}: not a readable Parquet"),
+        "corrupt": ([corrupt], "jsonl", {}, f"{corrupt}: the file cannot be decompressed"),
+        "empty": ([empty], "text", {}, f"{empty}: no document found"),
+        "missing": ([tmp / "gone.txt"], "text", {}, f"{tmp / 'gone.txt'}: no such file"),
+    }  # fmt: skip
+
+
+def test_bad_input_is_one_line_naming_the_file_the_line_and_the_fix(tmp_path):
+    for name, (files, source, options, said) in _bad_cases(tmp_path).items():
+        out = tmp_path / "out" / name.replace(" ", "_")
+        out.mkdir(parents=True)
+        with pytest.raises(InputError) as err:
+            extract_corpus(files, out / "text.txt.gz", out / "stats.json",
+                           out_counts=out / "counts.parquet", min_article_tokens=1,
+                           source=source, options=SourceOptions(**options))  # fmt: skip
+        message = str(err.value)
+        assert message.startswith(said) and "\n" not in message, (name, message)
+        assert not any(out.iterdir()), (name, list(out.iterdir()))  # nothing partial
+    # a folder without a file of that source; a path that is neither
+    with pytest.raises(InputError, match="no csv file in this folder"):
+        source_files(tmp_path / "out", "csv")
+    with pytest.raises(InputError, match="no such file or folder"):
+        source_files(tmp_path / "nowhere", "csv")
+
+
+def test_the_registry_names_each_source_once_with_its_reader():
+    assert set(SOURCES) == {"mediawiki", "text", "jsonl", "csv", "tsv", "parquet"}
+    suffixes = [s for source in SOURCES.values() for s in source.suffixes]
+    assert len(suffixes) == len(set(suffixes))  # a folder's file belongs to one source
+    assert all(callable(s.read) and s.summary for s in SOURCES.values())
