@@ -189,3 +189,38 @@ def test_the_registry_names_each_source_once_with_its_reader():
     suffixes = [s for source in SOURCES.values() for s in source.suffixes]
     assert len(suffixes) == len(set(suffixes))  # a folder's file belongs to one source
     assert all(callable(s.read) and s.summary for s in SOURCES.values())
+
+
+def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp_path):
+    from learnability.corpus.sources import corpus_parts, min_document_tokens, source_options
+    from learnability.errors import ConfigError
+    from learnability.pipeline.config import load_schema
+
+    dump = load_schema()["properties"]["dump"]["properties"]
+    assert dump["format"]["enum"] == list(SOURCES)
+    assert corpus_parts({"format": "mediawiki", "source": "x.bz2"}) == {}
+    (tmp_path / "a.csv").write_text("text\nwords\n")
+    (tmp_path / "b.csv").write_text("text\nmore words\n")
+    parts = corpus_parts({"format": "csv", "source": str(tmp_path), "part_mb": 1e-6})
+    assert parts == {"part-0001": [str(tmp_path / "a.csv")], "part-0002": [str(tmp_path / "b.csv")]}
+    assert list(corpus_parts({"format": "csv", "source": f"file://{tmp_path}"})) == ["part-0001"]
+    for dump_block, said in (
+        ({"format": "csv", "source": "https://example.org/x.csv"}, "download it first"),
+        ({"format": "csv", "source": str(tmp_path / "none")}, "no such file or folder"),
+        ({"format": "jsonl", "source": str(tmp_path)}, "no jsonl file in this folder"),
+        ({"format": "text", "source": "x", "base_url": "https://x/"}, "dump.base_url"),
+    ):
+        with pytest.raises(ConfigError, match=said) as err:
+            corpus_parts(dump_block)
+        assert "\n" not in str(err.value)
+    # the params of an extraction: only what its format reads
+    full = {"document": "line", "text_column": "body", "group_column": None}
+    assert source_options({"format": "mediawiki", **full}) == {}
+    assert source_options({"format": "text", **full}) == {"document": "line"}
+    assert source_options({"format": "csv", **full}) == {
+        "text_column": "body",
+        "group_column": None,
+    }
+    corpus = {"min_article_tokens": 50, "min_document_tokens": 3}
+    assert min_document_tokens({"dump": {"format": "csv"}, "corpus": corpus}) == 3
+    assert min_document_tokens({"dump": {}, "corpus": corpus}) == 50

@@ -127,6 +127,89 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     assert auc.loc[0.5, "mean"] == pytest.approx(its["auc"].mean(), abs=1e-12)
 
 
+def _lean_config(wd: Path, lists: list[str]) -> dict:
+    """The smoke config cut to what a test of the corpus needs: word2vec and its random
+    baseline, uniform negatives, no codelength, evaluations or diagnostics; the shipped
+    ``lists``."""
+    cfg = without_diagnostics(tiny_config(wd))
+    cfg["embeddings"] = {
+        "word2vec": {"method": "word2vec"},
+        "random": {"method": "random", "reference": "word2vec", "seed": 7},
+    }
+    cfg["compare"].update(embeddings=["word2vec", "random"], vocabulary="own")
+    cfg["wordlists"] = {"dir": "lists", "dictionaries": []}
+    (wd / "lists").mkdir()
+    for name in lists:
+        shutil.copy(REPO / "resources" / "wordlists" / f"{name}.txt", wd / "lists")
+    cfg["learnability"].update(negatives=["uniform"], learning_curve=[])
+    cfg["codelength"] = {"enabled": False}
+    cfg["evaluations"] = {kind: {"files": []} for kind in
+                          ("multi_answer", "analogy", "word_pairs", "hierarchy")}  # fmt: skip
+    cfg["evaluations"]["pseudo"] = {"enabled": False}
+    cfg["random_lists"].update(sizes=[20], match_sizes=False)
+    cfg["report"] = {"table_size": 20}
+    return cfg
+
+
+LEE = Path(__import__("gensim").__file__).parent / "test" / "test_data" / "lee_background.cor"
+
+
+@pytest.mark.parametrize("kind", ["text", "jsonl", "csv"])
+def test_your_own_corpus_runs_end_to_end_from_text_files_json_lines_or_csv(tmp_path, kind):
+    """gensim's lee_background.cor (300 news articles, one a line: real text nobody on
+    this project wrote) as a folder of text files (a document a file), one gzipped JSON
+    Lines file, and a folder of three CSV files extracted in three parts (dump.part_mb)
+    with a group column: each runs through the workflow to the tables, and its corpus is
+    the articles tokenised by the one rule, in order: the same corpus for the three."""
+    import gzip
+
+    from learnability.corpus.tokenize import tokenize
+
+    docs = LEE.read_text(encoding="utf-8").splitlines()
+    wd = tmp_path / "wf"
+    wd.mkdir()
+    _copy_workflow(wd)
+    cfg = _lean_config(wd, ["work", "negemo"])
+    own = wd / "mine"
+    own.mkdir()
+    parts = 1
+    if kind == "text":
+        for i, doc in enumerate(docs):
+            (own / f"article{i:03d}.txt").write_text(doc + "\n", encoding="utf-8")
+        cfg["dump"] = {"name": "lee", "format": "text", "source": "mine"}
+    elif kind == "jsonl":
+        rows = (json.dumps({"id": i, "text": d}, ensure_ascii=False) for i, d in enumerate(docs))
+        (own / "lee.jsonl.gz").write_bytes(gzip.compress(("\n".join(rows) + "\n").encode()))
+        cfg["dump"] = {"name": "lee", "format": "jsonl", "source": "mine/lee.jsonl.gz"}
+    else:
+        table = pd.DataFrame({"body": docs, "half": ["first"] * 150 + ["second"] * 150})
+        for k in range(3):
+            table.iloc[k * 100 : (k + 1) * 100].to_csv(own / f"lee{k}.csv", index=False)
+        size = max(f.stat().st_size for f in own.iterdir())
+        cfg["dump"] = {"name": "lee", "format": "csv", "source": "mine", "text_column": "body",
+                       "group_column": "half", "part_mb": size / 2**20}  # fmt: skip
+        parts = 3
+    cfg["corpus"]["min_document_tokens"] = 1
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = run(wd)
+    assert result.returncode == 0, result.stderr[-5000:]
+    # no download: the corpus is read where it is, in parts, then joined
+    assert len(list((wd / "logs" / "extract_part").rglob("*.log"))) == parts
+    assert not (wd / "resources").exists()
+    corpus = gzip.decompress((wd / "results/corpus/lee/text.txt.gz").read_bytes()).decode()
+    expected = [" ".join(tokenize(doc)) for doc in docs]
+    assert corpus.splitlines() == expected
+    stats = json.loads((wd / "results/corpus/lee/stats.json").read_text())
+    assert stats["source"] == kind and stats["articles"] == 300 and stats["parts"] == parts
+    assert stats["tokens"] == sum(len(line.split()) for line in expected)
+    assert stats.get("groups") == ({"first": 150, "second": 150} if kind == "csv" else None)
+    # the rest of the workflow on it: both lists scored on word2vec and the baseline
+    pvalues = pd.read_parquet(wd / "results/stats/pvalues.parquet")
+    assert set(pvalues["list"]) == {"work", "negemo"}
+    assert set(pvalues["embedding"]) == {"word2vec", "random"}
+    assert (wd / "results/tables/uniform/table6.md").exists()
+
+
 def dry_run_shipped_config(tmp_path: Path, configfile: str, extras: tuple[str, ...]) -> str:
     """A dry run of the repository's workflow, configs and resources with ``configfile``
     merged in, in the environment of the extras it needs; returns its output after

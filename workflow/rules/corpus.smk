@@ -58,7 +58,7 @@ if MULTIPART:
         script:
             "../scripts/fetch_dump_part.py"
 
-else:
+elif not OWN_PARTS:
 
     localrules:
         fetch_dump,
@@ -104,8 +104,10 @@ rule extract_part:
     resources:
         **job_resources("extract_part", lambda w, input: dict(part_mb=input_mb(input))),
     params:
-        min_article_tokens=config["corpus"]["min_article_tokens"],
+        min_article_tokens=min_document_tokens(config),
         max_line_tokens=config["corpus"]["max_line_tokens"],
+        source=config["dump"]["format"],
+        options=source_options(config["dump"]),
     script:
         "../scripts/extract_corpus.py"
 

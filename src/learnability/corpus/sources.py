@@ -33,31 +33,37 @@ class Source:
     read: Reader
     # the reasons the source itself skips a document, counted in stats.json even at 0
     skips: tuple[str, ...]
+    # the dump.* settings it reads (SourceOptions' fields): a change of another reruns
+    # nothing of this source
+    options: tuple[str, ...]
     summary: str
+
+
+_TABLE = ("text_column", "group_column")
 
 
 SOURCES: dict[str, Source] = {
     s.name: s
     for s in (
-        Source("mediawiki", (".xml",), read_mediawiki, ("non_article_namespace", "redirect"),
+        Source("mediawiki", (".xml",), read_mediawiki, ("non_article_namespace", "redirect"), (),
                "a MediaWiki XML export (a Wikipedia dump, any language): its articles"),
-        Source("text", (".txt", ".text", ".cor", ""), plaintext.read_plaintext, (),
+        Source("text", (".txt", ".text", ".cor", ""), plaintext.read_plaintext, (), ("document",),
                "plain UTF-8 text: each document a file or a line (dump.document)"),
-        Source("jsonl", (".jsonl", ".ndjson", ".json"), tables.read_jsonl, (),
+        Source("jsonl", (".jsonl", ".ndjson", ".json"), tables.read_jsonl, (), _TABLE,
                "JSON Lines: each document an object's text field (dump.text_column)"),
-        Source("csv", (".csv",), tables.read_csv, (),
+        Source("csv", (".csv",), tables.read_csv, (), _TABLE,
                "CSV with a header: each document a row's text column"),
-        Source("tsv", (".tsv", ".tab"), tables.read_tsv, (),
+        Source("tsv", (".tsv", ".tab"), tables.read_tsv, (), _TABLE,
                "tab-separated with a header: each document a row's text column"),
-        Source("parquet", (".parquet",), tables.read_parquet, (),
+        Source("parquet", (".parquet",), tables.read_parquet, (), _TABLE,
                "a Parquet table: each document a row's text column"),
     )
 }  # fmt: skip
 
-# a folder's files are extracted in parts of about this many bytes (on disk), each part
-# one job, as a multi-part dump's files are: few jobs for many small files, and the
-# cores kept busy for a few large ones
-PART_BYTES = 256 << 20
+# a folder's files are extracted in parts of about dump.part_mb (on disk), each part one
+# job, as a multi-part dump's files are: few jobs for many small files, and the cores
+# kept busy for a few large ones
+MB = 1 << 20
 
 
 def source_files(path: str | Path, source: str) -> list[Path]:
@@ -83,7 +89,7 @@ def source_files(path: str | Path, source: str) -> list[Path]:
     return files
 
 
-def plan_parts(files: list[Path], part_bytes: int = PART_BYTES) -> list[list[Path]]:
+def plan_parts(files: list[Path], part_bytes: int) -> list[list[Path]]:
     """The files in consecutive parts of about ``part_bytes`` each (a file larger than
     that is a part of its own), in order: the corpus is the parts' texts joined."""
     parts: list[list[Path]] = []
@@ -96,3 +102,63 @@ def plan_parts(files: list[Path], part_bytes: int = PART_BYTES) -> list[list[Pat
         parts[-1].append(f)
         size += n
     return parts
+
+
+def corpus_parts(dump: dict) -> dict[str, list[str]]:
+    """The parts of a corpus of your own (the config's ``dump`` with a ``format`` other
+    than ``mediawiki``): ``part-0001`` on, each the absolute paths of its files, planned
+    of ``dump.part_mb`` by :func:`plan_parts`; {} for a MediaWiki dump, whose parts its download gives. Read
+    in place: checksums are for downloads, and the workflow reruns the extraction of a
+    part whose files change. A ConfigError names ``dump.source`` when it cannot be read."""
+    from learnability.corpus.download import resolve_package_path
+    from learnability.errors import ConfigError, DownloadError
+
+    from learnability.defaults import default
+
+    fmt = dump.get("format", "mediawiki")
+    part_mb = dump.get("part_mb", default("dump.part_mb"))
+    if fmt == "mediawiki":
+        return {}
+    if dump.get("base_url"):
+        raise ConfigError(
+            "dump.base_url: a multi-part download is for MediaWiki dumps; give the file or "
+            "folder of your corpus in dump.source (and base_url: null)"
+        )
+    source = str(dump.get("source") or "")
+    if source.startswith("package://"):
+        try:
+            path = resolve_package_path(source)
+        except DownloadError as exc:
+            raise ConfigError(f"dump.source: {exc}") from None
+    elif source.startswith("file://"):
+        path = Path(source.removeprefix("file://"))
+    elif "://" in source:
+        raise ConfigError(
+            f"dump.source: {source}: a corpus of your own ({fmt}) is read from a local file "
+            "or folder, or package://; download it first and give its path"
+        )
+    else:
+        path = Path(source)
+    try:
+        files = source_files(path, fmt)
+    except InputError as exc:
+        raise ConfigError(f"dump.source: {exc}") from None
+    return {
+        f"part-{k:04d}": [str(f.resolve()) for f in part]
+        for k, part in enumerate(plan_parts(files, round(part_mb * MB)), 1)
+    }
+
+
+def source_options(dump: dict) -> dict[str, object]:
+    """The settings of ``dump`` that its format reads (the extraction's params: a change
+    of one the format does not read reruns nothing)."""
+    return {key: dump.get(key) for key in SOURCES[dump.get("format", "mediawiki")].options}
+
+
+def min_document_tokens(config: dict) -> int:
+    """The fewest tokens a document keeps: a dump's articles ``corpus.min_article_tokens``
+    (stubs out), your own documents ``corpus.min_document_tokens``."""
+    corpus = config["corpus"]
+    if config["dump"].get("format", "mediawiki") == "mediawiki":
+        return int(corpus["min_article_tokens"])
+    return int(corpus["min_document_tokens"])

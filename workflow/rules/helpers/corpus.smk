@@ -1,10 +1,19 @@
 # Input functions and resources of the rules in corpus.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
 from learnability.corpus.dumps import read_manifest
+from learnability.corpus.sources import corpus_parts, min_document_tokens, source_options
+
+with config_errors_in_one_line():
+    # a corpus of your own (dump.format): its parts, each its files read in place; {}
+    # for a MediaWiki dump
+    OWN_PARTS = corpus_parts(config["dump"])
 
 
 def dump_parts(wildcards):
-    """The dump's part files, in page order (from the manifest checkpoint if multi-part)."""
+    """The dump's part files, in page order (from the manifest checkpoint if multi-part);
+    a corpus of your own: its parts' names."""
+    if OWN_PARTS:
+        return list(OWN_PARTS)
     if not MULTIPART:
         return [DUMP_FILE]
     manifest = checkpoints.dump_manifest.get(dump=wildcards.dump).output[0]
@@ -12,6 +21,8 @@ def dump_parts(wildcards):
 
 
 def dump_part_file(wildcards):
+    if OWN_PARTS:
+        return OWN_PARTS[wildcards.part]
     if MULTIPART:
         return f"resources/dumps/{wildcards.dump}/parts/{wildcards.part}"
     return f"resources/dumps/{wildcards.dump}/{DUMP_FILE}"
