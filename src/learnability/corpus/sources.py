@@ -107,13 +107,13 @@ def plan_parts(files: list[Path], part_bytes: int) -> list[list[Path]]:
 def corpus_parts(dump: dict) -> dict[str, list[str]]:
     """The parts of a corpus of your own (the config's ``dump`` with a ``format`` other
     than ``mediawiki``): ``part-0001`` on, each the absolute paths of its files, planned
-    of ``dump.part_mb`` by :func:`plan_parts`; {} for a MediaWiki dump, whose parts its download gives. Read
-    in place: checksums are for downloads, and the workflow reruns the extraction of a
-    part whose files change. A ConfigError names ``dump.source`` when it cannot be read."""
+    in parts of ``dump.part_mb`` by :func:`plan_parts`; {} for a MediaWiki dump, whose
+    parts its download gives. Read in place: checksums are for downloads, and the
+    workflow reruns the extraction of a part whose files change. A ConfigError names
+    ``dump.source`` when it cannot be read."""
     from learnability.corpus.download import resolve_package_path
-    from learnability.errors import ConfigError, DownloadError
-
     from learnability.defaults import default
+    from learnability.errors import ConfigError, DownloadError
 
     fmt = dump.get("format", "mediawiki")
     part_mb = dump.get("part_mb", default("dump.part_mb"))
