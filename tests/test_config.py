@@ -451,8 +451,11 @@ def test_rules_repeat_no_schema_default():
             if key in defaulted:
                 found.append(f"{path.name}: .get({key!r}, ...)")
     # an embedding's allow_unverified has no default of its own (a pretrained-only key,
-    # which other methods must not carry); dump.allow_unverified, of the same name, has
-    assert found == ["embeddings.smk: .get('allow_unverified', ...)"], found
+    # which other methods must not carry); dump.allow_unverified, of the same name, has.
+    # Likewise a word list's format (the list registry's entries, "auto" unless a
+    # dictionary names one) and dump.format.
+    assert found == ["concepts.smk: .get('format', ...)",
+                     "embeddings.smk: .get('allow_unverified', ...)"], found  # fmt: skip
 
 
 def test_a_method_whose_training_keys_are_missing_is_a_config_error():

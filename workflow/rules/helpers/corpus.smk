@@ -1,7 +1,11 @@
 # Input functions and resources of the rules in corpus.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
 from learnability.corpus.dumps import read_manifest
-from learnability.corpus.sources import corpus_parts, min_document_tokens, source_options
+from learnability.corpus.sources import (
+    corpus_parts,
+    min_document_tokens,
+    source_options,
+)
 
 with config_errors_in_one_line():
     # a corpus of your own (dump.format): its parts, each its files read in place; {}
