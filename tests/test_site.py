@@ -37,6 +37,9 @@ RUN_ELSEWHERE = {
     "workflow_runs.py::test_contextual_and_fasttext_configs_plan_offline plans it with its "
     "extra; test_workflow_variants.py::test_a_contextual_models_static_vectors_run_through_"
     "the_workflow runs both reductions",
+    r"snakemake --cores 2 --configfile my-corpus\.yaml": "test_workflow_runs.py::test_your_"
+    "own_corpus_runs_end_to_end_from_text_files_json_lines_or_csv runs a folder of text "
+    "files, JSON Lines and CSV through the workflow",
     r"snakemake --cores N( -n)?": "test_workflow.py::test_code_edits_rerun_exactly_the_jobs_"
     "that_run_that_code plans it after each kind of edit, on a finished run",
     r"(\.venv/bin/)?pip install -e '\.\[transformer\]'": "the extra that "
