@@ -71,9 +71,24 @@ def test_extract_script_on_bad_dumps(tmp_path, case):
         tmp_path,
         input={"dump": str(dump)},
         output={"text": "t.txt.gz", "counts": "c.parquet", "stats": "s.json"},
-        params={"min_article_tokens": 50, "max_line_tokens": 1000},
-    )
+        params={"min_article_tokens": 50, "max_line_tokens": 1000, "source": "mediawiki",
+                "options": {}},
+    )  # fmt: skip
     assert re.search(match, msg), msg
+
+
+def test_extract_script_on_a_bad_corpus_of_your_own(tmp_path):
+    table = tmp_path / "posts.csv"
+    table.write_text("body,user\nsome words,a\n", encoding="utf-8")
+    msg = run_script(
+        "extract_corpus",
+        tmp_path,
+        input={"part": str(table)},
+        output={"text": "t.txt.gz", "counts": "c.parquet", "stats": "s.json"},
+        params={"min_article_tokens": 1, "max_line_tokens": 1000, "source": "csv",
+                "options": {"text_column": "text", "group_column": None}},
+    )  # fmt: skip
+    assert re.search(r"posts\.csv:1: no column 'text'; set dump\.text_column", msg), msg
 
 
 LISTS = {

@@ -38,8 +38,8 @@ RUN_ELSEWHERE = {
     "extra; test_workflow_variants.py::test_a_contextual_models_static_vectors_run_through_"
     "the_workflow runs both reductions",
     r"snakemake --cores 2 --configfile my-corpus\.yaml": "test_workflow_runs.py::test_your_"
-    "own_corpus_runs_end_to_end_from_text_files_json_lines_or_csv runs a folder of text "
-    "files, JSON Lines and CSV through the workflow",
+    "own_corpus_from_text_files_json_lines_or_csv runs a folder of text files through the "
+    "workflow, and JSON Lines and CSV to the same corpus",
     r"snakemake --cores N( -n)?": "test_workflow.py::test_code_edits_rerun_exactly_the_jobs_"
     "that_run_that_code plans it after each kind of edit, on a finished run",
     r"(\.venv/bin/)?pip install -e '\.\[transformer\]'": "the extra that "

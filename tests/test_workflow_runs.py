@@ -155,12 +155,15 @@ LEE = Path(__import__("gensim").__file__).parent / "test" / "test_data" / "lee_b
 
 
 @pytest.mark.parametrize("kind", ["text", "jsonl", "csv"])
-def test_your_own_corpus_runs_end_to_end_from_text_files_json_lines_or_csv(tmp_path, kind):
+def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     """gensim's lee_background.cor (300 news articles, one a line: real text nobody on
     this project wrote) as a folder of text files (a document a file), one gzipped JSON
     Lines file, and a folder of three CSV files extracted in three parts (dump.part_mb)
-    with a group column: each runs through the workflow to the tables, and its corpus is
-    the articles tokenised by the one rule, in order: the same corpus for the three."""
+    with a group column: each corpus is the articles tokenised by the one rule, in order,
+    byte for byte the same for the three. The folder of text files then runs through
+    the workflow to the tables; the others stop at the corpus, since every later job
+    reads only the corpus' files, which are the same bytes (each running to the tables
+    too cost CI three minutes of its two cores)."""
     import gzip
 
     from learnability.corpus.tokenize import tokenize
@@ -191,7 +194,7 @@ def test_your_own_corpus_runs_end_to_end_from_text_files_json_lines_or_csv(tmp_p
         parts = 3
     cfg["corpus"]["min_document_tokens"] = 1
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    result = run(wd)
+    result = run(wd, *([] if kind == "text" else ["results/corpus/lee/stats.json"]))
     assert result.returncode == 0, result.stderr[-5000:]
     # no download: the corpus is read where it is, in parts, then joined
     assert len(list((wd / "logs" / "extract_part").rglob("*.log"))) == parts
@@ -203,6 +206,8 @@ def test_your_own_corpus_runs_end_to_end_from_text_files_json_lines_or_csv(tmp_p
     assert stats["source"] == kind and stats["articles"] == 300 and stats["parts"] == parts
     assert stats["tokens"] == sum(len(line.split()) for line in expected)
     assert stats.get("groups") == ({"first": 150, "second": 150} if kind == "csv" else None)
+    if kind != "text":
+        return
     # the rest of the workflow on it: both lists scored on word2vec and the baseline
     pvalues = pd.read_parquet(wd / "results/stats/pvalues.parquet")
     assert set(pvalues["list"]) == {"work", "negemo"}
