@@ -151,3 +151,29 @@ def test_the_rules_params_hold_the_code_digest_and_with_rerun_the_libraries(monk
     assert provenance.target_params(word2vec, "rerun") == before[word2vec]
     # recorded, not rerun: the trainer's code alone
     assert provenance.target_params(word2vec, "record") == before[word2vec].split("/")[0]
+
+
+def test_a_job_run_in_this_process_leaves_the_writer_as_it_found_it(tmp_path):
+    """A script run in-process (the tests run them so) writes under its job's record,
+    and what the process writes afterwards is the library's again, not that job's."""
+    from types import SimpleNamespace
+
+    from snakemake.iocontainers import Namedlist
+
+    from learnability.logs import logged
+
+    inside, after = tmp_path / "inside.parquet", tmp_path / "after.parquet"
+    smk = SimpleNamespace(
+        rule="vocab_job", input=Namedlist(fromdict={}), output=Namedlist([str(inside)]),
+        params=Namedlist(fromdict={"k": 1}), wildcards=Namedlist(fromdict={}), threads=1,
+        log=Namedlist([str(tmp_path / "job.log")]),
+    )  # fmt: skip
+    with logged(smk):
+        write_table(_vocab(), inside, "vocab")
+    write_table(_vocab(), after, "vocab")
+    assert provenance.read(inside)["rule"] == "vocab_job"
+    assert provenance.read(after)["command"] == "library"
+    with pytest.raises(ValueError), logged(smk):  # and after a job that failed
+        raise ValueError("the job fails")
+    write_table(_vocab(), after, "vocab")
+    assert provenance.read(after)["command"] == "library"

@@ -163,18 +163,19 @@ def logged(job: Any) -> Iterator[logging.Logger]:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.captureWarnings(True)
-    if smk is not None:
-        from learnability import provenance
+    with contextlib.ExitStack() as stack:
+        if smk is not None:
+            from learnability import provenance
 
-        # what the job writes carries its record (learnability.provenance)
-        provenance.begin_job(smk)
-        for line in job_header(smk):
-            log.info("%s", line)
-    try:
-        yield log
-    except Exception as exc:
-        log.error("%s: %s", type(exc).__name__, exc)
-        raise
-    if smk is not None:
-        for line in job_footer(smk):
-            log.info("%s", line)
+            # what the job writes carries its record (learnability.provenance)
+            stack.enter_context(provenance.job(smk))
+            for line in job_header(smk):
+                log.info("%s", line)
+        try:
+            yield log
+        except Exception as exc:
+            log.error("%s: %s", type(exc).__name__, exc)
+            raise
+        if smk is not None:
+            for line in job_footer(smk):
+                log.info("%s", line)

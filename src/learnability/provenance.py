@@ -188,11 +188,19 @@ class _Context:
 _CONTEXT = _Context()
 
 
-def begin_job(job: Any) -> None:
-    """Make ``job`` (a script's ``snakemake`` object) the writer of what follows."""
+@contextlib.contextmanager
+def job(smk: Any) -> Iterator[None]:
+    """Make a job (a script's ``snakemake`` object) the writer of what is written inside
+    the block; then the writer it replaced again (a script run in-process, as the tests
+    run them, leaves the process as it found it)."""
     global _CONTEXT
+    before = _CONTEXT
     _CONTEXT = _Context()
-    _CONTEXT.job = job
+    _CONTEXT.job = smk
+    try:
+        yield
+    finally:
+        _CONTEXT = before
 
 
 @contextlib.contextmanager
