@@ -183,3 +183,29 @@ def test_cost_constants_change_no_digest_and_only_the_sizing_modules_read_them()
     for script in SCRIPTS:
         tree = ast.parse(script.read_text())
         assert not {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} & fields
+
+
+def test_scans_read_back_from_the_cache_equal_fresh_ones_and_a_bad_cache_is_ignored(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    name = "learnability.statistics.significance"
+    path = codedigest.module_path(name)
+    fresh = codedigest.scan(path.read_text(), name, str(path))
+    codedigest._module.cache_clear()
+    assert codedigest.module(name) == fresh  # computed, then written
+    written = list((tmp_path / "cache" / "learnability" / "codedigest").glob("*.json"))
+    assert len(written) == 1
+    codedigest._module.cache_clear()
+    assert codedigest.module(name) == fresh  # read back
+    written[0].write_text("{not json")
+    codedigest._module.cache_clear()
+    assert codedigest.module(name) == fresh  # a broken entry is scanned again
+    # a cache that cannot be written (its folder is a file, which stops root too)
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
+    codedigest._module.cache_clear()
+    try:
+        assert codedigest.module(name) == fresh
+    finally:
+        codedigest._module.cache_clear()
