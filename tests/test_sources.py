@@ -224,3 +224,30 @@ def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp
     corpus = {"min_article_tokens": 50, "min_document_tokens": 3}
     assert min_document_tokens({"dump": {"format": "csv"}, "corpus": corpus}) == 3
     assert min_document_tokens({"dump": {}, "corpus": corpus}) == 50
+
+
+def test_a_list_in_the_corpus_language_meets_its_words(tmp_path):
+    """A Bulgarian list (capitalised entries, a wildcard, a word the text lacks) against
+    the vocabulary of gensim's Bulgarian fragment as the workflow extracts it: found by
+    the same tokenisation and case policy, each entry's fate counted."""
+    from test_wikitext import BG_DUMP
+
+    from learnability.concepts.lists import read_wordlist, resolve
+
+    extract_corpus([BG_DUMP], tmp_path / "t.txt.gz", tmp_path / "s.json",
+                   out_counts=tmp_path / "c.parquet", min_article_tokens=1)  # fmt: skip
+    counts = pd.read_parquet(tmp_path / "c.parquet")
+    words = counts["word"].tolist()
+    (tmp_path / "calendar.txt").write_text(
+        "# календарни думи\nКалендар*\nГодина\nДен\nЮлиански\nнесъществуваща\n", encoding="utf-8"
+    )
+    entries = read_wordlist(tmp_path / "calendar.txt")
+    table = resolve(entries, words, list_name="calendar", embedding="bg", source="calendar.txt",
+                    counts=counts["count"].to_numpy())  # fmt: skip
+    # the reference: the corpus' own words, by plain string tests
+    prefixed = sorted(w for w in words if w.startswith("календар"))
+    assert len(prefixed) >= 3
+    found = table[table["status"].isin(["in_vocab", "expanded"])]
+    assert sorted(found.loc[found["entry"] == "Календар*", "word"]) == prefixed
+    assert set(found.loc[found["entry"] != "Календар*", "word"]) == {"година", "ден", "юлиански"}
+    assert table.loc[table["entry"] == "несъществуваща", "status"].tolist() == ["oov"]
