@@ -41,10 +41,13 @@ _LARGE = 1 << 30
 def _distributions() -> dict[str, list[str]]:
     """Import name -> distributions. Reading every installed distribution's file list
     takes 0.3 s, a cost each job would pay, so the mapping is kept in the user's cache
-    for as long as no folder on the import path changes (an install changes its own)."""
+    for as long as no folder of installed packages changes (an install changes it)."""
     import sys
 
-    state = [(p, os.stat(p).st_mtime_ns) for p in sys.path if p and os.path.isdir(p)]
+    # the folders installs write to (not the script's own, which Snakemake writes to for
+    # every job)
+    installed = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")]
+    state = [(p, os.stat(p).st_mtime_ns) for p in installed if os.path.isdir(p)]
     key = hashlib.sha256(json.dumps([sys.prefix, state]).encode()).hexdigest()
     path = codedigest.cache_dir("distributions") / f"{key}.json"
     try:
