@@ -342,3 +342,26 @@ def test_package_paths_open_real_package_data(tmp_path):
     assert via_package.name == direct.name == "lee_fasttext"
     assert via_package.words == direct.words
     assert np.array_equal(via_package.vectors, direct.vectors)
+
+
+def test_the_version_names_the_commit_it_was_installed_from():
+    """setuptools-scm derives the version from the checkout: commits since the last tag
+    and the commit's hash (``0.1.1.dev387+gdd1f81b90``), never the bare fallback that a
+    copy without git history gets; the hash is a commit of this repository."""
+    import re
+    import subprocess
+
+    from learnability import __version__
+
+    repo = Path(__file__).resolve().parents[1]
+    if not (repo / ".git").exists():
+        pytest.skip("not a git checkout: the version is the fallback")
+    found = re.fullmatch(r"\d+\.\d+\.\d+(?:\.dev\d+)?\+g([0-9a-f]{7,})(?:\.d\d{8})?", __version__)
+    if found is None:  # installed at a release tag: the bare version is that tag's
+        tag = subprocess.run(["git", "-C", str(repo), "tag", "--list", f"*{__version__}"],
+                             capture_output=True, text=True)  # fmt: skip
+        assert tag.stdout.strip(), f"{__version__}: neither a commit's version nor a tag's"
+        return
+    known = subprocess.run(["git", "-C", str(repo), "cat-file", "-e", f"{found[1]}^{{commit}}"],
+                           capture_output=True)  # fmt: skip
+    assert known.returncode == 0, (__version__, known.stderr)
