@@ -1,0 +1,156 @@
+"""Comparing corpora: is a list more learnable in one corpus' text than in another's?
+
+Each corpus is drawn down to the same token budget several times (``draws``: a random
+sample of its documents and a training seed each), the embedding is trained on each draw
+and every list scored on the words all draws know. For one list, method and pair of
+corpora (A, B), :func:`list_differences` tests the difference of the draws' mean AUCs.
+
+The variance is the part that is easy to get wrong. A draw's AUC varies with the
+documents drawn and the training seed; the corpus itself is one sample of documents from
+the kind of text it stands for, and a second corpus of that kind would differ. Under a
+linear (delta-method) model, a draw of m tokens from a corpus of n has AUC
+``mu + mean(e_i over its documents) + noise``; the draws' variance q then estimates
+``sigma^2/m * (1 - f) + tau^2`` (f = m / n), and the variance of the corpus' mean over S
+draws, around what the kind of text would give at m tokens, is
+``sigma^2/n + q / S <= q * (f / (1 - f) + 1 / S)``: the bound used here. It is
+conservative when the training seed moves the AUC (tau > 0), and infinite at f = 1,
+where a corpus drawn whole says nothing about its own sampling variance (the default
+budget, half the smallest corpus, keeps f <= 1/2). Without the f / (1 - f) term the test
+would take two halves of one corpus for different kinds of text (tests/test_corpora.py
+shows it rejecting far above its level). The statistic is Welch's t with
+Welch-Satterthwaite degrees of freedom; Holm adjusts over the lists of one embedding, pair
+and negatives scheme.
+
+Across lists, the Wilcoxon signed-rank test over the lists' mean AUCs is that of the
+embedding comparison (:func:`learnability.statistics.comparison.compare_embeddings`,
+lists nested or not); it takes the lists as its units, so it asks whether lists in
+general are more learnable in one corpus, given these corpora."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from learnability.statistics.adjust import adjust_pvalues
+from learnability.statistics.comparison import compare_embeddings, comparison_pairs
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def draw_variance(sd: np.ndarray, draws: np.ndarray, fraction: np.ndarray) -> np.ndarray:
+    """The variance of a corpus' mean AUC over ``draws`` draws of ``fraction`` of its
+    tokens, from the draws' SD: ``sd^2 * (f / (1 - f) + 1 / draws)`` (module docstring);
+    infinite where the corpus was drawn whole (f >= 1)."""
+    sd, draws, f = (np.asarray(x, dtype=float) for x in (sd, draws, fraction))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        within = np.where(f < 1, f / (1 - f), np.inf)
+    return sd**2 * (within + 1 / draws)
+
+
+def welch_test(
+    mean_a: np.ndarray,
+    var_a: np.ndarray,
+    df_a: np.ndarray,
+    mean_b: np.ndarray,
+    var_b: np.ndarray,
+    df_b: np.ndarray,
+    alternative: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Welch's t of ``mean_a - mean_b`` with variances of the means ``var_a``, ``var_b``
+    estimated on ``df_a``, ``df_b`` degrees of freedom: (t, df, p). ``greater``: H1
+    a > b. A zero variance with a nonzero difference gives p 0; no variance at all, or an
+    infinite one, p 1 (nothing can be told)."""
+    from scipy.stats import t as student
+
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"unknown alternative {alternative!r}; use one of {ALTERNATIVES}")
+    va, vb = np.asarray(var_a, dtype=float), np.asarray(var_b, dtype=float)
+    diff = np.asarray(mean_a, dtype=float) - np.asarray(mean_b, dtype=float)
+    se = np.sqrt(va + vb)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 0, diff / se, np.sign(diff) * np.inf)
+        df = (va + vb) ** 2 / (va**2 / np.asarray(df_a) + vb**2 / np.asarray(df_b))
+    df = np.where(np.isfinite(df) & (df > 0), df, 1.0)
+    if alternative == "greater":
+        p = student.sf(t, df)
+    elif alternative == "less":
+        p = student.cdf(t, df)
+    else:
+        p = np.minimum(1.0, 2 * student.sf(np.abs(t), df))
+    p = np.where(np.isfinite(se) & ~((se == 0) & (diff == 0)), p, 1.0)
+    return t, df, p
+
+
+def corpus_means(scores: pd.DataFrame, draws: pd.DataFrame) -> pd.DataFrame:
+    """Per negatives scheme, embedding, corpus and list: the draws' mean AUC, their SD, the
+    number of draws and the share of the corpus a draw holds (``draws``: corpus, seed,
+    tokens, corpus_tokens). ``scores``: one row per draw, list and scheme, columns
+    negatives, embedding (the one trained on every corpus), corpus, seed, list and mean
+    (the draw's mean AUC over splits)."""
+    share = draws.assign(fraction=draws["tokens"] / draws["corpus_tokens"])
+    share = share.groupby("corpus")["fraction"].max()
+    g = scores.groupby(["negatives", "embedding", "corpus", "list"], sort=False)["mean"]
+    out = g.agg(auc="mean", draw_sd=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan,
+                draws="size").reset_index()  # fmt: skip
+    out["fraction"] = out["corpus"].map(share).astype(float)
+    return out
+
+
+def list_differences(
+    scores: pd.DataFrame, draws: pd.DataFrame, corpora: list[str], alternative: str
+) -> pd.DataFrame:
+    """Each list's AUC difference between each pair of ``corpora`` (in the order given:
+    (a, b), a earlier; H1 a > b for ``greater``), per negatives scheme and embedding: the
+    draws' means and SDs, the difference, Welch's t on the bounded variance
+    (:func:`draw_variance`), its p-value and Holm over the lists of the family."""
+    means = corpus_means(scores, draws)
+    keys = ["negatives", "embedding", "list"]
+    rows = []
+    for a, b in comparison_pairs(corpora):
+        left = means[means["corpus"] == a].drop(columns="corpus")
+        right = means[means["corpus"] == b].drop(columns="corpus")
+        both = left.merge(right, on=keys, suffixes=("_a", "_b"))
+        both.insert(2, "corpus_a", a)
+        both.insert(3, "corpus_b", b)
+        rows.append(both)
+    out = pd.concat(rows, ignore_index=True)
+    var_a = draw_variance(out["draw_sd_a"], out["draws_a"], out["fraction_a"])
+    var_b = draw_variance(out["draw_sd_b"], out["draws_b"], out["fraction_b"])
+    out["difference"] = out["auc_a"] - out["auc_b"]
+    out["se"] = np.sqrt(var_a + var_b)
+    out["t"], out["df"], out["p_value"] = welch_test(
+        out["auc_a"], var_a, out["draws_a"] - 1, out["auc_b"], var_b, out["draws_b"] - 1,
+        alternative,
+    )  # fmt: skip
+    out["alternative"] = alternative
+    out["p_holm"] = np.nan
+    for _, idx in out.groupby(["negatives", "embedding", "corpus_a", "corpus_b"]).groups.items():
+        out.loc[idx, "p_holm"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(), "holm")
+    return out
+
+
+def corpus_wilcoxon(
+    scores: pd.DataFrame,
+    corpora: list[str],
+    alternative: str,
+    overlap: pd.DataFrame | None = None,
+    units: list[str] | None = None,
+) -> pd.DataFrame:
+    """Per embedding, the corpora compared over the lists by the Wilcoxon signed-rank test
+    on each list's mean AUC over the draws, as the embedding comparison compares
+    embeddings (each pair once in the order given, Holm over the pairs, nested lists
+    tested again over disjoint ``units``). ``overlap``: the lists' overlap on the shared
+    vocabulary. Columns as the ``wilcoxon`` schema, with ``corpus_a``/``corpus_b`` for
+    the embeddings and ``embedding`` (the embedding trained on each corpus) first."""
+    frames = []
+    for embedding, part in scores.groupby("embedding", sort=False):
+        mean = part.groupby(["corpus", "list", "negatives"], sort=False)["mean"].mean()
+        summary = mean.reset_index().rename(columns={"corpus": "embedding"}).assign(metric="auc")
+        ov = None
+        if overlap is not None and not overlap.empty:
+            ov = pd.concat([overlap.assign(embedding=c) for c in corpora], ignore_index=True)
+        out = compare_embeddings(summary, corpora, alternative, "shared", ov, units or ["lists"])
+        out = out.rename(columns={"embedding_a": "corpus_a", "embedding_b": "corpus_b"})
+        out.insert(0, "embedding", embedding)
+        frames.append(out)
+    return pd.concat(frames, ignore_index=True)
