@@ -65,12 +65,17 @@ def measured_need(rule: str, words: float, dim: int) -> cost.Need:
         return cost.random_need(words, dim)
     if rule == "null_distribution":  # 1000 lists x 10 splits on 2 threads
         return cost.fitting_need(words, dim, 10_000, 2)
+    if rule == "draw_corpus":  # "words" are the corpus' tokens, in lines of 260
+        return cost.draw_need(words, words / 260, 4.3)
     if rule.startswith("train_embedding:"):  # 1 epoch, 2 threads, GloVe's budget 1000 MB
         method = rule.partition(":")[2]
         bucket = 2_000_000 if method == "fasttext" else 0
         memory = cost.training_memory_mb(method, words, dim, 2, 1000, bucket)
         return cost.Need(memory, 0)
     raise KeyError(rule)
+
+
+FLOORED_AT_3M = ("draw_corpus",)
 
 
 def test_the_models_follow_the_measurements_at_3m_words():
@@ -82,7 +87,12 @@ def test_the_models_follow_the_measurements_at_3m_words():
     for row in rows:
         need = measured_need(row["rule"], float(row["words"]), int(row["dim"]))
         measured = float(row["mem_mb"])
-        assert within(need.mem_mb, measured), row
+        # a job whose arrays are small beside a job's Python: its model is the floor
+        # (BASE_MB), which must cover the measured peak
+        if row["rule"] in FLOORED_AT_3M:
+            assert need.mem_mb >= measured, row
+        else:
+            assert within(need.mem_mb, measured), row
         assert cost.declare(need)["mem_mb"] >= measured, row
         if row["seconds"]:  # a memory probe's time is not the job's (the CSV says why)
             assert need.runtime >= float(row["seconds"]) / 60, row

@@ -10,6 +10,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -213,6 +214,76 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     assert set(pvalues["list"]) == {"work", "negemo"}
     assert set(pvalues["embedding"]) == {"word2vec", "random"}
     assert (wd / "results/tables/uniform/table6.md").exists()
+
+
+def test_two_groups_of_one_table_compared_at_equal_size_show_a_planted_concept(tmp_path):
+    """Comparing corpora on real text: one CSV table whose ``source`` column holds two
+    groups, ``plain`` (gensim's lee_background.cor, 300 news stories) and ``planted`` (the
+    same stories and 400 lines in which twelve frequent words of the news keep the same
+    company), each group a corpus of its own (corpora: with group:). Each is drawn down
+    to half the smaller one five times, word2vec trained on each draw, and the lists
+    compared: the twelve words are more learnable in the planted corpus, after Holm, and
+    most of all; the draws hold the same tokens; the numbers are the points' scores."""
+    import collections
+    import gzip
+
+    docs = LEE.read_text(encoding="utf-8").splitlines()
+    counts = collections.Counter(w for d in docs for w in d.lower().split() if w.isalpha())
+    members = [w for w, _ in counts.most_common(400)[150:]][:12]
+    rng = np.random.default_rng(0)
+    planted = [" ".join(f"{rng.choice(['zqa', 'zqb', 'zqc'])} {rng.choice(members)}"
+                        for _ in range(10)) for _ in range(400)]  # fmt: skip
+    wd = tmp_path / "wf"
+    wd.mkdir()
+    _copy_workflow(wd)
+    cfg = _lean_config(wd, ["work", "negemo"])
+    (wd / "lists" / "company.txt").write_text("\n".join(members) + "\n", encoding="utf-8")
+    groups = ["plain"] * len(docs) + ["planted"] * (len(docs) + 400)
+    table = pd.DataFrame({"text": docs + docs + planted, "source": groups})
+    table.to_csv(wd / "both.csv", index=False)
+    cfg["dump"] = {"name": "lee", "format": "text", "document": "line", "source": str(LEE)}
+    block = {"source": "both.csv", "format": "csv", "group_column": "source"}
+    cfg["corpora"] = {g: {**block, "group": g} for g in ("planted", "plain")}
+    cfg["compare_corpora"] = {"corpora": ["planted", "plain"], "embeddings": ["word2vec"],
+                              "alternative": "greater"}  # fmt: skip
+    cfg["training"].update(epochs=5, min_count=3)
+    cfg["learnability"]["iterations"] = 50  # the smoke run's 4 splits leave a draw's AUC noisy
+    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = run(wd, "results/tables/corpora.md", "results/plots/corpora.png")
+    assert result.returncode == 0, result.stderr[-5000:]
+    # each group its own corpus, the other group's rows counted out
+    for group, n in (("plain", len(docs)), ("planted", len(docs) + 400)):
+        stats = json.loads((wd / f"results/corpus/{group}/stats.json").read_text())
+        assert stats["articles"] == n and stats["groups"] == {group: n}
+        assert stats["skipped"]["other_group"] == 2 * len(docs) + 400 - n
+    plain_tokens = json.loads((wd / "results/corpus/plain/stats.json").read_text())["tokens"]
+    draws = {}
+    for group in ("plain", "planted"):
+        for seed in (1, 2, 3, 4, 5):
+            folder = wd / f"results/corpus/{group}/draws/seed-{seed}"
+            stats = json.loads((folder / "stats.json").read_text())
+            text = gzip.decompress((folder / "text.txt.gz").read_bytes()).decode()
+            assert stats["tokens"] == plain_tokens // 2 == len(text.split())
+            draws[group, seed] = text
+            meta = json.loads((wd / f"results/embeddings/word2vec_corpus~{group}_seed~{seed}"
+                               "/meta.json").read_text())  # fmt: skip
+            assert meta["gensim_kwargs"]["seed"] == seed
+    assert len(set(draws.values())) == 10  # other documents at each seed
+    diff = pd.read_parquet(wd / "results/corpora/differences.parquet").set_index("list")
+    assert set(diff.index) == {"company", "work", "negemo"}
+    assert diff.loc["company", "difference"] > 0.1 and diff.loc["company", "p_holm"] < 0.05
+    assert diff["p_value"].idxmin() == "company"
+    # the table's means are those of the draws' own scores
+    files = (wd / "results/sweeps/corpora/points").glob("*.parquet")
+    points = pd.concat(pd.read_parquet(f) for f in files if ".iterations." not in f.name)
+    auc = points[(points["metric"] == "auc") & (points["list"] == "company")]
+    by_corpus = auc.groupby("param_corpus")["mean"]
+    assert diff.loc["company", "auc_a"] == pytest.approx(by_corpus.mean()["planted"])
+    assert diff.loc["company", "draw_sd_b"] == pytest.approx(by_corpus.std()["plain"])
+    assert np.allclose(diff["fraction_b"], 0.5, atol=1e-3)
+    md = (wd / "results/tables/corpora.md").read_text()
+    assert "company" in md and f"{plain_tokens // 2:,} tokens" in md
+    assert (wd / "results/corpora/wilcoxon.parquet").exists()
 
 
 def dry_run_shipped_config(tmp_path: Path, configfile: str, extras: tuple[str, ...]) -> str:

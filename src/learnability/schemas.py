@@ -362,6 +362,39 @@ TABLES: dict[str, dict[str, str]] = {
         "ci_high": "float64",
     },
     # at each setting of a sweep, the main comparison's columns
+    # the corpus comparison (learnability.statistics.corpora): each list's difference
+    # between two corpora over their draws, and the Wilcoxon over lists per embedding
+    "corpus_differences": {
+        "negatives": "string",
+        "embedding": "string",
+        "corpus_a": "string",
+        "corpus_b": "string",
+        "list": "string",
+        **{
+            f"{c}_{side}": t
+            for side in ("a", "b")
+            for c, t in (
+                ("auc", "float64"),
+                ("draw_sd", "float64"),
+                ("draws", "int64"),
+                ("fraction", "float64"),
+            )
+        },
+        "difference": "float64",
+        "se": "float64",
+        "t": "float64",
+        "df": "float64",
+        "alternative": "string",
+        "p_value": "float64",
+        "p_holm": "float64",
+    },  # fmt: skip
+    "corpus_wilcoxon": {
+        "embedding": "string",
+        **{
+            {"embedding_a": "corpus_a", "embedding_b": "corpus_b"}.get(c, c): t
+            for c, t in _WILCOXON.items()
+        },
+    },  # fmt: skip
     "sweep_wilcoxon": {
         "sweep": "string",
         "setting": "string",

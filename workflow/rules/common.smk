@@ -31,6 +31,7 @@ from learnability.pipeline.config import (
     matched_null_key,
     prepare_config,
 )
+from learnability.pipeline.corpus_draws import CORPORA_SWEEP
 from learnability.pipeline.sweeps import trained_points
 
 min_version("9.0")
@@ -82,7 +83,8 @@ DUMP_FILE = None if MULTIPART else Path(config["dump"]["source"].rstrip("/")).na
 
 
 wildcard_constraints:
-    dump=re.escape(DUMP),
+    # the dump and the corpora of your own (corpora:)
+    dump="|".join(map(re.escape, [DUMP, *config["corpora"]])),
     embedding="|".join(map(re.escape, EMBEDDINGS + list(SWEEP_TRAINED))),
     sweep="|".join(map(re.escape, SWEEPS)) if SWEEPS else "(?!)",
     point=(
@@ -284,9 +286,14 @@ def get_final_outputs():
     outputs += ["results/evaluations/scores.parquet", "results/tables/evaluations.md"]
     if PSEUDO:
         outputs += [f"results/plots/pseudo.{e}" for e in FIGURE]
-    for sweep in SWEEPS:
+    for sweep in (s for s in SWEEPS if s != CORPORA_SWEEP):
         outputs.append(f"results/tables/sweeps/{sweep}.md")
         outputs += [f"results/plots/sweeps/{sweep}.{e}" for e in FIGURE]
+    if CORPORA_SWEEP in SWEEPS:  # compare_corpora
+        outputs += [
+            "results/tables/corpora.md",
+            *expand("results/plots/corpora.{e}", e=FIGURE),
+        ]
     if LEARNING_CURVE:
         outputs += learnability_files("learning_curve.parquet")
     return list(dict.fromkeys(outputs))  # (a report path expands once per embedding)

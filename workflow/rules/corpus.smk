@@ -58,7 +58,7 @@ if MULTIPART:
         script:
             "../scripts/fetch_dump_part.py"
 
-elif not OWN_PARTS:
+elif not OWN_PARTS[DUMP]:
 
     localrules:
         fetch_dump,
@@ -104,10 +104,10 @@ rule extract_part:
     resources:
         **job_resources("extract_part", lambda w, input: dict(part_mb=input_mb(input))),
     params:
-        min_article_tokens=min_document_tokens(config),
+        min_article_tokens=corpus_min_tokens,
         max_line_tokens=config["corpus"]["max_line_tokens"],
-        source=config["dump"]["format"],
-        options=source_options(config["dump"]),
+        source=corpus_format,
+        options=corpus_options,
     script:
         "../scripts/extract_corpus.py"
 

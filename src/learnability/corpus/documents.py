@@ -41,6 +41,8 @@ class SourceOptions:
     text_column: str = "text"
     id_column: str | None = None
     group_column: str | None = None
+    # a group's corpus: only the documents whose group column holds this
+    group: str | None = None
 
 
 def compression_of(path: Path) -> str | None:

@@ -302,7 +302,8 @@ def extract_corpus(
         )
     reader = SOURCES[source]
     options = options or SourceOptions()
-    stats = CorpusStats(source=source, skipped=Counter(dict.fromkeys(reader.skips, 0)))
+    skips = [*reader.skips, *(["other_group"] if options.group is not None else [])]
+    stats = CorpusStats(source=source, skipped=Counter(dict.fromkeys(skips, 0)))
     short = f"shorter_than_{min_article_tokens}_tokens"
     with atomic_path(out_text) as tmp:
         # No name and mtime=0 in the gzip header keep the bytes identical across runs;
@@ -318,6 +319,9 @@ def extract_corpus(
                     stats.pages += 1
                     if doc.skip is not None:
                         stats.skipped[doc.skip] += 1
+                        continue
+                    if options.group is not None and doc.group != options.group:
+                        stats.skipped["other_group"] += 1  # a group's corpus: the others out
                         continue
                     text, n_tokens, n_lines = token_lines(normalize(doc.text), max_line_tokens)
                     if n_tokens < min_article_tokens:
@@ -336,8 +340,12 @@ def extract_corpus(
         if stats.articles == 0 and source != "mediawiki":
             raise InputError(
                 f"{names}: no document found with at least {min_article_tokens} token(s) "
-                f"({stats.pages} read); check dump.source, dump.format ({source}) and "
-                "dump.text_column"
+                f"({stats.pages} read); check its source, format ({source}), text_column"
+                + (
+                    f" and group ({options.group!r}: {sum(stats.groups.values())} kept)"
+                    if options.group is not None
+                    else ""
+                )
             )
     result = stats.as_dict(min_article_tokens, max_line_tokens)
     if out_counts is not None:

@@ -57,3 +57,19 @@ def sample_lines(
              "corpus_tokens": total, "corpus_lines": int(lengths.size)}  # fmt: skip
     write_json(stats, out_stats)
     return stats
+
+
+def draw_budget(corpus_tokens: list[int], tokens: int | None) -> int:
+    """The tokens of every draw of a corpus comparison: ``tokens``, or half the smallest
+    of the compared corpora (``corpus_tokens``), so that each corpus keeps room to be
+    drawn again (learnability.statistics.corpora: a corpus drawn whole tells nothing of
+    its own sampling variance)."""
+    smallest = min(corpus_tokens)
+    if tokens is None:
+        return max(1, smallest // 2)
+    if tokens > smallest:
+        raise InputError(
+            f"compare_corpora.tokens: {tokens:,} tokens a draw, but the smallest corpus "
+            f"compared has {smallest:,}; give at most half of it (or null: half)"
+        )
+    return int(tokens)

@@ -39,7 +39,7 @@ class Source:
     summary: str
 
 
-_TABLE = ("text_column", "group_column")
+_TABLE = ("text_column", "group_column", "group")
 
 
 SOURCES: dict[str, Source] = {
@@ -104,13 +104,14 @@ def plan_parts(files: list[Path], part_bytes: int) -> list[list[Path]]:
     return parts
 
 
-def corpus_parts(dump: dict) -> dict[str, list[str]]:
+def corpus_parts(dump: dict, where: str = "dump") -> dict[str, list[str]]:
     """The parts of a corpus of your own (the config's ``dump`` with a ``format`` other
     than ``mediawiki``): ``part-0001`` on, each the absolute paths of its files, planned
     in parts of ``dump.part_mb`` by :func:`plan_parts`; {} for a MediaWiki dump, whose
     parts its download gives. Read in place: checksums are for downloads, and the
     workflow reruns the extraction of a part whose files change. A ConfigError names
-    ``dump.source`` when it cannot be read."""
+    ``dump.source`` (``where``: the block, ``corpora.NAME`` for another corpus) when it
+    cannot be read, and a ``group`` without its ``group_column``."""
     from learnability.corpus.download import resolve_package_path
     from learnability.defaults import default
     from learnability.errors import ConfigError, DownloadError
@@ -119,6 +120,11 @@ def corpus_parts(dump: dict) -> dict[str, list[str]]:
     part_mb = dump.get("part_mb", default("dump.part_mb"))
     if fmt == "mediawiki":
         return {}
+    if dump.get("group") is not None and dump.get("group_column") is None:
+        raise ConfigError(
+            f"{where}.group: {dump['group']!r} is a value of the group column; name that "
+            f"column in {where}.group_column"
+        )
     if dump.get("base_url"):
         raise ConfigError(
             "dump.base_url: a multi-part download is for MediaWiki dumps; give the file or "
@@ -129,12 +135,12 @@ def corpus_parts(dump: dict) -> dict[str, list[str]]:
         try:
             path = resolve_package_path(source)
         except DownloadError as exc:
-            raise ConfigError(f"dump.source: {exc}") from None
+            raise ConfigError(f"{where}.source: {exc}") from None
     elif source.startswith("file://"):
         path = Path(source.removeprefix("file://"))
     elif "://" in source:
         raise ConfigError(
-            f"dump.source: {source}: a corpus of your own ({fmt}) is read from a local file "
+            f"{where}.source: {source}: a corpus of your own ({fmt}) is read from a local file "
             "or folder, or package://; download it first and give its path"
         )
     else:
@@ -142,7 +148,7 @@ def corpus_parts(dump: dict) -> dict[str, list[str]]:
     try:
         files = source_files(path, fmt)
     except InputError as exc:
-        raise ConfigError(f"dump.source: {exc}") from None
+        raise ConfigError(f"{where}.source: {exc}") from None
     return {
         f"part-{k:04d}": [str(f.resolve()) for f in part]
         for k, part in enumerate(plan_parts(files, round(part_mb * MB)), 1)
@@ -155,10 +161,11 @@ def source_options(dump: dict) -> dict[str, object]:
     return {key: dump.get(key) for key in SOURCES[dump.get("format", "mediawiki")].options}
 
 
-def min_document_tokens(config: dict) -> int:
+def min_document_tokens(config: dict, block: dict | None = None) -> int:
     """The fewest tokens a document keeps: a dump's articles ``corpus.min_article_tokens``
-    (stubs out), your own documents ``corpus.min_document_tokens``."""
+    (stubs out), your own documents ``corpus.min_document_tokens``; ``block``: the
+    corpus' block (default the dump's)."""
     corpus = config["corpus"]
-    if config["dump"].get("format", "mediawiki") == "mediawiki":
+    if (block or config["dump"]).get("format", "mediawiki") == "mediawiki":
         return int(corpus["min_article_tokens"])
     return int(corpus["min_document_tokens"])

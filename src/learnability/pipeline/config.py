@@ -19,6 +19,7 @@ from learnability.embeddings import registry
 from learnability.embeddings.shipped import SPEC_KEYS
 from learnability.errors import ConfigError, LearnabilityError
 from learnability.evaluations.registry import FILE_KINDS
+from learnability.pipeline.corpus_draws import CORPORA_SWEEP, draw_points
 from learnability.pipeline.jobs import vocab_bins, vocab_index
 from learnability.pipeline.params import embedding_params
 from learnability.pipeline.sweeps import expand_sweeps
@@ -181,6 +182,9 @@ def anchor_paths(config: dict, root: Path, *, absolute: bool = False) -> dict:
         dump["source"] = anchor(dump["source"])
     if dump.get("pinned"):
         dump["pinned"] = anchor(dump["pinned"])
+    for block in (config.get("corpora") or {}).values():
+        if block and block.get("source"):
+            block["source"] = anchor(block["source"])
     for spec in (config.get("embeddings") or {}).values():
         for key in ("path", "words"):
             if spec and key in spec:
@@ -470,7 +474,12 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     anchor_paths(config, root, absolute=absolute)
     check_config(config)
     lists = list_registry(config)
-    return schema, lists, expand_sweeps(config, schema)
+    sweeps = expand_sweeps(config, schema)
+    # the corpus comparison's draws are scored as a sweep's points are
+    draws = draw_points(config)
+    if draws:
+        sweeps[CORPORA_SWEEP] = draws
+    return schema, lists, sweeps
 
 
 def null_iterations(config: dict) -> int:

@@ -150,6 +150,17 @@ def join_need(tokens: float, text_mb: float) -> Need:
     return Need(200 + 1.5 * millions, STARTUP_MINUTES + 0.1 * millions / 60, disk_mb=text_mb)
 
 
+def draw_need(tokens: float, lines: float, text_mb: float) -> Need:
+    """A corpus drawn down to a budget (learnability.corpus.sample.sample_lines): 32
+    bytes a line for its lengths, order and kept tokens (370 MB at Wikipedia's 11.5 M
+    paragraphs) above a job's Python; two passes over the corpus and the half it writes:
+    0.47 s at 3 M tokens, a peak of 154 MB (benchmarks/draw_corpus.py; 3x one plain
+    pass), 0.3 s per M tokens kept here. Its output: at most the corpus."""
+    millions = tokens / 1e6
+    return Need(BASE_MB + 32 * lines / 1e6, STARTUP_MINUTES + 0.3 * millions / 60,
+                disk_mb=text_mb)  # fmt: skip
+
+
 # --- embeddings ---------------------------------------------------------------------
 
 
@@ -382,7 +393,8 @@ def _rules() -> dict[str, Callable[..., Need]]:
     small = (
         "all", "pvalues", "wilcoxon", "ranking", "coverage_table", "tables",
         "evaluations_summary", "plot_pseudo", "plot_roc", "plot_auc_distribution",
-        "plot_null", "plot_heatmap", "sweep_summary", "plot_sweep",
+        "plot_null", "plot_heatmap", "sweep_summary", "plot_sweep", "corpus_comparison",
+        "plot_corpora",
     )  # fmt: skip
     models: dict[str, Callable[..., Need]] = {name: small_need for name in small}
     models.update(
@@ -393,6 +405,7 @@ def _rules() -> dict[str, Callable[..., Need]]:
         extract_part=extraction_need,
         join_corpus=join_need,
         corpus_prefix=join_need,
+        draw_corpus=draw_need,
         train_embedding=training_need,
         random_embedding=random_need,
         import_embedding=import_need,

@@ -241,7 +241,9 @@ def vocabulary_sources(points: list[Point]) -> list[str]:
 
     def group(p: Point) -> tuple:
         params = p.spec.get("params", {})
-        return (p.method, json.dumps(params.get("min_count")), p.corpus_fraction)
+        # each draw of a corpus comparison (spec "draw") is a corpus of its own
+        draw = json.dumps(p.spec.get("draw"), sort_keys=True)
+        return (p.method, json.dumps(params.get("min_count")), p.corpus_fraction, draw)
 
     firsts: dict[tuple, Point] = {}
     for p in points:

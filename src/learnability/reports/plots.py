@@ -537,6 +537,52 @@ def sweep_figure(effects: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
+def corpus_figure(differences: pd.DataFrame, title: str, level: float = 0.05) -> Figure:
+    """The corpus comparison (schema ``corpus_differences``): one panel per embedding
+    (columns) and pair of corpora and scheme (rows), each list's difference of mean AUCs
+    A - B with its interval (Welch's t at ``level``, two-sided, before Holm), filled where
+    the Holm-adjusted p is below ``level``."""
+    from scipy.stats import t as student
+
+    embeddings = list(dict.fromkeys(differences["embedding"]))
+    rows = list(dict.fromkeys(zip(differences["corpus_a"], differences["corpus_b"],
+                                  differences["negatives"], strict=True)))  # fmt: skip
+    lists = list(dict.fromkeys(differences["list"]))
+    w = max(6.6, 3.0 * len(embeddings) + 1.6)
+    h = (0.22 * len(lists) + 1.0) * len(rows) + 1.2
+    fig = Figure(figsize=(w, h), dpi=DPI, layout="constrained")
+    axes = fig.subplots(len(rows), len(embeddings), squeeze=False, sharey=True)
+    half = student.ppf(1 - level / 2, differences["df"]) * differences["se"]
+    span = np.nanmax(np.abs(np.where(np.isfinite(half), differences["difference"] + half,
+                                     differences["difference"])))  # fmt: skip
+    span = float(span) * 1.1 if np.isfinite(span) and span > 0 else 0.1
+    for r, (a, b, scheme) in enumerate(rows):
+        for c, embedding in enumerate(embeddings):
+            ax = axes[r, c]
+            mask = (
+                (differences["embedding"] == embedding)
+                & (differences["corpus_a"] == a)
+                & (differences["corpus_b"] == b)
+                & (differences["negatives"] == scheme)
+            )
+            part, err = differences[mask], half[mask]
+            y = np.array([len(lists) - 1 - lists.index(n) for n in part["list"]])
+            shown = np.where(np.isfinite(err), err, 0.0)
+            ax.errorbar(part["difference"], y, xerr=shown, fmt="none", ecolor="0.4",
+                        elinewidth=0.9, capsize=2)  # fmt: skip
+            found = (part["p_holm"] < level).to_numpy()
+            ax.plot(part["difference"][found], y[found], "o", color=LIST_COLOR, ms=4)
+            ax.plot(part["difference"][~found], y[~found], "o", mfc="white", mec="k", ms=4)
+            ax.axvline(0.0, color=NULL_COLOR, lw=0.8, ls=":")
+            ax.set_xlim(-span, span)
+            ax.set_yticks(range(len(lists)), lists[::-1], fontsize=7)
+            ax.tick_params(axis="x", labelsize=7)
+            ax.set_title(f"{embedding}: {a} - {b}", fontsize=8)
+            ax.set_xlabel(f"difference of mean ROC AUC ({scheme} non-members)", fontsize=7)
+    fig.suptitle(_fitted(title, w, 10), fontsize=10)
+    return fig
+
+
 NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 

@@ -6,18 +6,24 @@ from learnability.corpus.sources import (
     min_document_tokens,
     source_options,
 )
+from learnability.pipeline.corpus_draws import corpus_blocks
 
 with config_errors_in_one_line():
-    # a corpus of your own (dump.format): its parts, each its files read in place; {}
-    # for a MediaWiki dump
-    OWN_PARTS = corpus_parts(config["dump"])
+    # every corpus by name: the dump and the corpora of your own (corpora:)
+    CORPORA = corpus_blocks(config)
+    # a corpus of your own (format): its parts, each its files read in place; {} for a
+    # MediaWiki dump
+    OWN_PARTS = {
+        name: corpus_parts(block, "dump" if name == DUMP else f"corpora.{name}")
+        for name, block in CORPORA.items()
+    }
 
 
 def dump_parts(wildcards):
     """The dump's part files, in page order (from the manifest checkpoint if multi-part);
     a corpus of your own: its parts' names."""
-    if OWN_PARTS:
-        return list(OWN_PARTS)
+    if OWN_PARTS[wildcards.dump]:
+        return list(OWN_PARTS[wildcards.dump])
     if not MULTIPART:
         return [DUMP_FILE]
     manifest = checkpoints.dump_manifest.get(dump=wildcards.dump).output[0]
@@ -25,8 +31,8 @@ def dump_parts(wildcards):
 
 
 def dump_part_file(wildcards):
-    if OWN_PARTS:
-        return OWN_PARTS[wildcards.part]
+    if OWN_PARTS[wildcards.dump]:
+        return OWN_PARTS[wildcards.dump][wildcards.part]
     if MULTIPART:
         return f"resources/dumps/{wildcards.dump}/parts/{wildcards.part}"
     return f"resources/dumps/{wildcards.dump}/{DUMP_FILE}"
@@ -39,3 +45,16 @@ def extracted_parts(wildcards):
         kind.split(".")[0]: expand(pattern, dump=wildcards.dump, part=parts, kind=kind)
         for kind in ("txt.gz", "counts.parquet", "stats.json")
     }
+
+
+# the extraction's settings of the job's corpus (the dump's, or one under corpora:)
+def corpus_min_tokens(wildcards):
+    return min_document_tokens(config, CORPORA[wildcards.dump])
+
+
+def corpus_format(wildcards):
+    return CORPORA[wildcards.dump].get("format", "mediawiki")
+
+
+def corpus_options(wildcards):
+    return source_options(CORPORA[wildcards.dump])

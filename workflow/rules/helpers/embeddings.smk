@@ -3,6 +3,7 @@
 from learnability.provenance import target_params
 from learnability.pipeline.config import local_file
 from learnability.pipeline.params import embedding_params
+from learnability.pipeline.corpus_draws import draw_folder
 from learnability.pipeline.sweeps import prefix_percent
 
 # pretrained embeddings given by URL are downloaded to resources/embeddings/{embedding}/
@@ -18,8 +19,11 @@ def _method(wildcards):
 
 
 def training_corpus(wildcards):
-    """The corpus an embedding trains on: the whole one, or a sweep point's first share
-    of its tokens (rule corpus_prefix)."""
+    """The corpus an embedding trains on: the whole one, a sweep point's first share of
+    its tokens (rule corpus_prefix), or a draw of a compared corpus."""
+    draw = SPEC[wildcards.embedding].get("draw")
+    if draw:  # a corpus comparison's draw (rule draw_corpus)
+        return f"{draw_folder(draw['corpus'], draw['seed'])}/text.txt.gz"
     fraction = SPEC[wildcards.embedding].get("corpus_fraction", 1.0)
     if fraction < 1.0:
         return f"results/corpus/{DUMP}/{prefix_percent(fraction)}/text.txt.gz"
