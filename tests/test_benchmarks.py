@@ -26,6 +26,7 @@ EXTRA = {
 # what each prints when it ran through: its ratio against the baseline, or its table
 PRINTS = {
     "c_sensitivity.py": "L-BFGS iterations per fit",
+    "draw_corpus.py": "x the baseline",
     "calibration.py": "rescaled_skew",
     "engine.py": "ratios: (a)/(c)",
     "entanglement_memory.py": "ratio peak/matrix",

@@ -186,7 +186,8 @@ def test_the_rehearsal_measured_every_rule_of_the_paper_run(rehearsal):
     assert sizes == [256, 512, 1024]
     other = {"all", "fetch_dump", "fetch_embedding", "import_embedding", "learning_curve",
              "corpus_prefix", "sweep_vocabulary", "sweep_concepts", "sweep_scores",
-             "sweep_summary", "plot_sweep"}  # fmt: skip
+             "sweep_summary", "plot_sweep", "draw_corpus", "corpus_comparison",
+             "plot_corpora"}  # fmt: skip
     cost.model("all")  # fills MODELS
     for size in sizes:
         rules = set(rehearsal.loc[rehearsal["xml_mb"] == size, "rule"])

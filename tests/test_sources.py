@@ -214,12 +214,13 @@ def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp
             corpus_parts(dump_block)
         assert "\n" not in str(err.value)
     # the params of an extraction: only what its format reads
-    full = {"document": "line", "text_column": "body", "group_column": None}
+    full = {"document": "line", "text_column": "body", "group_column": None, "group": None}
     assert source_options({"format": "mediawiki", **full}) == {}
     assert source_options({"format": "text", **full}) == {"document": "line"}
     assert source_options({"format": "csv", **full}) == {
         "text_column": "body",
         "group_column": None,
+        "group": None,
     }
     corpus = {"min_article_tokens": 50, "min_document_tokens": 3}
     assert min_document_tokens({"dump": {"format": "csv"}, "corpus": corpus}) == 3

@@ -53,7 +53,7 @@ def corpus_min_tokens(wildcards):
 
 
 def corpus_format(wildcards):
-    return CORPORA[wildcards.dump].get("format", "mediawiki")
+    return CORPORA[wildcards.dump]["format"]
 
 
 def corpus_options(wildcards):
