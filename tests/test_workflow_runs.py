@@ -308,6 +308,7 @@ SHIPPED_CONFIGS = {
     "config/fasttext_implementations.yaml": ("fasttext_facebook",),
     "config/sweeps.yaml": (),
     "config/seeds.yaml": (),
+    "config/corpora.yaml": (),
 }
 
 
@@ -339,6 +340,16 @@ def test_paper_config_plans_offline_without_a_traceback(shipped_dry_runs):
     out = shipped_dry_runs["config/paper.yaml"]
     jobs = scheduled(out)
     assert jobs.get("dump_manifest") == 1, jobs
+
+
+def test_the_corpus_comparison_plans_a_draw_and_a_training_per_corpus_and_seed(shipped_dry_runs):
+    """config/corpora.yaml: two corpora x 5 seeds drawn, and each of the three methods
+    trained on each draw; the default run's jobs are all there besides."""
+    jobs = scheduled(shipped_dry_runs["config/corpora.yaml"])
+    assert jobs.get("draw_corpus") == 10 and jobs.get("corpus_comparison") == 1, jobs
+    assert jobs.get("plot_corpora") == 1 and jobs.get("sweep_scores") == 30, jobs
+    assert jobs.get("extract_part") == 2, jobs  # the sample's dump and the news
+    assert jobs["train_embedding"] == 3 + 30, jobs  # the default's three, and the draws'
 
 
 # Modules that our dependencies import when they are present (numba imports `coverage`,
