@@ -102,6 +102,46 @@ def test_every_source_gives_the_same_corpus_for_the_same_documents(tmp_path):
     assert stats["groups"] == {"lee": 300}
 
 
+def test_the_documents_left_out_are_named_by_their_id_or_their_place(tmp_path):
+    """Documents shorter than the threshold are counted, and the first 20 of them named:
+    by the id column, else by file and line (or row), a text file by its name; a join
+    keeps the first 20 over its parts, in order."""
+    texts = ["one two three four five", "too short", "", "six seven eight nine ten"] * 10
+    table = pd.DataFrame({"speech": texts, "key": [f"s{i}" for i in range(len(texts))]})
+    table.to_csv(tmp_path / "t.csv", index=False)
+    table.to_json(tmp_path / "t.jsonl", orient="records", lines=True)
+    short_ids = [f"s{i}" for i, t in enumerate(texts) if len(t.split()) < 5]
+    out = {}
+    for name, files, source, options in (
+        ("csv", [tmp_path / "t.csv"], "csv", {"text_column": "speech", "id_column": "key"}),
+        ("jsonl", [tmp_path / "t.jsonl"], "jsonl", {"text_column": "speech"}),
+    ):
+        folder = tmp_path / name
+        folder.mkdir()
+        out[name] = extract_corpus(files, folder / "text.txt.gz", folder / "stats.json",
+                                   min_article_tokens=5, source=source,
+                                   options=SourceOptions(**options))  # fmt: skip
+    reason = "shorter_than_5_tokens"
+    assert out["csv"]["skipped"][reason] == len(short_ids) == 20
+    assert out["csv"]["skipped_ids"] == {reason: short_ids[:20]}
+    rows = [i + 1 for i, t in enumerate(texts) if len(t.split()) < 5]  # JSON Lines: line i+1
+    assert out["jsonl"]["skipped_ids"][reason] == [f"t.jsonl:{r}" for r in rows[:20]]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i, t in enumerate(texts[:4]):
+        (docs / f"d{i}.txt").write_text(t, encoding="utf-8")
+    parts = [[docs / "d0.txt", docs / "d1.txt"], [docs / "d2.txt", docs / "d3.txt"]]
+    for k, files in enumerate(parts):
+        (tmp_path / f"p{k}").mkdir()
+        extract_corpus(files, tmp_path / f"p{k}" / "text.txt.gz", tmp_path / f"p{k}" / "s.json",
+                       out_counts=tmp_path / f"p{k}" / "c.parquet", min_article_tokens=5,
+                       source="text")  # fmt: skip
+    joined = join_corpus(*([tmp_path / f"p{k}" / n for k in range(2)]
+                           for n in ("text.txt.gz", "c.parquet", "s.json")),
+                         tmp_path / "j.txt.gz", tmp_path / "j.json")  # fmt: skip
+    assert joined["skipped_ids"] == {reason: ["d1.txt", "d2.txt"]}
+
+
 def test_a_folder_fans_out_into_parts_that_join_to_the_whole(tmp_path):
     docs = _documents()
     for i, doc in enumerate(docs):
@@ -157,6 +197,8 @@ def _bad_cases(tmp: Path) -> dict[str, tuple[list[Path], str, dict, str]]:
         "csv column": ([csv_no_column], "csv", {}, f"{csv_no_column}:1: no column 'text'"),
         "group": ([csv_no_column], "csv", {"text_column": "speech", "group_column": "year"},
                   f"{csv_no_column}:1: no column 'year'; set dump.group_column"),
+        "id": ([csv_no_column], "csv", {"text_column": "speech", "id_column": "key"},
+               f"{csv_no_column}:1: no column 'key'; set dump.id_column"),
         "ragged": ([ragged], "csv", {}, f"{ragged}:3: more fields than the header's 1"),
         "parquet column": ([parquet], "parquet", {}, f"{parquet}: no column 'text'"),
         "not parquet": ([not_parquet], "parquet", {}, f"{not_parquet}: not a readable Parquet"),
@@ -221,6 +263,7 @@ def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp
         "text_column": "body",
         "group_column": None,
         "group": None,
+        "id_column": None,
     }
     corpus = {"min_article_tokens": 50, "min_document_tokens": 3}
     assert min_document_tokens({"dump": {"format": "csv"}, "corpus": corpus}) == 3

@@ -18,6 +18,7 @@ DEFAULTS = {
     'dump.text_column': 'text',
     'dump.part_mb': 256,
     'dump.group_column': None,
+    'dump.id_column': None,
     'dump.group': None,
     'corpora': {},
     'compare_corpora': {},

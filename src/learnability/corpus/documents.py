@@ -30,6 +30,9 @@ class Document:
     text: str
     skip: str | None = None
     group: str | None = None
+    # what names it to the user where it is left out: a table's id column, a text
+    # document's file (or file:line)
+    id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -227,6 +227,9 @@ def read_mediawiki(
             yield Document(strip_wikitext(page.text, drop))
 
 
+SKIPPED_IDS_SHOWN = 20
+
+
 @dataclass
 class CorpusStats:
     source: str = "mediawiki"
@@ -240,8 +243,18 @@ class CorpusStats:
     lines: int = 0
     tokens: int = 0
     counts: Counter[str] = field(default_factory=Counter)
+    # the first SKIPPED_IDS_SHOWN documents left out for each reason, by id (a table's id
+    # column, a text's file or file:line), so that a user can look them up
+    skipped_ids: dict[str, list[str]] = field(default_factory=dict)
     # the summed count of every type, where the types themselves are not kept (a join)
     type_counts: np.ndarray | None = None
+
+    def skip(self, reason: str, ident: str | None) -> None:
+        self.skipped[reason] += 1
+        if ident is not None:
+            shown = self.skipped_ids.setdefault(reason, [])
+            if len(shown) < SKIPPED_IDS_SHOWN:
+                shown.append(ident)
 
     def as_dict(self, min_article_tokens: int, max_line_tokens: int) -> dict[str, object]:
         if self.type_counts is not None:
@@ -255,6 +268,7 @@ class CorpusStats:
             "skipped": {**self.skipped, short: self.skipped[short]},
             "articles": self.articles,
             **({"groups": dict(sorted(self.groups.items()))} if self.groups else {}),
+            **({"skipped_ids": self.skipped_ids} if self.skipped_ids else {}),
             "lines": self.lines,
             "tokens": self.tokens,
             "types": int(values.size),
@@ -325,7 +339,7 @@ def extract_corpus(
                         continue
                     text, n_tokens, n_lines = token_lines(normalize(doc.text), max_line_tokens)
                     if n_tokens < min_article_tokens:
-                        stats.skipped[short] += 1
+                        stats.skip(short, doc.id)
                         continue
                     stats.articles += 1
                     stats.lines += n_lines
@@ -391,6 +405,9 @@ def join_corpus(
         stats.pages += p["pages"]
         stats.skipped.update(p["skipped"])
         stats.groups.update(p.get("groups", {}))
+        for reason, ids in p.get("skipped_ids", {}).items():
+            shown = stats.skipped_ids.setdefault(reason, [])
+            shown.extend(ids[: SKIPPED_IDS_SHOWN - len(shown)])
         stats.articles += p["articles"]
         stats.lines += p["lines"]
         stats.tokens += p["tokens"]

@@ -14,7 +14,7 @@ def read_plaintext(
 ) -> Iterator[Document]:
     """The documents of one text file: the whole file, or each line."""
     if options.document == "file":
-        yield Document(read_text(path))
+        yield Document(read_text(path), id=path.name)
         return
-    for _, line in read_lines(path):
-        yield Document(line)
+    for number, line in read_lines(path):
+        yield Document(line, id=f"{path.name}:{number}")

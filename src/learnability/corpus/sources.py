@@ -39,7 +39,7 @@ class Source:
     summary: str
 
 
-_TABLE = ("text_column", "group_column", "group")
+_TABLE = ("text_column", "group_column", "group", "id_column")
 
 
 SOURCES: dict[str, Source] = {

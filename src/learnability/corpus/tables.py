@@ -1,6 +1,7 @@
 """Tables as a corpus source: JSON Lines, CSV, TSV and Parquet, one document a row, its
 text in a named column (``dump.text_column``) and optionally its group in another
-(``dump.group_column``: a party, a decade, for comparing the groups' corpora). A missing
+(``dump.group_column``: a party, a decade, for comparing the groups' corpora) and its id
+in a third (``dump.id_column``: what names a left-out document in stats.json). A missing
 column, a malformed row or an undecodable byte is one InputError naming the file, the
 line and the fix."""
 
@@ -29,6 +30,12 @@ def _missing(path: Path, where: str, column: str, key: str, present: list[str]) 
     )
 
 
+def _columns(options: SourceOptions) -> list[tuple[str, str | None]]:
+    """The columns a table is read for, by the setting that names each."""
+    return [("text_column", options.text_column), ("group_column", options.group_column),
+            ("id_column", options.id_column)]  # fmt: skip
+
+
 def _document(path: Path, where: str, row: dict, options: SourceOptions) -> Document:
     text = row.get(options.text_column)
     if options.text_column not in row:
@@ -43,7 +50,13 @@ def _document(path: Path, where: str, row: dict, options: SourceOptions) -> Docu
         if options.group_column not in row:
             raise _missing(path, where, options.group_column, "group_column", list(row))
         group = None if row[options.group_column] is None else str(row[options.group_column])
-    return Document(text or "", group=group)
+    ident = None
+    if options.id_column is not None:
+        if options.id_column not in row:
+            raise _missing(path, where, options.id_column, "id_column", list(row))
+        ident = None if row[options.id_column] is None else str(row[options.id_column])
+    return Document(text or "", group=group, id=ident if ident is not None else
+                    f"{path.name}{where.replace(': row ', ':')}")  # fmt: skip
 
 
 def read_jsonl(
@@ -71,8 +84,7 @@ def _read_delimited(path: Path, options: SourceOptions, delimiter: str) -> Itera
     reader = csv.DictReader(_LineFeed(lines), delimiter=delimiter)
     try:
         header = reader.fieldnames or []
-        for key, column in (("text_column", options.text_column),
-                            ("group_column", options.group_column)):  # fmt: skip
+        for key, column in _columns(options):
             if column is not None and column not in header:
                 raise _missing(path, ":1", column, key, header)
         for row in reader:
@@ -125,9 +137,8 @@ def read_parquet(
     except Exception as exc:  # noqa: BLE001 - pyarrow's own errors, in one line
         raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
     present = table.schema_arrow.names
-    columns = [c for c in (options.text_column, options.group_column) if c is not None]
-    for key, column in (("text_column", options.text_column),
-                        ("group_column", options.group_column)):  # fmt: skip
+    columns = [c for _, c in _columns(options) if c is not None]
+    for key, column in _columns(options):
         if column is not None and column not in present:
             raise _missing(path, "", column, key, present)
     row = 0
