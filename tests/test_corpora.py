@@ -127,3 +127,61 @@ def test_the_wilcoxon_over_lists_is_scipys_on_the_draws_mean_aucs():
         w_plus = stats.rankdata(np.abs(d))[d > 0].sum()
         assert out["statistic"].iloc[0] == pytest.approx(w_plus)
         assert (out["corpus_a"].iloc[0], out["corpus_b"].iloc[0]) == ("a", "b")
+
+
+def test_the_draws_are_points_per_embedding_corpus_and_seed_and_a_bad_comparison_is_one_line():
+    import copy
+
+    import yaml
+    from conftest import REPO
+
+    from learnability.errors import LearnabilityError
+    from learnability.pipeline.config import prepare_config
+
+    def prepared(overlay: dict) -> dict:
+        cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+        cfg.update(copy.deepcopy(overlay))
+        return prepare_config(cfg, REPO / "workflow/schemas/config.schema.yaml", REPO)[2]
+
+    news = {"source": str(REPO / "README.md"), "format": "text"}
+    base = {"corpora": {"news": news},
+            "compare_corpora": {"corpora": ["enwiki-sample", "news"], "embeddings": ["glove"],
+                                "seeds": [4, 9], "params": {"min_count": 2}}}  # fmt: skip
+    points = prepared(base)["corpora"]
+    assert [p.name for p in points] == [
+        "glove_corpus~enwiki-sample_seed~4", "glove_corpus~enwiki-sample_seed~9",
+        "glove_corpus~news_seed~4", "glove_corpus~news_seed~9"]  # fmt: skip
+    assert points[3].spec["draw"] == {"corpus": "news", "seed": 9}
+    assert points[3].spec["params"]["seed"] == 9 and points[3].spec["params"]["min_count"] == 2
+    # default embeddings: the trained ones of compare.embeddings
+    default = {**base, "compare_corpora": {"corpora": ["enwiki-sample", "news"]}}
+    assert {p.method for p in prepared(default)["corpora"]} == {"fasttext", "glove", "word2vec"}
+    assert len(prepared(default)["corpora"]) == 3 * 2 * 5
+    bad = {
+        "unknown": ({"corpora": ["enwiki-sample", "blogs"]}, "'blogs' is neither the dump"),
+        "one": ({"corpora": ["news"]}, "name two or more corpora"),
+        "untrained": ({"corpora": ["enwiki-sample", "news"], "embeddings": ["random"]},
+                      "'random' is random, not trained here"),
+        "bad params": ({"corpora": ["enwiki-sample", "news"], "params": {"min_count": 0}},
+                       "compare_corpora"),
+    }  # fmt: skip
+    for name, (block, said) in bad.items():
+        with pytest.raises(LearnabilityError, match=said) as err:
+            prepared({"corpora": {"news": news}, "compare_corpora": block})
+        assert "\n" not in str(err.value), name
+    with pytest.raises(LearnabilityError, match="is the dump's name"):
+        prepared({"corpora": {"enwiki-sample": news},
+                  "compare_corpora": {"corpora": ["enwiki-sample", "x"]}})  # fmt: skip
+
+
+def test_lists_no_draw_can_score_are_named_and_none_at_all_is_one_line():
+    from learnability.errors import InputError
+    from learnability.statistics.corpora import compare_corpora, unscored_lists
+
+    rows = [{"metric": "auc", "list": "family", "iterations": 50, "size": 9},
+            {"metric": "auc", "list": "anger", "iterations": 0, "size": 2}]  # fmt: skip
+    assert unscored_lists(pd.DataFrame(rows)) == {"anger": 2}
+    empty = pd.DataFrame(columns=["negatives", "embedding", "corpus", "seed", "list", "mean"])
+    draws = pd.DataFrame({"corpus": ["a", "b"], "seed": 1, "tokens": 500, "corpus_tokens": 2000})
+    with pytest.raises(InputError, match=r"^compare_corpora: no list .*draws of 500 tokens"):
+        compare_corpora(empty, draws, ["a", "b"], "two-sided")

@@ -6,7 +6,7 @@ from learnability.concepts.lists import list_overlap
 from learnability.logs import logged
 from learnability.reports.corpus_tables import write_corpus_tables
 from learnability.schemas import read_tables, write_table
-from learnability.statistics.corpora import compare_corpora, draw_scores
+from learnability.statistics.corpora import compare_corpora, draw_scores, unscored_lists
 
 with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output
@@ -22,6 +22,7 @@ with logged(snakemake) as log:
     write_table(scores, o.scores, "sweep_scores")
     write_table(differences, o.differences, "corpus_differences")
     write_table(wilcoxon, o.wilcoxon, "corpus_wilcoxon")
-    write_corpus_tables(differences, wilcoxon, draws, level=p.level, out=dict(o.items()))
+    write_corpus_tables(differences, wilcoxon, draws, level=p.level, out=dict(o.items()),
+                        unscored=unscored_lists(scores))  # fmt: skip
     log.info("\n%s", differences[["embedding", "corpus_a", "corpus_b", "list", "difference",
                                   "p_holm"]].to_string(index=False))  # fmt: skip

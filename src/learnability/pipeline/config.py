@@ -476,7 +476,7 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     lists = list_registry(config)
     sweeps = expand_sweeps(config, schema)
     # the corpus comparison's draws are scored as a sweep's points are
-    draws = draw_points(config)
+    draws = draw_points(config, schema)
     if draws:
         sweeps[CORPORA_SWEEP] = draws
     return schema, lists, sweeps

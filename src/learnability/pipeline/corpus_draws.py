@@ -16,7 +16,7 @@ import copy
 
 from learnability.embeddings import registry
 from learnability.errors import ConfigError
-from learnability.pipeline.sweeps import Point, format_value
+from learnability.pipeline.sweeps import Point, format_value, validate_training
 
 CORPORA_SWEEP = "corpora"
 # the swept values of a draw's point, and the columns its scores carry (param_corpus, ...)
@@ -91,9 +91,11 @@ def draw_folder(corpus: str, seed: int) -> str:
     return f"results/corpus/{corpus}/draws/seed-{seed}"
 
 
-def draw_points(config: dict) -> list[Point]:
+def draw_points(config: dict, training_schema: dict | None = None) -> list[Point]:
     """The comparison's points, per embedding, corpus and seed, in that order: named
-    ``word2vec_corpus~news_seed~1``, each its own source (a draw trains nothing else)."""
+    ``word2vec_corpus~news_seed~1``, each its own source (a draw trains nothing else),
+    trained with the embedding's settings, ``compare_corpora.params`` over them, and the
+    seed. ``training_schema``: the config schema, to check each point's training block."""
     corpora = compared_corpora(config)
     if not corpora:
         return []
@@ -108,6 +110,11 @@ def draw_points(config: dict) -> list[Point]:
         for corpus in corpora:
             for seed in seeds:
                 params = copy.deepcopy(spec0.get("params") or {})
+                for key, value in (config["compare_corpora"].get("params") or {}).items():
+                    if isinstance(value, dict):
+                        params.setdefault(key, {}).update(value)
+                    else:
+                        params[key] = value
                 params[SEED_KEY] = seed
                 values = {CORPUS_KEY: corpus, SEED_KEY: seed}
                 name = f"{base}_corpus~{corpus}_seed~{format_value(seed)}"
@@ -115,5 +122,8 @@ def draw_points(config: dict) -> list[Point]:
                     raise ConfigError(f"embeddings.{name}: the name is a corpus draw's; rename it")
                 spec = {"method": spec0["method"], "params": params,
                         "draw": {"corpus": corpus, "seed": seed}}  # fmt: skip
+                if training_schema is not None:
+                    validate_training(config, params, training_schema,
+                                      f"compare_corpora ({name})")  # fmt: skip
                 points.append(Point(name, CORPORA_SWEEP, base, values, spec, name))
     return points

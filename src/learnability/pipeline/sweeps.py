@@ -196,7 +196,7 @@ def expand_sweeps(config: dict, training_schema: dict | None = None) -> dict[str
                         f"{where}: the point {name!r} is also an embedding's name; rename it"
                     )
                 if training_schema is not None:
-                    _validate_training(config, params, training_schema, f"{where} ({name})")
+                    validate_training(config, params, training_schema, f"{where} ({name})")
                 hp = embedding_params(config, name, spec)
                 key = training_key(hp, values.get(CORPUS_AXIS, 1.0))
                 source = owners.setdefault(key, name)
@@ -211,7 +211,7 @@ def expand_sweeps(config: dict, training_schema: dict | None = None) -> dict[str
     return out
 
 
-def _validate_training(config: dict, params: dict, schema: dict, where: str) -> None:
+def validate_training(config: dict, params: dict, schema: dict, where: str) -> None:
     import jsonschema
 
     block = copy.deepcopy(config["training"])

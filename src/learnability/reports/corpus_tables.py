@@ -30,6 +30,7 @@ def write_corpus_tables(
     *,
     level: float,
     out: dict[str, str],
+    unscored: dict[str, int] | None = None,
 ) -> None:
     """``results/tables/corpora.md`` (the draws, each embedding's per-list differences,
     the tests over lists) and the CSV and LaTeX of the differences beside it."""
@@ -47,6 +48,12 @@ def write_corpus_tables(
         "sample of its kind of text); p: Welch's t on it, p (Holm) over the lists of one "
         f"embedding and pair. Differences with p (Holm) < {level:g} are in bold.", "",
     ]  # fmt: skip
+    if unscored:
+        parts += [
+            "Not scored (fewer than `learnability.min_words` of their words in the "
+            "vocabulary every draw knows; in brackets, how many it holds): "
+            + ", ".join(f"{name} ({n})" for name, n in unscored.items()) + ".", "",
+        ]  # fmt: skip
     table = differences_table(differences)
     for (embedding, scheme), part in table.groupby(["embedding", "non-members"], sort=False):
         bold = pd.DataFrame(False, index=part.index, columns=part.columns)

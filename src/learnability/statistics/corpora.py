@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from learnability.errors import InputError
 from learnability.statistics.adjust import adjust_pvalues
 from learnability.statistics.comparison import compare_embeddings, comparison_pairs
 
@@ -156,6 +157,15 @@ def corpus_wilcoxon(
     return pd.concat(frames, ignore_index=True)
 
 
+def unscored_lists(scores: pd.DataFrame) -> dict[str, int]:
+    """The lists no draw could score (fewer than ``learnability.min_words`` of their
+    words in the vocabulary every draw knows), with how many of their words it holds."""
+    auc = scores[scores["metric"] == "auc"]
+    scored = set(auc.loc[auc["iterations"] > 0, "list"])
+    sizes = auc.groupby("list", sort=False)["size"].max()
+    return {name: int(n) for name, n in sizes.items() if name not in scored}
+
+
 def draw_scores(scores: pd.DataFrame) -> pd.DataFrame:
     """The draws' AUCs from their points' scores (schema ``sweep_scores``, the sweep
     :data:`~learnability.pipeline.corpus_draws.CORPORA_SWEEP`): one row per draw, list and
@@ -189,6 +199,12 @@ def compare_corpora(
     if len(sizes) != 1:
         raise ValueError(f"the draws hold different numbers of tokens ({sorted(sizes)})")
     part = scores[scores["corpus"].isin(corpora)]
+    if part.empty:
+        raise InputError(
+            f"compare_corpora: no list has enough words that every draw knows to be scored "
+            f"(draws of {int(sizes[0]):,} tokens); compare larger corpora, or lower "
+            "min_count for the draws (compare_corpora.params) or learnability.min_words"
+        )
     return (
         list_differences(part, draws, corpora, alternative),
         corpus_wilcoxon(part, corpora, alternative, overlap, units),
