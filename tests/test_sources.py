@@ -142,6 +142,70 @@ def test_the_documents_left_out_are_named_by_their_id_or_their_place(tmp_path):
     assert joined["skipped_ids"] == {reason: ["d1.txt", "d2.txt"]}
 
 
+def _join_parts(tmp: Path, plan: dict, source: str, **options) -> bytes:
+    """Each part of ``plan`` (corpus_plan's) extracted with its byte ranges, then joined."""
+    from learnability.corpus.sources import piece_files, piece_ranges
+
+    outs = []
+    for part, pieces in plan.items():
+        out = tmp / part
+        out.mkdir()
+        extract_corpus(piece_files(pieces), out / "text.txt.gz", out / "stats.json",
+                       out_counts=out / "counts.parquet", min_article_tokens=1, source=source,
+                       options=SourceOptions(**options), ranges=piece_ranges(pieces))  # fmt: skip
+        outs.append(out)
+    join_corpus(*([o / n for o in outs] for n in ("text.txt.gz", "counts.parquet", "stats.json")),
+                tmp / "joined.txt.gz", tmp / "joined.json")  # fmt: skip
+    return gzip.decompress((tmp / "joined.txt.gz").read_bytes())
+
+
+def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
+    """A JSON Lines file and a text file of one document a line, larger than part_mb,
+    are cut into byte ranges, one job each: every line is read by exactly one part,
+    whether a cut falls inside a line or on its first byte, and the parts join to the
+    corpus one job makes. A compressed file or a CSV is not cut."""
+    from learnability.corpus.sources import corpus_plan
+
+    docs = _documents()[:12]  # about 18 kB: up to 14 parts a file below
+    jsonl = tmp_path / "lee.jsonl"
+    jsonl.write_text("".join(json.dumps({"text": d}) + "\n" for d in docs), encoding="utf-8")
+    text = tmp_path / "lee.txt"
+    text.write_text("".join(d + "\n" for d in docs), encoding="utf-8")
+    first_line = len(jsonl.read_bytes().split(b"\n")[0]) + 1
+    for name, path, source, options in (("jsonl", jsonl, "jsonl", {}),
+                                        ("text", text, "text", {"document": "line"})):  # fmt: skip
+        whole, _ = _extract(tmp_path, f"whole-{name}", [path], source, **options)
+        # a cut on a line's first byte (jsonl: the second line's), and cuts inside lines
+        for part_bytes in (first_line, 5_000):
+            block = {"format": source, "source": str(path), "part_mb": part_bytes / 2**20,
+                     **options}  # fmt: skip
+            plan = corpus_plan(block)
+            size = path.stat().st_size
+            assert len(plan) == -(-size // part_bytes) > 1
+            assert all(len(pieces) == 1 and pieces[0][1] is not None for pieces in plan.values())
+            tmp = tmp_path / f"{name}-{part_bytes}"
+            tmp.mkdir()
+            assert _join_parts(tmp, plan, source, **options) == whole, (name, part_bytes)
+    # not cut: compressed, or CSV (a quoted cell may hold a newline)
+    packed = _compress(jsonl, ".gz")
+    table = tmp_path / "lee.csv"
+    pd.DataFrame({"text": docs}).to_csv(table, index=False)
+    for block in ({"format": "jsonl", "source": str(packed), "part_mb": 1e-3},
+                  {"format": "csv", "source": str(table), "part_mb": 1e-3}):  # fmt: skip
+        assert list(corpus_plan(block).values()) == [[(block["source"], None, None)]]
+    # an error in a part names the file and the byte its line starts at
+    lines = jsonl.read_bytes().split(b"\n")
+    lines[9] = b"{broken"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\n".join(lines))
+    offset = sum(len(line) + 1 for line in lines[:9])
+    plan = corpus_plan({"format": "jsonl", "source": str(bad), "part_mb": 6_000 / 2**20})
+    (tmp_path / "bad").mkdir()
+    with pytest.raises(InputError, match=rf"^{bad}:byte {offset}: not a JSON object"):
+        _join_parts(tmp_path / "bad", plan, "jsonl")
+    assert bad.read_bytes()[offset : offset + 7] == b"{broken"
+
+
 def test_a_folder_fans_out_into_parts_that_join_to_the_whole(tmp_path):
     docs = _documents()
     for i, doc in enumerate(docs):

@@ -158,9 +158,10 @@ LEE = Path(__import__("gensim").__file__).parent / "test" / "test_data" / "lee_b
 @pytest.mark.parametrize("kind", ["text", "jsonl", "csv"])
 def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     """gensim's lee_background.cor (300 news articles, one a line: real text nobody on
-    this project wrote) as a folder of text files (a document a file), one gzipped JSON
-    Lines file, and a folder of three CSV files extracted in three parts (dump.part_mb)
-    with a group column: each corpus is the articles tokenised by the one rule, in order,
+    this project wrote) as a folder of text files (a document a file), one JSON Lines
+    file cut into three parts at line ends, and a folder of three CSV files extracted in
+    three parts (dump.part_mb) with a group column: each corpus is the articles
+    tokenised by the one rule, in order,
     byte for byte the same for the three. The folder of text files then runs through
     the workflow to the tables; the others stop at the corpus, since every later job
     reads only the corpus' files, which are the same bytes (each running to the tables
@@ -183,8 +184,12 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
         cfg["dump"] = {"name": "lee", "format": "text", "source": "mine"}
     elif kind == "jsonl":
         rows = (json.dumps({"id": i, "text": d}, ensure_ascii=False) for i, d in enumerate(docs))
-        (own / "lee.jsonl.gz").write_bytes(gzip.compress(("\n".join(rows) + "\n").encode()))
-        cfg["dump"] = {"name": "lee", "format": "jsonl", "source": "mine/lee.jsonl.gz"}
+        (own / "lee.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+        # one file, cut at line ends into three byte ranges, a job each
+        mb = (own / "lee.jsonl").stat().st_size / 2**20 / 2.5
+        cfg["dump"] = {"name": "lee", "format": "jsonl", "source": "mine/lee.jsonl",
+                       "id_column": "id", "part_mb": mb}  # fmt: skip
+        parts = 3
     else:
         table = pd.DataFrame({"body": docs, "half": ["first"] * 150 + ["second"] * 150})
         for k in range(3):

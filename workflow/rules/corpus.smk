@@ -102,12 +102,13 @@ rule extract_part:
         "../envs/learnability.yaml"
     threads: 1
     resources:
-        **job_resources("extract_part", lambda w, input: dict(part_mb=input_mb(input))),
+        **job_resources("extract_part", extract_sizes),
     params:
         min_article_tokens=corpus_min_tokens,
         max_line_tokens=config["corpus"]["max_line_tokens"],
         source=corpus_format,
         options=corpus_options,
+        ranges=corpus_ranges,
     script:
         "../scripts/extract_corpus.py"
 

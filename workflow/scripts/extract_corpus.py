@@ -13,5 +13,6 @@ with logged(snakemake) as log:
         max_line_tokens=snakemake.params.max_line_tokens,
         source=snakemake.params.source,
         options=SourceOptions(**snakemake.params.options),
+        ranges=snakemake.params.ranges,
     )
     log.info("part stats: %s", stats)

@@ -46,6 +46,8 @@ class SourceOptions:
     group_column: str | None = None
     # a group's corpus: only the documents whose group column holds this
     group: str | None = None
+    # [start, end): the lines whose first byte lies in it, of a file cut into parts
+    byte_range: tuple[int, int] | None = None
 
 
 def compression_of(path: Path) -> str | None:
@@ -77,11 +79,12 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
     return open(path, "rb")
 
 
-def _decode(data: bytes, path: Path, line: int) -> str:
+def _decode(data: bytes, path: Path, line: int | str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        where = line + data[: exc.start].count(b"\n")
+        # a whole file: its line; a line of a part: where it starts
+        where = line if isinstance(line, str) else line + data[: exc.start].count(b"\n")
         raise InputError(
             f"{path}:{where}: byte {data[exc.start]:#04x} is not UTF-8; convert the file to "
             "UTF-8 (iconv -f <its encoding> -t UTF-8)"
@@ -95,13 +98,39 @@ def read_text(path: Path) -> str:
     return _decode(data, path, 1).removeprefix("\ufeff")
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+def read_lines(
+    path: Path, byte_range: tuple[int, int] | None = None
+) -> Iterator[tuple[int | str, str]]:
     """A file's lines as (line number, text without its end), decoded line by line in
-    constant memory; an undecodable byte is an InputError naming its line."""
-    with _reading(path) as fh:
-        for number, raw in enumerate(fh, 1):
-            text = _decode(raw, path, number)
-            yield number, (text.removeprefix("\ufeff") if number == 1 else text).rstrip("\r\n")
+    constant memory; an undecodable byte is an InputError naming its line.
+
+    ``byte_range`` [start, end): only the lines whose first byte lies in it (a file cut
+    into parts at any byte: each line is read by exactly one part), each named by where
+    it starts (``byte 268435467``) instead of its number, which a part cannot know
+    without reading every byte before it."""
+    if byte_range is None:
+        with _reading(path) as fh:
+            for number, raw in enumerate(fh, 1):
+                text = _decode(raw, path, number)
+                text = text.removeprefix("\ufeff") if number == 1 else text
+                yield number, text.rstrip("\r\n")
+        return
+    start, end = byte_range
+    require_file(path)
+    with open(path, "rb") as fh:
+        position = start
+        if start > 0:
+            fh.seek(start - 1)
+            if fh.read(1) != b"\n":  # inside a line: it belongs to the part before
+                position += len(fh.readline())
+        while position < end:
+            raw = fh.readline()
+            if not raw:
+                break
+            where = f"byte {position}"
+            text = _decode(raw, path, where)
+            yield where, (text.removeprefix("\ufeff") if position == 0 else text).rstrip("\r\n")
+            position += len(raw)
 
 
 def require_file(path: Path) -> None:

@@ -12,7 +12,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
 from typing import IO
@@ -291,6 +291,7 @@ def extract_corpus(
     progress_every: float | None = None,
     source: str = "mediawiki",
     options: SourceOptions | None = None,
+    ranges: dict[str, list[int]] | None = None,
 ) -> dict[str, object]:
     """Extract the documents of one or more files of a corpus source
     (:data:`~learnability.corpus.sources.SOURCES`: a dump's articles by default) into one
@@ -300,7 +301,8 @@ def extract_corpus(
     stubs and disambiguation fragments), as are those the source skips (a dump's other
     namespaces and redirects); every one is counted in the stats, by reason.
     ``out_counts`` (Parquet: word, count) keeps the token counts so that
-    :func:`join_corpus` can merge parts exactly.
+    :func:`join_corpus` can merge parts exactly. ``ranges``: path -> [start, end] for a
+    file of which this part reads the lines starting in that byte range.
 
     It streams: memory holds one read of decompressed XML (:data:`READ_SIZE`, 1 MiB) with
     the pages it completes, or one document of another source, and the counts of the
@@ -329,7 +331,10 @@ def extract_corpus(
             io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
         ):
             for path in dumps:
-                for doc in reader.read(Path(path), options, progress_every):
+                # a part of a large file reads its byte range of it
+                span = (ranges or {}).get(str(path))
+                read_as = replace(options, byte_range=tuple(span)) if span else options
+                for doc in reader.read(Path(path), read_as, progress_every):
                     stats.pages += 1
                     if doc.skip is not None:
                         stats.skipped[doc.skip] += 1
@@ -351,7 +356,8 @@ def extract_corpus(
         names = ", ".join(map(str, dumps))
         if stats.pages == 0 and source == "mediawiki":
             raise InputError(f"{names}: no <page> found. Is this a MediaWiki XML export?")
-        if stats.articles == 0 and source != "mediawiki":
+        # (a byte range of a large file may hold no line start: the join checks the whole)
+        if stats.articles == 0 and source != "mediawiki" and not ranges:
             raise InputError(
                 f"{names}: no document found with at least {min_article_tokens} token(s) "
                 f"({stats.pages} read); check its source, format ({source}), text_column"
@@ -411,6 +417,12 @@ def join_corpus(
         stats.articles += p["articles"]
         stats.lines += p["lines"]
         stats.tokens += p["tokens"]
+    if stats.articles == 0 and stats.source != "mediawiki":
+        raise InputError(
+            f"{', '.join(map(str, stats_files))}: no document found with at least "
+            f"{min_article_tokens} token(s) in any part ({stats.pages} read); check the "
+            "corpus' source, format and text_column"
+        )
     stats.type_counts = merged_type_counts(counts, Path(out_text).parent)
     with atomic_path(out_text) as tmp, open(tmp, "wb") as out:
         for path in texts:

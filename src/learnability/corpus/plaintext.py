@@ -16,5 +16,5 @@ def read_plaintext(
     if options.document == "file":
         yield Document(read_text(path), id=path.name)
         return
-    for number, line in read_lines(path):
+    for number, line in read_lines(path, options.byte_range):
         yield Document(line, id=f"{path.name}:{number}")

@@ -104,10 +104,64 @@ def plan_parts(files: list[Path], part_bytes: int) -> list[list[Path]]:
     return parts
 
 
+# a piece of a part: a file, or the byte range [start, end) of one (None, None: whole)
+Piece = tuple[str, "int | None", "int | None"]
+
+
+def splittable(path: Path, source: str, document: str | None) -> bool:
+    """Whether a file can be cut into byte ranges at line ends: one document a line
+    (JSON Lines, text by line) and not compressed (a compressed stream is read from its
+    start). CSV is not: a quoted cell may hold a newline."""
+    from learnability.corpus.documents import compression_of
+
+    line_based = source == "jsonl" or (source == "text" and document == "line")
+    return line_based and compression_of(path) is None
+
+
+def plan_pieces(files: list[Path], part_bytes: int, can_split) -> list[list[Piece]]:
+    """:func:`plan_parts`, with each file ``can_split`` accepts that is larger than
+    ``part_bytes`` cut into byte ranges of ``part_bytes``, a part each (a line belongs to
+    the range its first byte is in: :func:`learnability.corpus.documents.read_lines`)."""
+    parts: list[list[Piece]] = []
+    small: list[Path] = []
+
+    def flush() -> None:
+        for part in plan_parts(small, part_bytes) if small else []:
+            parts.append([(str(f.resolve()), None, None) for f in part])
+        small.clear()
+
+    for f in files:
+        size = f.stat().st_size
+        if size > part_bytes and can_split(f):
+            flush()
+            for start in range(0, size, part_bytes):
+                parts.append([(str(f.resolve()), start, min(start + part_bytes, size))])
+        else:
+            small.append(f)
+    flush()
+    return parts
+
+
+def piece_files(pieces: list[Piece]) -> list[str]:
+    """The files a part reads, each once, in order."""
+    return list(dict.fromkeys(path for path, _, _ in pieces))
+
+
+def piece_ranges(pieces: list[Piece]) -> dict[str, list[int]]:
+    """path -> [start, end] for each file of which a part reads a byte range."""
+    return {path: [a, b] for path, a, b in pieces if a is not None}
+
+
 def corpus_parts(dump: dict, where: str = "dump") -> dict[str, list[str]]:
+    """:func:`corpus_plan`'s parts, each the paths of the files it reads."""
+    return {part: piece_files(pieces) for part, pieces in corpus_plan(dump, where).items()}
+
+
+def corpus_plan(dump: dict, where: str = "dump") -> dict[str, list[Piece]]:
     """The parts of a corpus of your own (the config's ``dump`` with a ``format`` other
-    than ``mediawiki``): ``part-0001`` on, each the absolute paths of its files, planned
-    in parts of ``dump.part_mb`` by :func:`plan_parts`; {} for a MediaWiki dump, whose
+    than ``mediawiki``): ``part-0001`` on, each the pieces it reads (absolute paths, and
+    byte ranges of a large line-based file), planned in parts of ``dump.part_mb`` by
+    :func:`plan_pieces`; {} for a MediaWiki dump, whose
     parts its download gives. Read in place: checksums are for downloads, and the
     workflow reruns the extraction of a part whose files change. A ConfigError names
     ``dump.source`` (``where``: the block, ``corpora.NAME`` for another corpus) when it
@@ -149,10 +203,10 @@ def corpus_parts(dump: dict, where: str = "dump") -> dict[str, list[str]]:
         files = source_files(path, fmt)
     except InputError as exc:
         raise ConfigError(f"{where}.source: {exc}") from None
-    return {
-        f"part-{k:04d}": [str(f.resolve()) for f in part]
-        for k, part in enumerate(plan_parts(files, round(part_mb * MB)), 1)
-    }
+    document = dump.get("document")
+    pieces = plan_pieces(files, round(part_mb * MB),
+                         lambda f: splittable(f, fmt, document))  # fmt: skip
+    return {f"part-{k:04d}": part for k, part in enumerate(pieces, 1)}
 
 
 def source_options(dump: dict) -> dict[str, object]:

@@ -63,7 +63,7 @@ def read_jsonl(
     path: Path, options: SourceOptions, progress_every: float | None = None
 ) -> Iterator[Document]:
     """One JSON object a line; blank lines are allowed."""
-    for number, line in read_lines(path):
+    for number, line in read_lines(path, options.byte_range):
         if not line.strip():
             continue
         try:

@@ -2,8 +2,10 @@
 # linter keeps functions out of files with rules).
 from learnability.corpus.dumps import read_manifest
 from learnability.corpus.sources import (
-    corpus_parts,
+    corpus_plan,
     min_document_tokens,
+    piece_files,
+    piece_ranges,
     source_options,
 )
 from learnability.pipeline.corpus_draws import corpus_blocks
@@ -14,7 +16,7 @@ with config_errors_in_one_line():
     # a corpus of your own (format): its parts, each its files read in place; {} for a
     # MediaWiki dump
     OWN_PARTS = {
-        name: corpus_parts(block, "dump" if name == DUMP else f"corpora.{name}")
+        name: corpus_plan(block, "dump" if name == DUMP else f"corpora.{name}")
         for name, block in CORPORA.items()
     }
 
@@ -32,7 +34,7 @@ def dump_parts(wildcards):
 
 def dump_part_file(wildcards):
     if OWN_PARTS[wildcards.dump]:
-        return OWN_PARTS[wildcards.dump][wildcards.part]
+        return piece_files(OWN_PARTS[wildcards.dump][wildcards.part])
     if MULTIPART:
         return f"resources/dumps/{wildcards.dump}/parts/{wildcards.part}"
     return f"resources/dumps/{wildcards.dump}/{DUMP_FILE}"
@@ -58,3 +60,14 @@ def corpus_format(wildcards):
 
 def corpus_options(wildcards):
     return source_options(CORPORA[wildcards.dump])
+
+
+def corpus_ranges(wildcards):
+    return piece_ranges(OWN_PARTS[wildcards.dump].get(wildcards.part, []))
+
+
+def extract_sizes(wildcards, input):
+    # a byte range of a large file: its share of it, not the whole file's size
+    ranges = corpus_ranges(wildcards)
+    ranged = sum(b - a for a, b in ranges.values()) / 1e6
+    return dict(part_mb=input_mb([f for f in input if f not in ranges]) + ranged)
