@@ -297,6 +297,40 @@ def test_two_groups_of_one_table_compared_at_equal_size_show_a_planted_concept(t
     md = (wd / "results/tables/corpora.md").read_text()
     assert "company" in md and f"{plain_tokens // 2:,} tokens" in md
     assert (wd / "results/corpora/wilcoxon.parquet").exists()
+    _declares_its_models_need_on_the_cluster(wd)
+
+
+def _declares_its_models_need_on_the_cluster(wd: Path) -> None:
+    """The comparison's jobs planned by the cluster command (the SLURM profile, forced,
+    dry) on the finished run: each declares at least 1.3x what its resource model needs
+    at the sizes stated here from the files (not the sizes the rules read)."""
+    import importlib.util
+    import math
+
+    from learnability.pipeline import resources as cost
+    from learnability.pipeline.planning import dry_run, planned_jobs
+
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        return  # the dev extra's (the cluster plan's tests say so)
+    shutil.copytree(REPO / "profiles", wd / "profiles")
+    rules = ["extract_part", "draw_corpus", "corpus_comparison", "plot_corpora"]
+    jobs = [j for j in planned_jobs(dry_run(wd, wd, [wd / "config/config.yaml"], rules))
+            if j.rule in rules]  # fmt: skip
+    assert sorted({j.rule for j in jobs}) == sorted(rules)
+    for job in jobs:
+        corpus = wd / "results/corpus" / job.wildcards.get("dump", "")
+        if job.rule == "draw_corpus":
+            stats = json.loads((corpus / "stats.json").read_text())
+            need = cost.need("draw_corpus", tokens=stats["tokens"], lines=stats["lines"],
+                             text_mb=(corpus / "text.txt.gz").stat().st_size / 1e6)  # fmt: skip
+        elif job.rule == "extract_part":
+            source = "both.csv" if job.wildcards["dump"] == "planted" else "plain.jsonl.gz"
+            need = cost.need("extract_part", part_mb=(wd / source).stat().st_size / 1e6)
+        else:
+            need = cost.need(job.rule)
+        for key, want in (("mem_mb", need.mem_mb), ("runtime", need.runtime),
+                          ("disk_mb", need.disk_mb)):  # fmt: skip
+            assert int(job.resources[key]) >= math.floor(1.3 * want), (job, key, want)
 
 
 def dry_run_shipped_config(tmp_path: Path, configfile: str, extras: tuple[str, ...]) -> str:
