@@ -553,8 +553,8 @@ def corpus_figure(differences: pd.DataFrame, title: str, level: float = 0.05) ->
     fig = Figure(figsize=(w, h), dpi=DPI, layout="constrained")
     axes = fig.subplots(len(rows), len(embeddings), squeeze=False, sharey=True)
     half = student.ppf(1 - level / 2, differences["df"]) * differences["se"]
-    span = np.nanmax(np.abs(np.where(np.isfinite(half), differences["difference"] + half,
-                                     differences["difference"])))  # fmt: skip
+    reach = np.abs(differences["difference"]) + np.where(np.isfinite(half), half, 0.0)
+    span = np.nanmax(reach)
     span = float(span) * 1.1 if np.isfinite(span) and span > 0 else 0.1
     for r, (a, b, scheme) in enumerate(rows):
         for c, embedding in enumerate(embeddings):
