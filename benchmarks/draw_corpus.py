@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from toysize import add_smoke
 
-from learnability.corpus.extract import iter_lines
+from learnability.corpus.lines import iter_lines
 from learnability.corpus.sample import sample_lines
 from learnability.pipeline.resources import need
 

@@ -30,7 +30,8 @@ sys.path[:] = [
     p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
 ]
 
-from learnability.corpus.extract import extract_corpus, gzip_members, join_corpus  # noqa: E402
+from learnability.corpus.extract import extract_corpus, join_corpus  # noqa: E402
+from learnability.corpus.lines import gzip_members  # noqa: E402
 from learnability.corpus.synthdump import write_dump  # noqa: E402
 from learnability.embeddings.glove import count_for_glove  # noqa: E402
 

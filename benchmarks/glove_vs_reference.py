@@ -47,7 +47,7 @@ def time_glove_python(corpus: str, threads: int) -> tuple[int, float]:
     from glove import Glove
 
     from learnability.corpus.cooccur import count_cooccurrences
-    from learnability.corpus.extract import LineCorpus, count_vocabulary
+    from learnability.corpus.lines import LineCorpus, count_vocabulary
 
     words, _ = count_vocabulary(corpus, 5)
     index = {w: i for i, w in enumerate(words)}

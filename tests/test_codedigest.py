@@ -118,6 +118,14 @@ def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
     assert (
         "learnability.embeddings.glove" not in word2vec.modules and "gensim" in word2vec.libraries
     )
+    # GloVe reads an extracted corpus (corpus.lines), not how one is made: an edit to a
+    # corpus source's reader or the wikitext stripper does not retrain it, nor does a
+    # gensim upgrade under provenance.libraries: rerun
+    glove = codedigest.code_of_modules([method("glove").trainer.split(":")[0]])
+    assert "learnability.corpus.lines" in glove.modules
+    extraction = {"extract", "sources", "tables", "plaintext", "documents", "wikitext"}
+    assert not {f"learnability.corpus.{m}" for m in extraction} & set(glove.modules)
+    assert "gensim" not in glove.libraries
 
 
 def _imported_at_runtime(script: Path) -> set[str]:

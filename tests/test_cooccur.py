@@ -141,7 +141,7 @@ def test_counting_by_member_in_processes_gives_the_same_bytes(monkeypatch, tmp_p
     processes, each within half a tiny budget: the same vocabulary, counts and buckets,
     entry for entry, as one process reading the file; the members' lines are the file's."""
     from learnability.corpus import cooccur
-    from learnability.corpus.extract import gzip_members, iter_lines, member_lines
+    from learnability.corpus.lines import gzip_members, iter_lines, member_lines
     from learnability.embeddings.glove import count_for_glove
 
     parts = [_zipf_lines(seed, n) for seed, n in ((1, 300), (2, 1), (3, 500), (4, 120))]

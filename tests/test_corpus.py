@@ -10,7 +10,8 @@ import pytest
 from conftest import page, write_dump
 
 from learnability.corpus import extract as corpus
-from learnability.corpus.extract import extract_corpus, iter_lines
+from learnability.corpus.extract import extract_corpus
+from learnability.corpus.lines import iter_lines
 from learnability.errors import InputError
 
 LONG = " ".join(f"w{i % 50}x" for i in range(2500))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from conftest import needs_glove_python
 
-from learnability.corpus.extract import count_vocabulary
+from learnability.corpus.lines import count_vocabulary
 from learnability.embeddings import load_embedding, save_embedding, train
 from learnability.embeddings.gaussian import random_embedding, write_random_embedding
 

@@ -16,7 +16,8 @@ from conftest import REPO
 from scipy import stats as scipy_stats
 
 from learnability import schemas
-from learnability.corpus.extract import corpus_prefix, iter_lines
+from learnability.corpus.extract import corpus_prefix
+from learnability.corpus.lines import iter_lines
 from learnability.pipeline.config import fill_defaults, load_schema
 from learnability.pipeline.params import embedding_params
 from learnability.pipeline.sweep_scoring import score_point

@@ -517,7 +517,7 @@ def _start_worker(words: list[str], window: int, mode: str, budget: int, folder:
 
 
 def _count_member(task: tuple[int, str, int, int]) -> tuple[list[Path], int]:
-    from learnability.corpus.extract import member_lines
+    from learnability.corpus.lines import member_lines
 
     number, corpus, start, end = task
     w = _WORKER
@@ -541,7 +541,7 @@ def count_members(
     budget_bytes: int = 1 << 30,
     workdir: str | os.PathLike[str] | None = None,
 ) -> CooccurrenceCounter:
-    """Count the gzip members ``members`` of ``corpus`` (:func:`learnability.corpus.extract.
+    """Count the gzip members ``members`` of ``corpus`` (:func:`learnability.corpus.lines.
     gzip_members`) in ``processes`` worker processes, each within ``budget_bytes /
     processes``; returns a counter holding every member's shards, ready to
     :meth:`~CooccurrenceCounter.finish_buckets`. The counts are those of one counter

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.corpus.documents import Document, SourceOptions
+from learnability.corpus.lines import iter_lines
 from learnability.corpus.tokenize import normalize, token_lines
 from learnability.corpus.wikitext import drop_prefixes, strip_wikitext
 from learnability.errors import InputError
@@ -505,120 +506,6 @@ def corpus_prefix(
     stats = {"fraction": fraction, "tokens": kept, "corpus_tokens": total, "lines": lines}
     write_json(stats, out_stats)
     return stats
-
-
-def iter_lines(path: str | os.PathLike[str]) -> Iterator[list[str]]:
-    """Yield the token lists of a corpus written by :func:`extract_corpus`."""
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            tokens = line.split()
-            if tokens:
-                yield tokens
-
-
-class LineCorpus:
-    """A re-iterable corpus for gensim (each pass re-reads the gzip file)."""
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-
-    def __iter__(self) -> Iterator[list[str]]:
-        return iter_lines(self.path)
-
-
-def gzip_members(path: str | os.PathLike[str]) -> list[tuple[int, int]]:
-    """(start, end) byte offsets of each member of a gzip file. A corpus joined from a
-    dump's parts has one member per part (:func:`join_corpus` concatenates them), and
-    each member is a run of whole lines, so the members can be read apart. One pass of
-    decompression finds them (zlib, a few seconds a GB): no index to keep in step."""
-    import zlib
-
-    members: list[tuple[int, int]] = []
-    start = base = 0
-    inflater = zlib.decompressobj(wbits=31)
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 22):
-            data = chunk
-            while data:
-                inflater.decompress(data)
-                if not inflater.eof:
-                    base += len(data)
-                    break
-                rest = inflater.unused_data
-                end = base + len(data) - len(rest)
-                members.append((start, end))
-                start = base = end
-                data = rest
-                inflater = zlib.decompressobj(wbits=31)
-    size = os.path.getsize(path)
-    if start < size:  # a member cut short: reading it raises gzip's own error
-        members.append((start, size))
-    return members
-
-
-class _ByteRange(io.RawIOBase):
-    """``length`` bytes of an open binary file from its current position."""
-
-    def __init__(self, fh: IO[bytes], length: int) -> None:
-        self._fh, self._left = fh, length
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        n = min(len(buffer), self._left)
-        if n <= 0:
-            return 0
-        got = self._fh.readinto(memoryview(buffer)[:n])
-        self._left -= got
-        return got
-
-
-def member_lines(path: str | os.PathLike[str], start: int, end: int) -> Iterator[list[str]]:
-    """The token lists of the gzip members in bytes [start, end) of ``path`` (see
-    :func:`gzip_members`); the whole file's lines are the members' lines in order."""
-    with open(path, "rb") as raw:
-        raw.seek(start)
-        reader = io.BufferedReader(_ByteRange(raw, end - start), 1 << 20)
-        with gzip.GzipFile(fileobj=reader) as gz:
-            for line in io.TextIOWrapper(gz, encoding="utf-8"):
-                tokens = line.split()
-                if tokens:
-                    yield tokens
-
-
-def _member_counts(task: tuple[str, int, int]) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for tokens in member_lines(*task):
-        counts.update(tokens)
-    return counts
-
-
-def count_vocabulary(
-    corpus: str,
-    min_count: int,
-    processes: int = 1,
-    members: list[tuple[int, int]] | None = None,
-) -> tuple[list[str], np.ndarray]:
-    """Words with count >= min_count, most frequent first (ties alphabetical). With
-    ``processes`` > 1 the gzip members (a joined corpus' parts; ``members`` if already
-    found by :func:`gzip_members`) are counted in that many processes at once; the
-    counts, and so the result, are the same."""
-    counts: Counter[str] = Counter()
-    if members is None:
-        members = gzip_members(corpus) if processes > 1 else []
-    if len(members) > 1:
-        from learnability.corpus.parallel import process_pool
-
-        tasks = [(str(corpus), a, b) for a, b in members]
-        with process_pool(min(processes, len(members))) as pool:
-            for part in pool.imap_unordered(_member_counts, tasks):
-                counts.update(part)
-    else:
-        for tokens in iter_lines(corpus):
-            counts.update(tokens)
-    kept = sorted((w for w, c in counts.items() if c >= min_count), key=lambda w: (-counts[w], w))
-    return kept, np.array([counts[w] for w in kept], dtype=np.int64)
 
 
 def write_wikicorpus_text(

@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from learnability.corpus.extract import iter_lines
+from learnability.corpus.lines import iter_lines
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
 

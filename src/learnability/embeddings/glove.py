@@ -48,7 +48,7 @@ import numpy as np
 from numba import njit, prange
 
 from learnability.corpus.cooccur import CooccurrenceCounter, count_members, encode_lines
-from learnability.corpus.extract import LineCorpus, count_vocabulary, gzip_members
+from learnability.corpus.lines import LineCorpus, count_vocabulary, gzip_members
 from learnability.embeddings.store import Embedding
 from learnability.logs import Progress
 from learnability.protocol.threads import numba_threads

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from glove import Glove
 
 from learnability.corpus.cooccur import count_cooccurrences
-from learnability.corpus.extract import LineCorpus, count_vocabulary
+from learnability.corpus.lines import LineCorpus, count_vocabulary
 from learnability.embeddings.store import Embedding
 
 
