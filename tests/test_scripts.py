@@ -72,7 +72,7 @@ def test_extract_script_on_bad_dumps(tmp_path, case):
         input={"dump": str(dump)},
         output={"text": "t.txt.gz", "counts": "c.parquet", "stats": "s.json"},
         params={"min_article_tokens": 50, "max_line_tokens": 1000, "source": "mediawiki",
-                "options": {}},
+                "options": {}, "ranges": {}},
     )  # fmt: skip
     assert re.search(match, msg), msg
 
@@ -86,7 +86,7 @@ def test_extract_script_on_a_bad_corpus_of_your_own(tmp_path):
         input={"part": str(table)},
         output={"text": "t.txt.gz", "counts": "c.parquet", "stats": "s.json"},
         params={"min_article_tokens": 1, "max_line_tokens": 1000, "source": "csv",
-                "options": {"text_column": "text", "group_column": None}},
+                "options": {"text_column": "text", "group_column": None}, "ranges": {}},
     )  # fmt: skip
     assert re.search(r"posts\.csv:1: no column 'text'; set dump\.text_column", msg), msg
 

@@ -40,6 +40,10 @@ RUN_ELSEWHERE = {
     r"snakemake --cores 2 --configfile my-corpus\.yaml": "test_workflow_runs.py::test_your_"
     "own_corpus_from_text_files_json_lines_or_csv runs a folder of text files through the "
     "workflow, and JSON Lines and CSV to the same corpus",
+    r"(\.venv/bin/)?snakemake --cores \d+ --configfile config/corpora\.yaml": "test_"
+    "workflow_runs.py::test_the_corpus_comparison_plans_a_draw_and_a_training_per_corpus_"
+    "and_seed plans it; test_workflow_runs.py::test_two_groups_of_one_table_compared_at_"
+    "equal_size_show_a_planted_concept runs every job of a comparison on real text",
     r"snakemake --cores N( -n)?": "test_workflow.py::test_code_edits_rerun_exactly_the_jobs_"
     "that_run_that_code plans it after each kind of edit, on a finished run",
     r"(\.venv/bin/)?pip install -e '\.\[transformer\]'": "the extra that "
