@@ -38,6 +38,7 @@ HEAVY = (
     "test_site.py::test_every_example_on_a_page_runs_and_prints_what_the_page_shows[README.md]",
     "test_workflow_runs.py::test_multipart_dump",
     "test_workflow_runs.py::test_your_own_corpus",
+    "test_workflow_runs.py::test_two_groups_of_one_table",
     "test_workflow_runs.py::test_module_with_a_prefix",
     "test_workflow_runs.py::test_pretrained_embeddings",
     "test_workflow_runs.py::test_paper_config",
