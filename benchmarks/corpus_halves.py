@@ -10,9 +10,12 @@ bound for each corpus' own sampling.
 
 Usage: python benchmarks/corpus_halves.py [--replicates 20] [--iterations 100] [--smoke]
 
+The tests of one replicate share its halves, so the standard errors printed (binomial
+over every test) are somewhat too small.
+
 Prints the share of tests below 0.05 for the workflow's test and for the baseline, each
 with its binomial standard error, and their ratio. It reads
-results/corpus/enwiki-sample/text.txt.gz (`make run`'s; else it extracts it); about 25 s a replicate
+results/corpus/enwiki-sample/text.txt.gz (`make run`'s; else it extracts it); about 12 s a replicate
 on 2 cores at the defaults (dim 100 to keep it short; the comparison's statistics do not
 depend on the dimension)."""
 
