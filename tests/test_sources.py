@@ -163,7 +163,8 @@ def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
     """A JSON Lines file and a text file of one document a line, larger than part_mb,
     are cut into byte ranges, one job each: every line is read by exactly one part,
     whether a cut falls inside a line or on its first byte, and the parts join to the
-    corpus one job makes. A compressed file or a CSV is not cut."""
+    corpus one job makes; a Parquet file is cut between its row groups. A compressed
+    file or a CSV is not cut."""
     from learnability.corpus.sources import corpus_plan
 
     docs = _documents()[:12]  # about 18 kB: up to 14 parts a file below
@@ -186,6 +187,28 @@ def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
             tmp = tmp_path / f"{name}-{part_bytes}"
             tmp.mkdir()
             assert _join_parts(tmp, plan, source, **options) == whole, (name, part_bytes)
+    # a Parquet file: cut between its row groups (of 5 rows here), rows numbered in the file
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table_path = tmp_path / "lee.parquet"
+    pq.write_table(pa.table({"text": docs}), table_path, row_group_size=5)
+    whole, _ = _extract(tmp_path, "whole-parquet", [table_path], "parquet")
+    plan = corpus_plan({"format": "parquet", "source": str(table_path),
+                        "part_mb": table_path.stat().st_size / 3 / 2**20})  # fmt: skip
+    groups = [pieces[0][1:] for pieces in plan.values()]
+    assert len(groups) >= 2 and groups[0][0] == 0 and groups[-1][1] == -(-len(docs) // 5)
+    assert all(a[1] == b[0] for a, b in zip(groups, groups[1:], strict=False))
+    (tmp_path / "parquet-parts").mkdir()
+    assert _join_parts(tmp_path / "parquet-parts", plan, "parquet") == whole
+    # a part's rows are numbered in the file: the third part starts at row 11
+    bad_table = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"text": list(range(12))}), bad_table, row_group_size=5)
+    plan = corpus_plan({"format": "parquet", "source": str(bad_table), "part_mb": 1e-6})
+    assert len(plan) == 3  # 12 rows: groups of 5, 5 and 2
+    (tmp_path / "bad-parquet").mkdir()
+    with pytest.raises(InputError, match=rf"^{bad_table}: row 11: column 'text' holds int 10"):
+        _join_parts(tmp_path / "bad-parquet", {"part-0003": plan["part-0003"]}, "parquet")
     # not cut: compressed, or CSV (a quoted cell may hold a newline)
     packed = _compress(jsonl, ".gz")
     table = tmp_path / "lee.csv"

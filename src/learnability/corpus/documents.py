@@ -46,7 +46,8 @@ class SourceOptions:
     group_column: str | None = None
     # a group's corpus: only the documents whose group column holds this
     group: str | None = None
-    # [start, end): the lines whose first byte lies in it, of a file cut into parts
+    # a part of a file cut into parts: [start, end) the lines whose first byte lies in
+    # it, or a Parquet file's row groups
     byte_range: tuple[int, int] | None = None
 
 

@@ -109,19 +109,58 @@ Piece = tuple[str, "int | None", "int | None"]
 
 
 def splittable(path: Path, source: str, document: str | None) -> bool:
-    """Whether a file can be cut into byte ranges at line ends: one document a line
-    (JSON Lines, text by line) and not compressed (a compressed stream is read from its
-    start). CSV is not: a quoted cell may hold a newline."""
+    """Whether a file can be cut into parts: one document a line (JSON Lines, text by
+    line) and not compressed (a compressed stream is read from its start), cut into byte
+    ranges at line ends; or a Parquet file, cut between its row groups. CSV is not: a
+    quoted cell may hold a newline."""
     from learnability.corpus.documents import compression_of
 
+    if source == "parquet":
+        return True
     line_based = source == "jsonl" or (source == "text" and document == "line")
     return line_based and compression_of(path) is None
 
 
+def _row_group_bytes(path: Path) -> list[int]:
+    """The compressed size of each row group of a Parquet file (its footer alone)."""
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(path).metadata
+    return [sum(meta.row_group(g).column(c).total_compressed_size
+                for c in range(meta.num_columns)) for g in range(meta.num_row_groups)]  # fmt: skip
+
+
+def cuts(path: Path, part_bytes: int) -> list[tuple[int, int]]:
+    """The ranges a splittable file is cut into, a part each: [start, end) byte ranges
+    of about ``part_bytes`` (a line belongs to the range its first byte is in:
+    :func:`learnability.corpus.documents.read_lines`), or for Parquet [first, end) row
+    groups, consecutive groups of about ``part_bytes`` together (a group is never cut)."""
+    if path.suffix.lower() != ".parquet":
+        size = path.stat().st_size
+        return [(a, min(a + part_bytes, size)) for a in range(0, size, part_bytes)]
+    out: list[tuple[int, int]] = []
+    start, held = 0, 0
+    sizes = _row_group_bytes(path)
+    for g, n in enumerate(sizes):
+        if held and held + n > part_bytes:
+            out.append((start, g))
+            start, held = g, 0
+        held += n
+    out.append((start, len(sizes)))
+    return out
+
+
+def range_mb(path: str, start: int, end: int) -> float:
+    """MB (10^6 bytes) on disk of a piece's range (bytes, or a Parquet file's row
+    groups): what its extraction job reads."""
+    if Path(path).suffix.lower() == ".parquet":
+        return sum(_row_group_bytes(Path(path))[start:end]) / 1e6
+    return (end - start) / 1e6
+
+
 def plan_pieces(files: list[Path], part_bytes: int, can_split) -> list[list[Piece]]:
     """:func:`plan_parts`, with each file ``can_split`` accepts that is larger than
-    ``part_bytes`` cut into byte ranges of ``part_bytes``, a part each (a line belongs to
-    the range its first byte is in: :func:`learnability.corpus.documents.read_lines`)."""
+    ``part_bytes`` cut by :func:`cuts`, a part each."""
     parts: list[list[Piece]] = []
     small: list[Path] = []
 
@@ -131,13 +170,13 @@ def plan_pieces(files: list[Path], part_bytes: int, can_split) -> list[list[Piec
         small.clear()
 
     for f in files:
-        size = f.stat().st_size
-        if size > part_bytes and can_split(f):
-            flush()
-            for start in range(0, size, part_bytes):
-                parts.append([(str(f.resolve()), start, min(start + part_bytes, size))])
-        else:
-            small.append(f)
+        if f.stat().st_size > part_bytes and can_split(f):
+            ranges = cuts(f, part_bytes)
+            if len(ranges) > 1:
+                flush()
+                parts += [[(str(f.resolve()), a, b)] for a, b in ranges]
+                continue
+        small.append(f)
     flush()
     return parts
 

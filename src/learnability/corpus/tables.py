@@ -128,7 +128,8 @@ def read_tsv(
 def read_parquet(
     path: Path, options: SourceOptions, progress_every: float | None = None
 ) -> Iterator[Document]:
-    """A Parquet table, read a row group at a time."""
+    """A Parquet table, read a row group at a time (``options.byte_range``: the row
+    groups [first, end) of a part)."""
     import pyarrow.parquet as pq
 
     require_file(path)
@@ -141,8 +142,10 @@ def read_parquet(
     for key, column in _columns(options):
         if column is not None and column not in present:
             raise _missing(path, "", column, key, present)
-    row = 0
-    for batch in table.iter_batches(columns=columns):
+    # a part of a large file: its row groups [first, end), rows numbered in the file
+    first, end = options.byte_range or (0, table.metadata.num_row_groups)
+    row = sum(table.metadata.row_group(g).num_rows for g in range(first))
+    for batch in table.iter_batches(columns=columns, row_groups=range(first, end)):
         for values in batch.to_pylist():
             row += 1
             yield _document(path, f": row {row}", values, options)

@@ -6,6 +6,7 @@ from learnability.corpus.sources import (
     min_document_tokens,
     piece_files,
     piece_ranges,
+    range_mb,
     source_options,
 )
 from learnability.pipeline.corpus_draws import corpus_blocks
@@ -67,7 +68,7 @@ def corpus_ranges(wildcards):
 
 
 def extract_sizes(wildcards, input):
-    # a byte range of a large file: its share of it, not the whole file's size
+    # a range of a large file (bytes, or row groups): its share, not the whole file
     ranges = corpus_ranges(wildcards)
-    ranged = sum(b - a for a, b in ranges.values()) / 1e6
+    ranged = sum(range_mb(path, a, b) for path, (a, b) in ranges.items())
     return dict(part_mb=input_mb([f for f in input if f not in ranges]) + ranged)
