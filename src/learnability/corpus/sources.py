@@ -11,6 +11,7 @@ Each takes one file or a folder of them, compressed or not (gz, bz2, xz, zst).""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,13 +122,16 @@ def splittable(path: Path, source: str, document: str | None) -> bool:
     return line_based and compression_of(path) is None
 
 
-def _row_group_bytes(path: Path) -> list[int]:
-    """The compressed size of each row group of a Parquet file (its footer alone)."""
+@functools.lru_cache(maxsize=256)
+def _row_group_bytes(path: Path) -> tuple[int, ...]:
+    """The compressed size of each row group of a Parquet file (its footer alone; read
+    once a process: the plan and each part's resources ask for it)."""
     import pyarrow.parquet as pq
 
     meta = pq.ParquetFile(path).metadata
-    return [sum(meta.row_group(g).column(c).total_compressed_size
-                for c in range(meta.num_columns)) for g in range(meta.num_row_groups)]  # fmt: skip
+    groups = (meta.row_group(g) for g in range(meta.num_row_groups))
+    return tuple(sum(rg.column(c).total_compressed_size for c in range(meta.num_columns))
+                 for rg in groups)  # fmt: skip
 
 
 def cuts(path: Path, part_bytes: int) -> list[tuple[int, int]]:
@@ -140,7 +144,7 @@ def cuts(path: Path, part_bytes: int) -> list[tuple[int, int]]:
         return [(a, min(a + part_bytes, size)) for a in range(0, size, part_bytes)]
     out: list[tuple[int, int]] = []
     start, held = 0, 0
-    sizes = _row_group_bytes(path)
+    sizes = _row_group_bytes(path.resolve())
     for g, n in enumerate(sizes):
         if held and held + n > part_bytes:
             out.append((start, g))
@@ -154,7 +158,7 @@ def range_mb(path: str, start: int, end: int) -> float:
     """MB (10^6 bytes) on disk of a piece's range (bytes, or a Parquet file's row
     groups): what its extraction job reads."""
     if Path(path).suffix.lower() == ".parquet":
-        return sum(_row_group_bytes(Path(path))[start:end]) / 1e6
+        return sum(_row_group_bytes(Path(path).resolve())[start:end]) / 1e6
     return (end - start) / 1e6
 
 

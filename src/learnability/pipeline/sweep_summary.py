@@ -11,7 +11,7 @@ import pandas as pd
 from learnability.pipeline.sweeps import PARAM_PREFIX, format_value
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.adjust import adjust_pvalues
-from learnability.statistics.comparison import compare_embeddings
+from learnability.statistics.comparison import compare_embeddings, per_method_overlap
 
 
 def param_columns(df: pd.DataFrame) -> list[str]:
@@ -100,14 +100,6 @@ def sweep_effects(
 
 def _numeric(value) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-
-
-def per_method_overlap(overlap: pd.DataFrame | None, methods: list[str]) -> pd.DataFrame | None:
-    """The sweep's list overlap (one vocabulary, which every method shares) as the
-    comparison reads it: a copy per method."""
-    if overlap is None or overlap.empty:
-        return None
-    return pd.concat([overlap.assign(embedding=m) for m in methods], ignore_index=True)
 
 
 def sweep_wilcoxon(

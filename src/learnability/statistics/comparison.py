@@ -167,6 +167,15 @@ def comparison_units(auc: pd.DataFrame, pairs: list[tuple], units: str) -> pd.Da
     ).T.rename_axis(auc.index.name)
 
 
+def per_method_overlap(overlap: pd.DataFrame | None, methods: list[str]) -> pd.DataFrame | None:
+    """A list overlap computed once on a vocabulary that several compared embeddings
+    share (a sweep's methods, a corpus comparison's corpora), as
+    :func:`compare_embeddings` reads it: a copy per embedding."""
+    if overlap is None or overlap.empty:
+        return None
+    return pd.concat([overlap.assign(embedding=m) for m in methods], ignore_index=True)
+
+
 def compare_embeddings(
     summary: pd.DataFrame,
     embeddings: list[str],

@@ -33,7 +33,11 @@ import pandas as pd
 
 from learnability.errors import InputError
 from learnability.statistics.adjust import adjust_pvalues
-from learnability.statistics.comparison import compare_embeddings, comparison_pairs
+from learnability.statistics.comparison import (
+    compare_embeddings,
+    comparison_pairs,
+    per_method_overlap,
+)
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -147,9 +151,7 @@ def corpus_wilcoxon(
     for embedding, part in scores.groupby("embedding", sort=False):
         mean = part.groupby(["corpus", "list", "negatives"], sort=False)["mean"].mean()
         summary = mean.reset_index().rename(columns={"corpus": "embedding"}).assign(metric="auc")
-        ov = None
-        if overlap is not None and not overlap.empty:
-            ov = pd.concat([overlap.assign(embedding=c) for c in corpora], ignore_index=True)
+        ov = per_method_overlap(overlap, corpora)
         out = compare_embeddings(summary, corpora, alternative, "shared", ov, units or ["lists"])
         out = out.rename(columns={"embedding_a": "corpus_a", "embedding_b": "corpus_b"})
         out.insert(0, "embedding", embedding)
