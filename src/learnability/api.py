@@ -61,6 +61,8 @@ C: float = default("learnability.C")
 SEED: int = default("learnability.seed")
 N_BINS: int = default("learnability.frequency_bins")
 ADJUST: str = default("random_lists.adjust")
+ALPHA: float = default("power.alpha")
+POWER: float = default("power.power")
 NEGATIVES = ("uniform", "frequency_matched")
 
 # nulls kept across calls (in memory) and processes (on disk): (vectors, key, settings)
@@ -91,7 +93,8 @@ class Scores:
     - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary, and why;
     - one table per analysis of the registry (:mod:`learnability.analyses.registry`),
       in ``analyses`` and as an attribute of its name: ``codelength`` (each list's online
-      codelength and its null's), ``suggestions`` (what each list may be missing),
+      codelength and its null's), ``bounds`` (each list's bounds on its AUC from a
+      jackknife over its members), ``suggestions`` (what each list may be missing),
       ``suggestion_check`` (the held-out check of that), ``entanglement`` (how much of
       each list is each other one); empty when turned off.
     """
@@ -133,6 +136,8 @@ def score(
     min_words: int = MIN_WORDS,
     n_bins: int = N_BINS,
     adjust: str = ADJUST,
+    alpha: float = ALPHA,
+    power: float = POWER,
     bootstrap: int = 0,
     name: str | None = None,
     **analyses,
@@ -142,7 +147,9 @@ def score(
     or ``frequency_matched``, which needs word counts), an empirical p-value against
     ``null_lists`` random lists of the list's in-vocabulary size (or frequency profile)
     scored with ``null_iterations`` splits and compared by ``pvalue_method``
-    (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none).
+    (``random_lists.method``), adjusted across the lists by ``adjust`` (holm, bh, none),
+    and the smallest mean AUC that lists of its size would be detected at, p <= ``alpha``,
+    with probability ``power`` (``auc_detectable``; ``power.alpha``, ``power.power``).
 
     ``null_seed`` (default ``seed + 1``) draws the random lists; ``bootstrap`` resamples
     give each mean an interval in ``summary`` (0: none). Lists with fewer than
@@ -265,7 +272,7 @@ def score(
     per_iteration = pd.concat([r.iterations for r in results], ignore_index=True)
     summary = summarize(per_iteration, bootstrap=bootstrap, seed=seed)
     null = pd.concat(list(nulls.values()), ignore_index=True)
-    tests = pvalues(summary, null, True, adjust, pvalue_method, per_iteration)
+    tests = pvalues(summary, null, True, adjust, pvalue_method, per_iteration, alpha, power)
     means = summary.pivot_table(index="list", columns="metric", values="mean", sort=False)
     table = pd.DataFrame(
         {
@@ -276,8 +283,13 @@ def score(
     )
     for metric in ("accuracy", "recall", "fpr", "precision", "auc"):
         table[metric] = tests["list"].map(means[metric]).to_numpy()
-    for column in ("p_value", "p_adjusted", "p_tail", "null_z", "p_floor", "p_mc_se"):
+    for column in ("p_value", "p_adjusted", "p_tail", "null_z", "p_floor", "p_mc_se",
+                   "auc_detectable"):  # fmt: skip
         table[column] = tests[column].to_numpy()
+    # what a list that is not learnable could still hold: its bounds from its members
+    bounds = tables["bounds"].set_index("list")
+    for column in ("auc_low", "auc_high"):
+        table[column] = tests["list"].map(bounds[column]).to_numpy(dtype=float)
     codes_table = tables["codelength"]
     for source, column in (("list", "compression"), ("null", "null_compression")):
         part = codes_table[codes_table["source"] == source].set_index("list")["compression"]
@@ -285,7 +297,7 @@ def score(
     settings = dict(
         embedding=label, iterations=iterations, null_lists=null_lists,
         null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
-        seed=seed, null_seed=null_seed, case=case, adjust=adjust,
+        seed=seed, null_seed=null_seed, case=case, adjust=adjust, alpha=alpha, power=power,
     )  # fmt: skip
     for values in settings_of.values():
         settings.update({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})

@@ -78,7 +78,8 @@ OUT_SUFFIXES = (".csv", ".parquet", ".json")
 # the per-list table that `evaluate` prints and writes (a view of learnability.api's)
 LIST_COLUMNS = [
     "list", "entries", "in_vocab", "accuracy", "recall", "fpr", "precision", "auc",
-    "p_value", "p_tail", "null_z", "compression", "null_compression",
+    "p_value", "p_tail", "null_z", "auc_detectable", "auc_low", "auc_high", "compression",
+    "null_compression",
 ]  # fmt: skip
 COVERAGE_SHOWN = [
     "list", "n_entries", "n_in_vocab", "n_oov", "n_phrases", "n_duplicates",
@@ -133,6 +134,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
         null_lists=args.null_lists,
         null_iterations=args.null_iterations,
         pvalue_method=args.pvalue_method,
+        alpha=args.alpha,
+        power=args.power,
         C=args.C,
         seed=args.seed,
         case=args.case,
@@ -214,7 +217,7 @@ def write_page(scores, emb, path: Path, seed: int) -> None:
     panels = panels_for(
         emb.vectors, emb.words, embedding=label, lists=list(scores.lists["list"]),
         members=scores.members, suggestions=scores.suggestions, summary=scores.summary,
-        non_members=200, seed=seed,
+        non_members=200, seed=seed, pvalues=scores.pvalues, bounds=scores.bounds,
     )  # fmt: skip
     title = f"learnability explorer: {label} ({scores.settings['negatives']} non-members)"
     write_explorer(explorer_figure(panels, scores.entanglement, title), path)
@@ -368,6 +371,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_PVALUE_METHOD,
         help="how lists' means are compared with random lists' (random_lists.method; "
         f"{DEFAULT_PVALUE_METHOD})",
+    )
+    ev.add_argument(
+        "--alpha",
+        type=float,
+        default=api.ALPHA,
+        help=f"the level of each list's smallest detectable AUC (power.alpha; {api.ALPHA})",
+    )
+    ev.add_argument(
+        "--power",
+        type=float,
+        default=api.POWER,
+        help=f"the power it is detected with (power.power; {api.POWER})",
     )
     ev.add_argument("--C", type=float, default=api.C, help=f"inverse L2 strength ({api.C})")
     ev.add_argument("--seed", type=int, default=api.SEED)

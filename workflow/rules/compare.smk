@@ -25,6 +25,8 @@ rule pvalues:
         adjust=config["random_lists"]["adjust"],
         method=config["random_lists"]["method"],
         list_iterations=config["learnability"]["iterations"],
+        alpha=config["power"]["alpha"],
+        power=config["power"]["power"],
     script:
         "../scripts/pvalues.py"
 

@@ -12,6 +12,7 @@ rule tables:
         random_rows="results/stats/random_rows.parquet",
         wilcoxon="results/stats/wilcoxon.parquet",
         codelength=analysis_files("codelength"),
+        bounds=analysis_files("bounds"),
     output:
         **table_files("table6", "table6", "Comparison"),
         **table_files("learnability", "learnability_table", "Learnability"),

@@ -13,12 +13,16 @@ with logged(snakemake) as log:
     entanglement = (
         read_tables(list(i.entanglement), "entanglement") if len(i.entanglement) else None
     )
+    pvalues = read_tables([i.pvalues], "pvalues")
+    pvalues = pvalues[pvalues["negatives"] == p.negatives]
+    bounds = read_tables(list(i.bounds), "bounds") if len(i.bounds) else None
     panels = []
     for name, vectors, vocab in zip(p.embeddings, i.vectors, i.vocab, strict=True):
         panels += panels_for(
             np.load(vectors, mmap_mode="r"), pd.read_parquet(vocab, columns=["word"])["word"],
             embedding=name, lists=p.lists, members=members, suggestions=suggestions,
-            summary=summary, non_members=p.non_members, seed=p.seed,
+            summary=summary, non_members=p.non_members, seed=p.seed, pvalues=pvalues,
+            bounds=bounds,
         )  # fmt: skip
     title = f"{p.title} ({p.negatives} non-members)"
     write_explorer(explorer_figure(panels, entanglement, title), snakemake.output[0])

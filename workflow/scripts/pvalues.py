@@ -12,7 +12,7 @@ with logged(snakemake):
         else None
     )
     write_table(
-        pvalues(summary, null, p.match_sizes, p.adjust, p.method, iterations),
+        pvalues(summary, null, p.match_sizes, p.adjust, p.method, iterations, p.alpha, p.power),
         snakemake.output.pvalues,
         "pvalues",
     )

@@ -12,6 +12,7 @@ with logged(snakemake):
         wilcoxon=read_tables([i.wilcoxon], "wilcoxon"),
         members=read_tables(list(i.members), "members"),
         codelength=read_tables(list(i.codelength), "codelength") if i.codelength else None,
+        bounds=read_tables(list(i.bounds), "bounds") if i.bounds else None,
         embeddings=list(p.embeddings),
         lists=list(p.lists),
         size=p.table_size,

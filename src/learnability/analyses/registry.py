@@ -28,7 +28,7 @@ from typing import Any
 from learnability.analyses.base import Analysis, Setting
 
 # the modules holding one ANALYSIS each, in the order score() runs them
-MODULES = ("codelength", "suggestions", "suggestion_check", "entanglement")
+MODULES = ("codelength", "bounds", "suggestions", "suggestion_check", "entanglement")
 SCOPES = ("lists", "pairs")
 
 

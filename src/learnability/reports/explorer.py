@@ -22,6 +22,7 @@ import pandas as pd
 
 from learnability.io import atomic_path
 from learnability.protocol.sampling import derive_seed
+from learnability.reports.formats import format_pvalue
 
 # a member is an outsider when its held-out score beats fewer than half of the split's
 # test non-members: the embedding places it with the non-members, not the list
@@ -41,6 +42,8 @@ class Panel:
     members: pd.DataFrame  # schema members, of this list and embedding
     suggestions: pd.DataFrame  # schema suggestions
     projection: pd.DataFrame  # word, role, x, y
+    # its test against random lists and what that test could have seen (verdict())
+    verdict: str = ""
 
 
 def projection(
@@ -185,7 +188,7 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
         visible = [e == panel.embedding and (li is None or li == panel.list) for e, li in owner]
         label = f"{panel.list} · {panel.embedding}"
         heading = f"{title}<br><sub>{panel.list} on {panel.embedding}: mean AUC {panel.auc:.3f}, " \
-                  f"{len(panel.members)} members</sub>"  # fmt: skip
+                  f"{len(panel.members)} members{panel.verdict}</sub>"  # fmt: skip
         buttons.append({"label": label, "method": "update",
                         "args": [{"visible": visible}, {"title.text": heading}]})  # fmt: skip
     first = buttons[0]["args"] if buttons else [{"visible": []}, {"title.text": title}]
@@ -228,6 +231,30 @@ def write_explorer(fig, path: str | os.PathLike[str]) -> None:
         tmp.write_text(html, encoding="utf-8")
 
 
+def verdict(pvalues: pd.DataFrame | None, bounds: pd.DataFrame | None, embedding: str,
+            name: str) -> str:  # fmt: skip
+    """One list's test in words, for its panel's heading: its p-value, the smallest AUC
+    that test detects (power), and its bounds from its members where there are some."""
+    parts = []
+    if pvalues is not None:
+        pv = pvalues[(pvalues["list"] == name) & (pvalues["embedding"] == embedding)]
+        if len(pv):
+            r = pv.iloc[0]
+            parts.append(f"p {format_pvalue(float(r['p_value']), float(r['p_floor']))}")
+            sde, level = float(r["auc_detectable"]), float(r["power_alpha"])
+            parts.append(
+                f"{float(r['power']):.0%} power from AUC {sde:.3f} (p <= {level:g})"
+                if np.isfinite(sde) else "no AUC detectable at this size"
+            )  # fmt: skip
+    if bounds is not None:
+        b = bounds[(bounds["list"] == name) & (bounds["embedding"] == embedding)]
+        if len(b) and np.isfinite(float(b["auc_high"].iloc[0])):
+            r = b.iloc[0]
+            parts.append(f"AUC {float(r['auc_low']):.3f}-{float(r['auc_high']):.3f} "
+                         f"({float(r['confidence']):.0%} bounds each)")  # fmt: skip
+    return "".join(f"; {p}" for p in parts)
+
+
 def panels_for(
     vectors: np.ndarray,
     words: Sequence[str],
@@ -239,8 +266,12 @@ def panels_for(
     summary: pd.DataFrame,
     non_members: int,
     seed: int,
+    pvalues: pd.DataFrame | None = None,
+    bounds: pd.DataFrame | None = None,
 ) -> list[Panel]:
-    """The panels of one embedding, one per list that has members and suggestions."""
+    """The panels of one embedding, one per list that has members and suggestions; with
+    ``pvalues`` and ``bounds``, each heading says what the list's test could have seen
+    (:func:`verdict`)."""
     out = []
     auc = summary[(summary["metric"] == "auc") & (summary["embedding"] == embedding)]
     auc = auc.set_index("list")["mean"]
@@ -251,5 +282,6 @@ def panels_for(
             continue
         proj = projection(vectors, words, m["index"].to_numpy(), s["index"].to_numpy(),
                           non_members=non_members, seed=seed, list_name=name)  # fmt: skip
-        out.append(Panel(embedding, name, float(auc.get(name, np.nan)), m, s, proj))
+        out.append(Panel(embedding, name, float(auc.get(name, np.nan)), m, s, proj,
+                         verdict(pvalues, bounds, embedding, name)))  # fmt: skip
     return out

@@ -64,14 +64,18 @@ def embedding_table(
     size: int,
     for_people: bool = False,
     codelength: pd.DataFrame | None = None,
+    bounds: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The paper's Tables 2-5 for one embedding: every metric per list, the random rows,
     the empirical p-value of each list's AUC (raw and adjusted), the generalised Pareto
     tail estimate where the empirical p is at or near its floor, and the distance from the
     null mean in null standard deviations. With ``codelength`` (schema ``codelength``),
     also each list's compression by the online code and its null's (random lists of its
-    size). ``for_people`` prints p-values as text: one at its floor as "< 1/(R+1)" (see
-    :func:`format_pvalue`)."""
+    size). Each list's smallest detectable AUC (at the p-values' ``power_alpha`` with
+    their ``power``) and, with ``bounds`` (schema ``bounds``), its one-sided bounds on the
+    AUC from resampling its members: what a list that is not learnable could still hold.
+    ``for_people`` prints p-values as text: one at its floor as "< 1/(R+1)" (see
+    :func:`format_pvalue`), and the bounds as one range."""
     s = summary[summary["embedding"] == embedding]
     wide = s.pivot(index="list", columns="metric", values="mean").reindex(lists)
     sizes = s.drop_duplicates("list").set_index("list")["size"].reindex(lists)
@@ -96,6 +100,18 @@ def embedding_table(
     else:
         out["p"], out[label], out["p tail (GPD)"] = raw, adj, pv["p_tail"].to_numpy()
     out["z (null SD)"] = pv["null_z"].to_numpy(dtype=float)
+    out[detectable_header(pv)] = pv["auc_detectable"].to_numpy(dtype=float)
+    if bounds is not None:
+        b = bounds[bounds["embedding"] == embedding].set_index("list").reindex(lists)
+        low, high = b["auc_low"].to_numpy(dtype=float), b["auc_high"].to_numpy(dtype=float)
+        level = next(iter(b["confidence"].dropna()), float("nan"))
+        if for_people:
+            out[f"AUC bounds ({level:.0%} each)"] = [
+                f"{lo:.3f}-{hi:.3f}" if np.isfinite(hi) else ""
+                for lo, hi in zip(low, high, strict=True)
+            ]
+        else:
+            out["AUC low"], out["AUC high"] = low, high
     if codelength is not None:
         cl = codelength[codelength["embedding"] == embedding]
         for source, header in (("list", "compression"), ("null", "null compression")):
@@ -108,6 +124,13 @@ def embedding_table(
         rec.update({HEADERS[m]: vals.get(m, np.nan) for m in METRICS})
         out = pd.concat([out, pd.DataFrame([rec])], ignore_index=True)
     return out
+
+
+def detectable_header(pv: pd.DataFrame) -> str:
+    """The smallest detectable AUC's column header, with the level and power it is at."""
+    alpha = next(iter(pv["power_alpha"].dropna()), float("nan"))
+    power = next(iter(pv["power"].dropna()), float("nan"))
+    return f"detectable AUC (p <= {alpha:g}, power {power:.0%})"
 
 
 def best_marks(t6: pd.DataFrame, embeddings: list[str], digits: int = 3):
@@ -314,6 +337,7 @@ def write_all(
     out: dict[str, str],
     members: pd.DataFrame | None = None,
     codelength: pd.DataFrame | None = None,
+    bounds: pd.DataFrame | None = None,
     headline_footer: str | None = None,
 ) -> None:
     """Write the tables of one negatives scheme (keys of ``out``: ``table6_md``, ...);
@@ -326,6 +350,7 @@ def write_all(
     summary, random_rows = scheme(summary), scheme(random_rows)
     pvalues, wilcoxon = scheme(pvalues), scheme(wilcoxon)
     codelength = None if codelength is None else scheme(codelength)
+    bounds = None if bounds is None else scheme(bounds)
     note = f" ({negatives} non-members)"
     t6 = table6(summary, random_rows, embeddings, lists, size)
     bold, italic = best_marks(t6, embeddings)
@@ -341,12 +366,22 @@ def write_all(
     )
     parts = [
         embedding_table(
-            summary, random_rows, pvalues, e, lists, size, for_people=True, codelength=codelength
-        )
+            summary,
+            random_rows,
+            pvalues,
+            e,
+            lists,
+            size,
+            for_people=True,
+            codelength=codelength,
+            bounds=bounds,
+        )  # fmt: skip
         for e in embeddings
     ]
     numbers = [
-        embedding_table(summary, random_rows, pvalues, e, lists, size, codelength=codelength)
+        embedding_table(
+            summary, random_rows, pvalues, e, lists, size, codelength=codelength, bounds=bounds
+        )  # fmt: skip
         for e in embeddings
     ]
     write_text(

@@ -15,6 +15,7 @@ from learnability.defaults import default
 from learnability.protocol.metrics import METRICS
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.adjust import adjust_pvalues
+from learnability.statistics.power import detectable_auc
 
 # For FPR lower is better: the paper's random(max) row reports the best random list per
 # metric, which for FPR is the smallest value.
@@ -505,6 +506,8 @@ def pvalues(
     adjust: str = "holm",
     method: str = DEFAULT_PVALUE_METHOD,
     iterations: pd.DataFrame | None = None,
+    alpha: float = default("power.alpha"),
+    power: float = default("power.power"),
 ) -> pd.DataFrame:
     """One row per (list, embedding, negatives): the observed mean AUC against the null of
     random lists like it (``match_sizes``: the list's ``null_key``, i.e. its size, or its
@@ -514,7 +517,11 @@ def pvalues(
 
     ``p_adjusted`` corrects for testing many lists on one embedding (the family is the
     lists of one embedding and negatives scheme): ``holm`` (family-wise error), ``bh``
-    (false discovery rate) or ``none``."""
+    (false discovery rate) or ``none``.
+
+    ``auc_detectable`` is the smallest mean AUC that lists of this size would reach p <=
+    ``alpha`` at with probability ``power``, against these random lists
+    (:func:`learnability.statistics.power.detectable_auc`)."""
     if method == "truncated" and iterations is None:
         raise ValueError("method: truncated needs the lists' per-iteration table")
     if method not in PVALUE_METHODS:
@@ -575,6 +582,9 @@ def pvalues(
                 "between_third": compared.between_third,
                 "null_skewness": compared.skewness,
                 **compare_with_null(observed, values, mc_se, upper),
+                "power_alpha": alpha,
+                "power": power,
+                "auc_detectable": detectable_auc(values, alpha, power),
             }
         )
     out = pd.DataFrame(rows)

@@ -10,6 +10,8 @@ def explorer_inputs(wildcards):
         summaries=summaries(EMBEDDINGS, [EXPLORER_NEGATIVES]),
         suggestions=analysis_files("suggestions")(w),
         entanglement=analysis_files("entanglement")(w),
+        pvalues="results/stats/pvalues.parquet",
+        bounds=analysis_files("bounds")(w),
     )
 
 

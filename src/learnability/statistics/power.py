@@ -1,0 +1,99 @@
+"""What a list's test could have seen: its power against an AUC, the smallest AUC it
+detects, and an upper bound on its AUC when it is not learnable.
+
+A list's statistic is its mean AUC over its splits, compared with random lists' values
+made comparable with it (:func:`learnability.statistics.significance.comparison_null`).
+Its p-value is at most ``alpha`` exactly when the statistic exceeds a critical value
+that the random lists fix (:func:`critical_value`). A list drawn from a concept whose
+lists of this size score ``auc`` on average is modelled as the random lists shifted to
+that mean: its statistic is ``auc + (V - mean(V))``, V one random list's value. Its
+power is then the share of random lists above ``critical - auc + mean(V)``, and the
+smallest detectable AUC the mean at which that share reaches ``power``
+(:func:`detectable_auc`): about the null's mean plus (z_alpha + z_power) of its SDs.
+
+The model's one assumption, that a concept's lists spread about their mean as random
+lists of their size spread about theirs, is checked on planted concepts of several
+strengths and sizes (``tests/test_power.py``: measured power against predicted). The
+upper bound does not make it: it resamples the list's own members
+(:func:`jackknife_bound`, computed by :mod:`learnability.analyses.bound`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats as st
+
+from learnability.defaults import default
+
+ALPHA: float = default("power.alpha")
+POWER: float = default("power.power")
+CONFIDENCE: float = default("power.confidence")
+
+
+def critical_value(values: np.ndarray, alpha: float) -> float:
+    """The value a list's statistic must exceed for its empirical p-value, (1 + #{null >=
+    x}) / (1 + R), to be at most ``alpha``: the (floor(alpha (R + 1)))-th largest random
+    list's value. +inf where no value can (``alpha`` below the floor 1 / (R + 1))."""
+    values = np.asarray(values, dtype=float)
+    allowed = int(np.floor(alpha * (values.size + 1) + 1e-9)) - 1
+    if allowed < 0:
+        return float("inf")
+    return float(np.sort(values)[::-1][allowed])
+
+
+def power_at(values: np.ndarray, alpha: float, auc: np.ndarray | float) -> np.ndarray:
+    """The power of a list's test at level ``alpha`` when its lists' mean AUC is ``auc``
+    (each of an array): the share of random lists whose value, shifted to that mean,
+    exceeds the critical value."""
+    values = np.asarray(values, dtype=float)
+    crit = critical_value(values, alpha)
+    shift = np.atleast_1d(np.asarray(auc, dtype=float)) - values.mean()
+    if not np.isfinite(crit):
+        return np.zeros(shift.shape)
+    ordered = np.sort(values)
+    # #{V + shift > crit} = R - #{V <= crit - shift}
+    above = values.size - np.searchsorted(ordered, crit - shift, side="right")
+    return above / values.size
+
+
+def detectable_auc(values: np.ndarray, alpha: float, power: float) -> float:
+    """The smallest mean AUC that a list of this null's size is detected at with
+    probability ``power`` at level ``alpha`` (:func:`power_at`): the critical value plus
+    the null's mean less its (1 - power) quantile, i.e. the k-th largest random list's
+    value, k = ceil(power R). NaN where no AUC up to 1 is (``alpha`` below the floor
+    1 / (R + 1), or the null too wide)."""
+    values = np.asarray(values, dtype=float)
+    crit = critical_value(values, alpha)
+    if not np.isfinite(crit):
+        return float("nan")
+    k = int(np.ceil(power * values.size - 1e-9))
+    kth = float(np.sort(values)[::-1][k - 1])
+    out = crit + values.mean() - kth
+    return float(out) if out <= 1.0 else float("nan")
+
+
+def jackknife_variance(group_means: np.ndarray, split_var: float, splits: int) -> float:
+    """The delete-a-group jackknife's variance of a list's mean AUC as a sample of its
+    concept's words, from the mean AUC of each of ``g`` runs that each leave one group of
+    members out: (g - 1) / g * sum (T_j - mean T)^2, less what the runs' own split noise
+    adds to it, (g - 1)^2 / g * ``split_var`` / ``splits`` (each run's mean is over
+    ``splits`` splits of variance ``split_var``); at least 0."""
+    t = np.asarray(group_means, dtype=float)
+    g = t.size
+    spread = (g - 1) / g * float(((t - t.mean()) ** 2).sum())
+    noise = (g - 1) ** 2 / g * split_var / splits
+    return max(spread - noise, 0.0)
+
+
+def jackknife_bound(
+    auc: float, auc_noise: float, group_means: np.ndarray, split_var: float, splits: int,
+    confidence: float,
+) -> tuple[float, float, float]:  # fmt: skip
+    """(standard error, lower, upper): one-sided bounds at ``confidence`` on the mean AUC
+    that lists of this size drawn from the concept would score, from the list's own
+    ``auc`` (whose split noise is ``auc_noise``, a variance) and its delete-a-group
+    jackknife (:func:`jackknife_variance`); Student's t on g - 1 degrees of freedom."""
+    g = np.asarray(group_means).size
+    se = float(np.sqrt(jackknife_variance(group_means, split_var, splits) + auc_noise))
+    t = float(st.t.ppf(confidence, g - 1))
+    return se, auc - t * se, auc + t * se

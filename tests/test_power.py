@@ -1,0 +1,186 @@
+"""What a list's test could have seen (learnability.statistics.power, the bounds
+analysis), checked against hand cases, the empirical p-value it predicts, and planted
+concepts of known strength in synthetic embeddings, at the workflow's own ratios: 1000
+random lists of 10 splits against lists of 200 splits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from learnability.analyses.bounds import bound_row, jackknife_groups
+from learnability.api import C
+from learnability.protocol.evaluate import Protocol, null_distribution
+from learnability.protocol.sampling import derive_seed
+from learnability.protocol.splits import concept_seeds, draw_splits, fit_splits
+from learnability.statistics.power import (
+    critical_value,
+    detectable_auc,
+    jackknife_variance,
+    power_at,
+)
+from learnability.statistics.significance import (
+    comparison_null,
+    empirical_pvalue,
+    resolve_method,
+)
+
+ALPHA, POWER = 0.05, 0.8
+# the workflow's defaults: random lists and their splits, a list's splits
+R, K_N, K_L = 1000, 10, 200
+
+
+def test_the_critical_value_is_where_the_empirical_p_value_reaches_alpha():
+    rng = np.random.default_rng(0)
+    values = rng.normal(0.5, 0.05, R)
+    for alpha in (0.001, 0.01, 0.05, 0.2):
+        crit = critical_value(values, alpha)
+        # just above it p <= alpha, at it p > alpha (empirical_pvalue: the p-values' own)
+        assert empirical_pvalue(crit + 1e-9, values)[1] <= alpha
+        assert empirical_pvalue(crit, values)[1] > alpha
+    # below the floor 1 / (R + 1) nothing is detectable
+    assert critical_value(values, 0.5 / (R + 1)) == np.inf
+    assert np.isnan(detectable_auc(values, 0.5 / (R + 1), POWER))
+
+
+def test_the_smallest_detectable_auc_is_where_the_power_reaches_its_target():
+    rng = np.random.default_rng(1)
+    values = rng.normal(0.52, 0.04, R)
+    sde = detectable_auc(values, ALPHA, POWER)
+    assert power_at(values, ALPHA, sde + 1e-9)[0] >= POWER
+    assert power_at(values, ALPHA, sde - 1e-9)[0] < POWER
+    # a Gaussian null: about the mean plus (z_alpha + z_power) SDs
+    from scipy.stats import norm
+
+    expected = 0.52 + (norm.ppf(1 - ALPHA) + norm.ppf(POWER)) * 0.04
+    assert sde == pytest.approx(expected, abs=0.006)
+    # at the null's own mean the power is the level
+    assert power_at(values, ALPHA, values.mean())[0] == pytest.approx(ALPHA, abs=0.002)
+
+
+def test_the_jackknife_of_a_mean_is_its_variance_over_n():
+    """Delete-one, without noise: the jackknife variance of a sample mean is exactly
+    s^2 / n; with noise of known variance in each run, that noise is taken out."""
+    x = np.random.default_rng(2).normal(size=23)
+    leave_one = (x.sum() - x) / (x.size - 1)
+    assert jackknife_variance(leave_one, 0.0, 1) == pytest.approx(x.var(ddof=1) / x.size)
+    # and grouped: 5 groups of a mean of 25 values
+    y = np.random.default_rng(3).normal(size=25)
+    groups = np.array_split(np.arange(25), 5)
+    means = np.array([np.delete(y, g).mean() for g in groups])
+    # the delete-a-group jackknife of a mean: sum over groups of (mean of the others - mean)
+    # scaled by (g - 1) / g, which is s_between^2 / g for these equal groups
+    group_means = np.array([y[g].mean() for g in groups])
+    assert jackknife_variance(means, 0.0, 1) == pytest.approx(group_means.var(ddof=1) / 5)
+    assert jackknife_variance(means, 1e6, 1) == 0.0  # clamped, never negative
+
+
+def test_a_list_at_min_words_has_no_bounds_and_larger_lists_keep_min_words():
+    assert jackknife_groups(4, 10, 4) == 0
+    assert jackknife_groups(5, 10, 4) == 5  # one member out at a time
+    assert jackknife_groups(11, 10, 4) == 10
+    assert jackknife_groups(8, 2, 4) == 2
+    assert jackknife_groups(7, 2, 4) == 3  # 7 - 4 < 4: three groups of at most 3
+
+
+# --- planted concepts ------------------------------------------------------------------
+
+
+def _embedding(seed: int, words: int = 4000, dim: int = 50, pool: int = 400):
+    """Clustered Gaussian vectors (so random lists' true AUCs vary, as on real vectors:
+    between / (within / K_N) about 1), a concept direction, and a pool of ``pool`` concept
+    words (rows 0..pool-1)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((80, dim))
+    x = 1.5 * centres[rng.integers(0, 80, words)] + rng.standard_normal((words, dim))
+    u = rng.standard_normal(dim)
+    return x, u / np.linalg.norm(u), pool
+
+
+def _planted(x, u, pool, strength, weights=None):
+    y = x.copy()
+    w = np.ones(pool) if weights is None else weights
+    y[:pool] += (strength * w)[:, None] * u[None, :]
+    return y
+
+
+def _draw_aucs(y, pool, size, draws, seed, tag):
+    """(draws, K_L) split AUCs of ``draws`` lists of ``size`` words from the pool."""
+    rng = np.random.default_rng(derive_seed(seed, "draws", tag))
+    protocol = Protocol(iterations=K_L, C=C, seed=seed)
+    splits = []
+    for i in range(draws):
+        members = np.sort(rng.choice(pool, size, replace=False))
+        splits += draw_splits(y.shape[0], members, protocol,
+                              concept_seeds(seed, f"{tag}-{i}", K_L), None)  # fmt: skip
+    return fit_splits(y, splits, protocol).metrics()["auc"].reshape(draws, K_L)
+
+
+# (size, strength): the concept's lists' mean AUC near the smallest detectable one and
+# below it, at two sizes
+POWER_CASES = ((11, 4.0), (11, 3.0), (30, 2.2), (30, 1.8))
+DRAWS = 200
+
+
+@pytest.mark.parametrize("seed", [0])  # seeds 0-19 checked (figures in the docstring)
+def test_predicted_power_is_the_power_measured_on_planted_concepts(seed):
+    """For a concept of known strength, lists of its words drawn 200 times and tested as
+    the workflow tests them (their p-values against 1000 random lists of their size, by
+    the method auto chooses): the share reaching p <= 0.05 is the power predicted from
+    the concept's mean AUC and the random lists alone, within its Monte Carlo error
+    (binomial, and the error of the mean AUC it is predicted at, times the power
+    curve's slope there); where that mean is the smallest detectable AUC, 80 % of lists
+    are detected. A null of half its spread (the mutation) predicts powers that miss."""
+    x, u, pool = _embedding(seed)
+    misses_halved = 0
+    for size, strength in POWER_CASES:
+        y = _planted(x, u, pool, strength)
+        aucs = _draw_aucs(y, pool, size, DRAWS, seed, f"{size}-{strength}")
+        null = null_distribution(y, size=size, lists=R, iterations=K_N, C=C,
+                                 seed=seed + 7, embedding="planted")  # fmt: skip
+        used, _ = resolve_method(null, "auto", K_L)
+        values = comparison_null(null, used, K_L).values
+        stat = aucs[:, :K_N].mean(axis=1) if used == "truncated" else aucs.mean(axis=1)
+        measured = np.mean([empirical_pvalue(t, values)[1] <= ALPHA for t in stat])
+        mean, mean_se = aucs.mean(), aucs.mean(axis=1).std(ddof=1) / np.sqrt(DRAWS)
+        predicted = power_at(values, ALPHA, mean)[0]
+        slope = (power_at(values, ALPHA, mean + 0.01)[0]
+                 - power_at(values, ALPHA, mean - 0.01)[0]) / 0.02  # fmt: skip
+        se = np.sqrt(predicted * (1 - predicted) / DRAWS + (slope * mean_se) ** 2)
+        assert abs(measured - predicted) <= 3 * se + 0.01, (size, strength, measured, predicted)
+        sde = detectable_auc(values, ALPHA, POWER)
+        if abs(mean - sde) < 0.02:
+            # the detectable AUC: 80 % detected, give or take the slope over the distance
+            assert abs(measured - POWER) <= 3 * se + slope * abs(mean - sde) + 0.01
+        centre = values.mean()
+        halved = power_at(centre + 0.5 * (values - centre), ALPHA, mean)[0]
+        misses_halved += abs(measured - halved) > 3 * se + 0.01
+    assert misses_halved >= 2
+
+
+@pytest.mark.parametrize("seed", [0])  # seeds 0-19 checked (figures in the docstring)
+def test_the_upper_bound_covers_a_planted_concepts_auc_at_its_nominal_rate(seed):
+    """Lists drawn from a concept whose members carry it unequally (weights gamma, CV
+    0.7): each list's one-sided 95 % bounds from the jackknife over its members cover
+    the concept's mean AUC at that size (estimated by the draws' mean) about 95 % of the
+    time, not far less; with the split noise alone (the summary's bootstrap interval's
+    kind of error) far less."""
+    x, u, pool = _embedding(seed)
+    weights = np.random.default_rng(seed).gamma(2.0, 0.5, pool)
+    y = _planted(x, u, pool, 3.0, weights)
+    protocol = Protocol(iterations=K_L, C=C, seed=seed)
+    rng = np.random.default_rng(derive_seed(seed, "bound-draws"))
+    rows = [
+        bound_row(y, np.sort(rng.choice(pool, 11, replace=False)), protocol, groups=10,
+                  iterations=50, confidence=0.95, list_name=f"d{i}", embedding="planted",
+                  bins=None, min_words=4)
+        for i in range(DRAWS)
+    ]  # fmt: skip
+    auc = np.array([r["auc"] for r in rows])
+    high = np.array([r["auc_high"] for r in rows])
+    low = np.array([r["auc_low"] for r in rows])
+    mean = auc.mean()
+    se = np.sqrt(0.95 * 0.05 / DRAWS)
+    for covered in (np.mean(high >= mean), np.mean(low <= mean)):
+        assert covered >= 0.95 - 3 * se, covered
+        assert covered <= 0.995
