@@ -87,7 +87,7 @@ DEFAULTS = {
     'power.power': 0.8,
     'power.confidence': 0.95,
     'power.groups': 10,
-    'power.iterations': 50,
+    'power.iterations': 200,
     'compare.alternative': 'greater',
     'compare.vocabulary': 'shared',
     'compare.units': ['lists', 'leaves', 'clusters'],

@@ -224,6 +224,7 @@ TABLES: dict[str, dict[str, str]] = {
         "group_iterations": "int64",
         "auc": "float64",
         "auc_se": "float64",
+        "auc_split_se": "float64",
         "confidence": "float64",
         "auc_low": "float64",
         "auc_high": "float64",

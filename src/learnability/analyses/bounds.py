@@ -104,6 +104,7 @@ def bound_row(
         "group_iterations": iterations,
         "auc": auc,
         "auc_se": se,
+        "auc_split_se": float(np.sqrt(noise)),
         "confidence": confidence,
         "auc_low": low,
         "auc_high": high,
