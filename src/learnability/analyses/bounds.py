@@ -10,8 +10,9 @@ a list with fewer members), the protocol is run once without each group
 (``iterations`` splits, seeds keyed on the list and group), and the delete-a-group
 jackknife of those runs' means, less their own split noise, is the variance of the
 list's mean as a sample of the concept's words
-(:func:`learnability.statistics.power.jackknife_bound`). ``auc`` is the learnability
-job's own mean (its splits, redrawn here from the same seeds). The bounds are one-sided
+(:func:`learnability.statistics.power.jackknife_bound`). ``auc`` is the mean over the
+list's own first ``iterations`` splits (redrawn from the learnability job's seeds: its
+mean, when the job has as many splits, as both have by default). The bounds are one-sided
 at ``confidence`` each: "lists of this size from this concept score below auc_high"
 is the evidence of absence a non-learnable list can give.
 
@@ -80,7 +81,10 @@ def bound_row(
     from learnability.protocol.splits import concept_seeds, draw_splits, fit_splits
 
     members = np.unique(np.asarray(members, dtype=np.int64))
-    seeds = concept_seeds(protocol.seed, list_name, protocol.iterations)
+    # the list's own first ``iterations`` splits: the learnability job's, whose mean this
+    # is when the job has as many (both default to 200)
+    protocol = replace(protocol, iterations=iterations)
+    seeds = concept_seeds(protocol.seed, list_name, iterations)
     full = fit_splits(vectors, draw_splits(vectors.shape[0], members, protocol, seeds, bins),
                       protocol).metrics()["auc"]  # fmt: skip
     means, variances = group_runs(
@@ -161,10 +165,8 @@ ANALYSIS = Analysis(
         ),  # fmt: skip
     ),
     describe=_describe,
-    # the job's own splits, and each group's run
+    # the list's own splits, and each group's run
     seconds=lambda s, size: (
-        size.lists
-        * (size.iterations + s["bound_groups"] * s["bound_iterations"])
-        * cost.FIT_SECONDS
+        size.lists * (1 + s["bound_groups"]) * s["bound_iterations"] * cost.FIT_SECONDS
     ),
 )
