@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from learnability import schemas
-from learnability.analyses.base import Analysis, Lists
+from learnability.analyses.base import Analysis, Lists, NullSpec
 from learnability.analyses.registry import ANALYSES, analysis_settings, settings_doc
 from learnability.concepts.lists import coverage, member_indices, resolve
 from learnability.concepts.matching import DEFAULT_CASE, Matcher
@@ -164,7 +164,8 @@ def score(
     if negatives not in NEGATIVES:
         raise InputError(f"negatives {negatives!r}: use one of {', '.join(NEGATIVES)}")
     try:
-        settings_of = analysis_settings(analyses)
+        # the level and power of the smallest detectable AUC are the analyses' too
+        settings_of = analysis_settings({**analyses, "alpha": alpha, "power": power})
     except KeyError as exc:
         raise InputError(f"score(): {exc.args[0]}") from None
     emb = as_embedding(embedding, name=name)
@@ -263,6 +264,7 @@ def score(
             negatives=negatives, words=emb.words, counts=counts, min_words=min_words, bins=bins,
             baseline_bins=baseline_bins(counts, n_bins),
             coefficients=coefficients,
+            nulls=NullSpec(null_lists, null_iterations, null_seed, pvalue_method, iterations),
         )  # fmt: skip
         tables = {
             key: run_analysis(analysis, scored, settings_of[key])
@@ -297,7 +299,7 @@ def score(
     settings = dict(
         embedding=label, iterations=iterations, null_lists=null_lists,
         null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
-        seed=seed, null_seed=null_seed, case=case, adjust=adjust, alpha=alpha, power=power,
+        seed=seed, null_seed=null_seed, case=case, adjust=adjust,
     )  # fmt: skip
     for values in settings_of.values():
         settings.update({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})

@@ -87,6 +87,8 @@ DEFAULTS = {
     'power.power': 0.8,
     'power.confidence': 0.95,
     'power.groups': 10,
+    'power.subsamples': 0,
+    'power.sizes': [],
     'power.iterations': 200,
     'compare.alternative': 'greater',
     'compare.vocabulary': 'shared',

@@ -90,6 +90,7 @@ class Analysis:
     switch: str | None = None
     fits: bool = True
     coefficients: bool = False
+    nulls: bool = False
     baseline_bins: bool = False
     report: Report | None = None
     describe: Callable[[pd.DataFrame], str] = field(default=lambda table: f"{len(table)} rows")
@@ -120,11 +121,28 @@ class Analysis:
 
 
 @dataclass(frozen=True)
+class NullSpec:
+    """How the run scores its random lists and compares a list with them: ``lists``
+    random lists of ``iterations`` splits each, drawn from ``seed``, compared with a
+    list's mean over ``list_iterations`` splits by ``method``
+    (:func:`learnability.statistics.significance.comparison_null`); an analysis that
+    tests lists of other sizes (:mod:`learnability.analyses.words_needed`) tests them
+    so."""
+
+    lists: int
+    iterations: int
+    seed: int
+    method: str
+    list_iterations: int
+
+
+@dataclass(frozen=True)
 class Lists:
     """What every analysis reads: one embedding's vectors, each scored list's member rows
     (name -> rows, in list order), the protocol of its learnability jobs, the frequency
     bins of its negatives scheme (None: uniform) and, where asked for, those of a
-    frequency-matched baseline and the lists' split classifiers."""
+    frequency-matched baseline, the lists' split classifiers and the run's null
+    settings."""
 
     vectors: np.ndarray
     members: Mapping[str, np.ndarray]
@@ -137,6 +155,7 @@ class Lists:
     bins: np.ndarray | None = None
     baseline_bins: np.ndarray | None = None
     coefficients: Mapping[str, np.ndarray] | None = None
+    nulls: NullSpec | None = None
 
     def each(self, what: str) -> Iterator[tuple[str, np.ndarray]]:
         """Every list's (name, members), with one progress line for ``what`` (rate, ETA)."""

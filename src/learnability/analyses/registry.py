@@ -28,7 +28,14 @@ from typing import Any
 from learnability.analyses.base import Analysis, Setting
 
 # the modules holding one ANALYSIS each, in the order score() runs them
-MODULES = ("codelength", "bounds", "suggestions", "suggestion_check", "entanglement")
+MODULES = (
+    "codelength",
+    "bounds",
+    "words_needed",
+    "suggestions",
+    "suggestion_check",
+    "entanglement",
+)
 SCOPES = ("lists", "pairs")
 
 

@@ -109,7 +109,7 @@ def lists_job(analysis, input, params, wildcards):
     import numpy as np
     import pandas as pd
 
-    from learnability.analyses.base import Lists
+    from learnability.analyses.base import Lists, NullSpec
     from learnability.protocol.sampling import baseline_bins
 
     vectors, members = load_concepts_job(
@@ -131,6 +131,9 @@ def lists_job(analysis, input, params, wildcards):
         baseline_bins=baseline_bins(counts, params.baseline_n_bins)
         if analysis.baseline_bins else None,
         coefficients=coefficients,
+        nulls=NullSpec(params.null_lists, params.null_iterations, params.null_seed,
+                       params.pvalue_method, params.list_iterations)
+        if analysis.nulls else None,
     )  # fmt: skip
 
 

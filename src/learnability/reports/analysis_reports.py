@@ -37,8 +37,23 @@ def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Se
                out.pdf)  # fmt: skip
 
 
+def write_words_needed(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
+                       out: Any, title: str) -> None:  # fmt: skip
+    from learnability.io import atomic_path
+    from learnability.reports import plots
+    from learnability.reports.diagnostics_tables import words_needed_markdown
+    from learnability.reports.formats import write_text
+
+    write_text(f"## How many words each list needs\n\n{words_needed_markdown(table, lists)}",
+               out.md)  # fmt: skip
+    with atomic_path(out.csv) as tmp:
+        table.to_csv(tmp, index=False)
+    plots.save(plots.words_needed_figure(table, lists, title), out.png, out.svg, out.pdf)
+
+
 WRITERS: dict[str, Callable[..., None]] = {
     "suggestions": write_suggestions,
     "suggestion_check": write_suggestion_check,
     "entanglement": write_entanglement,
+    "words_needed": write_words_needed,
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from learnability.io import atomic_path
@@ -154,3 +155,37 @@ def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Se
 
 def write_ranking(ranking: pd.DataFrame, md: str, csv: str, tex: str, title: str) -> None:
     write_table_files(ranking_table(ranking), md, csv, title, tex, footer=RANKING_NOTE)
+
+
+def words_needed_markdown(table: pd.DataFrame, lists: Sequence[str]) -> str:
+    """The words-needed curve for people: per list and embedding, the words at which
+    the measured power reaches its target, then the power (and beneath it the smallest
+    detectable AUC, and the subsets' mean AUC) at each size tried."""
+    from learnability.analyses.words_needed import words_for_power
+
+    needed = words_for_power(table).set_index(["list", "embedding"])
+    target = float(table["power_target"].iloc[0])
+    alpha = float(table["power_alpha"].iloc[0])
+    rows = []
+    for name in lists:
+        for (li, embedding), g in table[table["list"] == name].groupby(
+            ["list", "embedding"], sort=False
+        ):
+            g = g.sort_values("words")
+            n = needed.loc[(li, embedding), "words_needed"]
+            cells = {
+                "list": li, "embedding": embedding, "size": int(g["size"].iloc[0]),
+                f"words for {target:.0%} power": f"{n:.0f}" if np.isfinite(n)
+                else f"> {int(g['words'].max())}",
+            }  # fmt: skip
+            for r in g.itertuples():
+                cells[f"{r.words}"] = (f"{r.power:.2f} ({r.auc_mean:.2f} / "
+                                       f"{r.auc_detectable:.2f})")  # fmt: skip
+            rows.append(cells)
+    body = to_markdown(pd.DataFrame(rows).fillna("")) if rows else "(no list to subsample)\n"
+    return (
+        body + f"\nCell (a number of words): the share of random subsets of that many members "
+        f"reaching p <= {alpha:g} against random lists of their size (power), then the "
+        "subsets' mean AUC and the smallest AUC detectable there with "
+        f"{target:.0%} power.\n"
+    )

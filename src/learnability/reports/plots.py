@@ -583,6 +583,33 @@ def corpus_figure(differences: pd.DataFrame, title: str, level: float = 0.05) ->
     return fig
 
 
+def words_needed_figure(table: pd.DataFrame, lists: Sequence[str], title: str) -> Figure:
+    """The words-needed curve (schema ``words_needed``): a panel per list, the measured
+    power (with its standard error) against the number of words, log scale, one line per
+    embedding, and the target power dashed; beneath, the same sizes' smallest detectable
+    AUC against the subsets' mean AUC is what the power follows."""
+    lists = [name for name in lists if name in set(table["list"])]
+    embeddings = list(dict.fromkeys(table["embedding"]))
+    color = colors(embeddings)
+    fig, axes = _panels(len(lists), title, extra_bottom=0.2)
+    for ax, name in zip(axes.flat, lists, strict=False):
+        for embedding, g in table[table["list"] == name].groupby("embedding", sort=False):
+            g = g.sort_values("words")
+            ax.errorbar(g["words"], g["power"], yerr=g["power_se"], color=color[embedding],
+                        marker="o", ms=3, lw=1.1, capsize=1.5)  # fmt: skip
+        target = float(table["power_target"].iloc[0])
+        ax.axhline(target, color=NULL_COLOR, lw=0.9, ls="--")
+        ax.set_xscale("log")
+        ax.set_title(panel_title(f"{name} ({int(table[table['list'] == name]['size'].iloc[0])})"),
+                     fontsize=9)  # fmt: skip
+    alpha = float(table["power_alpha"].iloc[0])
+    _label_outer(axes, len(lists), "words in the list", f"power (p <= {alpha:g})",
+                 ylim=(-0.03, 1.03))  # fmt: skip
+    handles = [Line2D([], [], color=color[e], marker="o", ms=3) for e in embeddings]
+    _legend(fig, handles, embeddings)
+    return fig
+
+
 NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 

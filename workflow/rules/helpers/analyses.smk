@@ -63,6 +63,16 @@ def analysis_params(analysis):
     )
     if analysis.fits:
         params.update(protocol_params("learnability"))
+    if analysis.nulls:
+        # the random lists of other sizes are scored and compared as the p-values' are
+        rl = config["random_lists"]
+        params.update(
+            null_lists=rl["lists"],
+            null_iterations=rl["iterations"],
+            null_seed=rl["seed"],
+            pvalue_method=rl["method"],
+            list_iterations=config["learnability"]["iterations"],
+        )
     if analysis.baseline_bins:
         # the baseline is matched to frequency under either scheme
         params["baseline_n_bins"] = N_BINS
