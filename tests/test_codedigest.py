@@ -96,13 +96,18 @@ def test_the_sizing_and_recording_modules_are_not_followed():
 
 def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
     """Training runs no statistics, a learnability fit no statistics and no trainer, the
-    p-values no fitting code; the analyses' report code is outside the analyses."""
+    p-values no fitting code; the analyses only the tests of a list against random lists
+    (the bounds and the words-needed curve test lists), not the comparisons between
+    embeddings; the analyses' report code is outside the analyses."""
     code = {s.stem: set(codedigest.code_of(s).modules) for s in SCRIPTS}
     stats = {m for m in code["pvalues"] if m.startswith("learnability.statistics.")}
     assert "learnability.statistics.significance" in stats
-    for script in ("train_embedding", "learnability", "null_distribution", "analysis",
+    for script in ("train_embedding", "learnability", "null_distribution",
                    "extract_corpus", "join_corpus"):  # fmt: skip
         assert not {m for m in code[script] if m.startswith("learnability.statistics.")}, script
+    assert {m for m in code["analysis"] if m.startswith("learnability.statistics.")} == {
+        f"learnability.statistics.{m}" for m in ("significance", "power", "adjust")
+    }
     assert not {m for m in code["learnability"] if m.startswith("learnability.embeddings.")}
     assert "learnability.protocol.evaluate" not in code["pvalues"]
     assert "learnability.protocol.evaluate" in code["learnability"]

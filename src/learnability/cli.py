@@ -180,8 +180,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
 
 
 def print_diagnostics(scores, shown: int) -> None:
-    """The diagnostics in short: each list's first suggestions, the held-out check, and
-    the most entangled pairs."""
+    """The diagnostics in short: each list's first suggestions, the held-out check, the
+    most entangled pairs, and the words-needed curve where asked for."""
     from learnability.reports.diagnostics_tables import check_table
     from learnability.reports.formats import to_markdown
 
@@ -207,6 +207,11 @@ def print_diagnostics(scores, shown: int) -> None:
             ["list_a", "list_b", "auc_before", "auc_after", "share"]
         ]
         print(to_markdown(top), end="")
+    if len(scores.words_needed):
+        from learnability.reports.diagnostics_tables import words_needed_markdown
+
+        print("\n## How many words each list needs (power at random subsets of its members)\n")
+        print(words_needed_markdown(scores.words_needed, list(scores.lists["list"])), end="")
 
 
 def write_page(scores, emb, path: Path, seed: int) -> None:

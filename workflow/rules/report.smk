@@ -18,7 +18,6 @@ rule tables:
         **table_files("learnability", "learnability_table", "Learnability"),
         **table_files("wilcoxon", "wilcoxon", "Comparison"),
         **table_files("members", "members", "Learnability", formats=("md", "csv")),
-        # the report's opening page includes it (workflow/report/workflow.rst)
         headline="results/report/{negatives}/headline.rst",
     log:
         "logs/tables/{negatives}.log",
