@@ -92,6 +92,34 @@ def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, c
     assert {w.split(" ")[0] for w in first_two} == set(outsiders)
 
 
+def test_evaluate_gives_what_each_test_could_see_and_the_words_needed(tmp_path, capsys):
+    """The per-list table carries the smallest detectable AUC and the bounds (the same as
+    score()'s p-value rows and bounds table), and --words-needed prints the curve and
+    writes it with its figure."""
+    emb, lists, _ = _planted_files(tmp_path)
+    out = tmp_path / "out"
+    code = main(
+        ["evaluate", "--embedding", str(emb), "--lists", str(lists), "--iterations", "20",
+         "--null-lists", "60", "--null-iterations", "4", "--suggestions", "0",
+         "--check-folds", "0", "--entanglement-iterations", "0", "--bound-groups", "4",
+         "--words-needed", "4", "--alpha", "0.1", "--power", "0.5", "--out-dir", str(out)]
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    table = pd.read_parquet(out / "lists.parquet").set_index("list")
+    bounds = pd.read_parquet(out / "bounds.parquet").set_index("list")
+    assert table.loc["kin", "auc_high"] == bounds.loc["kin", "auc_high"]
+    assert bounds.loc["kin", "auc_low"] < table.loc["kin", "auc"] < bounds.loc["kin", "auc_high"]
+    assert bounds.loc["kin", "groups"] == 4
+    curve = pd.read_parquet(out / "words_needed.parquet")
+    assert list(curve["words"]) == [5, 8, 12, 20, 30]
+    assert set(curve["power_alpha"]) == {0.1} and set(curve["power_target"]) == {0.5}
+    assert "## How many words each list needs" in printed
+    assert "| kin | " in printed.split("## How many words each list needs", 1)[1]
+    for ext in ("png", "svg", "pdf"):
+        assert (out / f"words_needed.{ext}").stat().st_size > 0
+
+
 @pytest.mark.parametrize(
     "args,message",
     [

@@ -193,3 +193,74 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     # the splits' noise alone: the mean's standard error over its 200 splits
     noise_only = np.mean(auc + 1.645 * np.array([r["auc_split_se"] for r in rows]) >= mean)
     assert noise_only < 0.8, noise_only
+
+
+# --- the words-needed curve -------------------------------------------------------------
+
+
+def test_words_for_power_interpolates_where_the_power_crosses_its_target():
+    import pandas as pd
+
+    from learnability.analyses.words_needed import words_for_power
+
+    rows = [("a", 5, 0.2), ("a", 8, 0.6), ("a", 12, 0.9), ("b", 5, 0.85), ("c", 5, 0.1),
+            ("c", 8, 0.3)]  # fmt: skip
+    table = pd.DataFrame(rows, columns=["list", "words", "power"]).assign(
+        embedding="e", negatives="uniform", size=20, power_target=0.8
+    )
+    got = words_for_power(table).set_index("list")["words_needed"]
+    assert got["a"] == pytest.approx(8 + (0.8 - 0.6) / (0.9 - 0.6) * 4)
+    assert got["b"] == 5
+    assert np.isnan(got["c"])  # never reached below its own size
+
+
+def test_the_words_needed_curve_tests_subsets_as_the_lists_are_tested():
+    """score() with the curve on a planted concept of 40 words: at each size, the share of
+    subsets detected is the share the p-value function of the lists (pvalues(), from the
+    subsets' summaries and the null of their size) gives, exactly; the power grows with
+    the words, the smallest detectable AUC falls, and the concept needs more than 5 and
+    at most 40 words."""
+    import pandas as pd
+
+    import learnability
+    from learnability.analyses.words_needed import words_for_power
+    from learnability.statistics.significance import pvalues
+
+    x, u, pool = _embedding(3)
+    y = _planted(x, u, pool, 2.5)
+    words = [f"w{i}" for i in range(y.shape[0])]
+    lists = {"concept": words[:40]}
+    settings = dict(iterations=50, null_lists=200, null_iterations=10, seed=5,
+                    suggestions=0, check_folds=0, entanglement_iterations=0,
+                    codelength_orders=0, bound_groups=0, curve_subsamples=12,
+                    curve_sizes=(5, 8, 12, 20))  # fmt: skip
+    got = learnability.score((words, y), lists, **settings)
+    curve = got.words_needed.sort_values("words")
+    assert list(curve["words"]) == [5, 8, 12, 20]
+    assert curve["power"].iloc[-1] > curve["power"].iloc[0]
+    assert (np.diff(curve["auc_detectable"]) < 0).all()
+    needed = words_for_power(curve)["words_needed"].iloc[0]
+    assert 5 < needed <= 40 or np.isnan(needed)
+    # the subsets of 8 words, redrawn from their seeds, tested by pvalues()
+    from learnability.protocol.evaluate import Protocol, null_distribution
+    from learnability.protocol.splits import draw_splits, fit_splits
+
+    members = np.arange(40)
+    protocol = Protocol(iterations=50, C=C, seed=5)
+    rows, its = [], []
+    for s in range(12):
+        seed = derive_seed(5, "words-needed", "concept", 8, s)
+        subset = np.sort(np.random.default_rng(seed).choice(members, 8, replace=False))
+        splits = draw_splits(y.shape[0], subset, protocol,
+                             [derive_seed(seed, "split", i) for i in range(50)], None)  # fmt: skip
+        aucs = fit_splits(y, splits, protocol).metrics()["auc"]
+        rows.append({"list": f"s{s}", "embedding": "e", "negatives": "uniform", "size": 8,
+                     "null_key": "size-8", "iterations": 50, "metric": "auc",
+                     "mean": aucs.mean()})  # fmt: skip
+        its += [{"list": f"s{s}", "embedding": "e", "negatives": "uniform", "iteration": i,
+                 "auc": a} for i, a in enumerate(aucs)]  # fmt: skip
+    null = null_distribution(y, size=8, lists=200, iterations=10, C=C, seed=6, embedding="e")
+    tests = pvalues(pd.DataFrame(rows), null, True, "none", "auto", pd.DataFrame(its))
+    row = curve[curve["words"] == 8].iloc[0]
+    assert row["power"] == pytest.approx((tests["p_value"] <= ALPHA).mean())
+    assert row["auc_detectable"] == pytest.approx(tests["auc_detectable"].iloc[0])

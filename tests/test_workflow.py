@@ -282,6 +282,9 @@ def kitchen_tables(wd: Path, negatives: str, embedding: str = "word2vec") -> dic
         "bounds": schemas.read_tables(
             [wd / f"results/bounds/{embedding}/{negatives}.parquet"], "bounds"
         ),
+        "words_needed": schemas.read_tables(
+            [wd / f"results/words_needed/{embedding}/{negatives}.parquet"], "words_needed"
+        ),
     }
 
 
@@ -293,7 +296,8 @@ def score_settings(cfg: dict) -> dict:
     code = {k: cfg.get("codelength", {}).get(k, default(f"codelength.{k}"))
             for k in ("enabled", "orders", "null_lists", "fractions")}  # fmt: skip
     power = {k: cfg.get("power", {}).get(k, default(f"power.{k}"))
-             for k in ("alpha", "power", "confidence", "groups", "iterations")}  # fmt: skip
+             for k in ("alpha", "power", "confidence", "groups", "iterations", "subsamples",
+                       "sizes")}  # fmt: skip
     return dict(
         iterations=learn["iterations"], C=learn["C"], seed=learn["seed"],
         min_words=learn["min_words"], n_bins=learn["frequency_bins"],
@@ -309,6 +313,7 @@ def score_settings(cfg: dict) -> dict:
         codelength_null_lists=code["null_lists"], codelength_fractions=code["fractions"],
         alpha=power["alpha"], power=power["power"], bound_groups=power["groups"],
         bound_iterations=power["iterations"], bound_confidence=power["confidence"],
+        curve_subsamples=power["subsamples"], curve_sizes=power["sizes"],
     )  # fmt: skip
 
 
@@ -317,7 +322,8 @@ def test_score_gives_the_workflows_tables_on_its_embedding(workflow_dir, tmp_pat
     """One kitchen: ``score()`` on the run's shared word2vec, with the run's lists and its
     config's settings, gives every table the workflow wrote for that embedding (the
     splits, summaries with their bootstrap intervals, members, nulls, p-values,
-    codelengths, bounds, suggestions, their check and the entanglement), value for value. The
+    codelengths, bounds, words-needed curve, suggestions, their check and the
+    entanglement), value for value. The
     two reach the analyses by different paths (the jobs' scripts, score's loop): a gate
     or a seed that one of them changes fails this."""
     import learnability
@@ -338,7 +344,7 @@ def test_score_gives_the_workflows_tables_on_its_embedding(workflow_dir, tmp_pat
         "members": ["list", "index"], "null": ["null_key", "null_list"], "pvalues": ["list"],
         "codelength": ["list", "source"], "suggestions": ["list", "rank"],
         "suggestion_check": ["list", "k"], "entanglement": ["list_a", "list_b"],
-        "bounds": ["list"],
+        "bounds": ["list"], "words_needed": ["list", "words"],
     }  # fmt: skip
     for table, want in kitchen_tables(wd, negatives).items():
         mine = schemas.conform(getattr(got, table), table)

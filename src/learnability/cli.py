@@ -176,6 +176,14 @@ def evaluate_command(args: argparse.Namespace) -> int:
             write_by_suffix(frame, args.out_dir / f"{analysis.name}{ext}", analysis.table)
         if len(scores.suggestions):
             write_page(scores, emb, args.out_dir / "explorer.html", args.seed)
+        if len(scores.words_needed):
+            from learnability.reports.plots import save, words_needed_figure
+
+            figure = words_needed_figure(
+                scores.words_needed, list(scores.lists["list"]),
+                f"How many words each list needs: {name}",
+            )  # fmt: skip
+            save(figure, *(args.out_dir / f"words_needed.{e}" for e in ("png", "svg", "pdf")))
     return 0
 
 
