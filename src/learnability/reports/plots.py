@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 
 import matplotlib
+import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
@@ -599,12 +600,18 @@ def words_needed_figure(table: pd.DataFrame, lists: Sequence[str], title: str) -
                         marker="o", ms=3, lw=1.1, capsize=1.5)  # fmt: skip
         target = float(table["power_target"].iloc[0])
         ax.axhline(target, color=NULL_COLOR, lw=0.9, ls="--")
-        ax.set_xscale("log")
         ax.set_title(panel_title(f"{name} ({int(table[table['list'] == name]['size'].iloc[0])})"),
                      fontsize=9)  # fmt: skip
+    # one log axis for every panel, ticked at round numbers of words, no minor labels
+    most = int(table["words"].max())
+    ticks = [t for t in (5, 10, 20, 50, 100, 200, 500, 1000, 2000) if t <= most * 1.2]
+    for ax in axes.flat[: len(lists)]:
+        ax.set_xscale("log")
+        ax.set_xticks(ticks, [str(t) for t in ticks])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     alpha = float(table["power_alpha"].iloc[0])
     _label_outer(axes, len(lists), "words in the list", f"power (p <= {alpha:g})",
-                 ylim=(-0.03, 1.03))  # fmt: skip
+                 xlim=(4, most * 1.3), ylim=(-0.03, 1.03))  # fmt: skip
     handles = [Line2D([], [], color=color[e], marker="o", ms=3) for e in embeddings]
     _legend(fig, handles, embeddings)
     return fig
