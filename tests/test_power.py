@@ -166,8 +166,8 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     """Lists of 11 words drawn from a concept whose members carry it unequally (weights
     gamma, CV 0.7), with the bounds analysis' defaults (10 groups of 200 splits): each
     list's one-sided 95 % bounds cover the concept's mean AUC at that size (estimated by
-    the draws' mean) at least 95 % of the time, less Monte Carlo error, and not
-    uselessly more. With the splits' noise alone (the error the summary's bootstrap
+    the draws' mean) at least 95 % of the time, less Monte Carlo error, and their
+    standard errors are not uselessly wide (0.8-1.6x the draws' own SD). With the splits' noise alone (the error the summary's bootstrap
     interval gives), far less: the members are what the bounds resample."""
     from learnability.defaults import default
 
@@ -189,7 +189,11 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     mean = auc.mean()
     se = np.sqrt(0.95 * 0.05 / BOUND_DRAWS)
     for covered in (np.mean(high >= mean), np.mean(low <= mean)):
-        assert 0.95 - 3 * se <= covered <= 0.995, (np.mean(high >= mean), np.mean(low <= mean))
+        assert covered >= 0.95 - 3 * se, (np.mean(high >= mean), np.mean(low <= mean))
+    # and not uselessly wide: the mean standard error near the draws' own spread (the
+    # jackknife errs wide: 1.1-1.25x in longer runs)
+    ratio = np.mean([r["auc_se"] for r in rows]) / auc.std(ddof=1)
+    assert 0.8 <= ratio <= 1.6, ratio
     # the splits' noise alone: the mean's standard error over its 200 splits
     noise_only = np.mean(auc + 1.645 * np.array([r["auc_split_se"] for r in rows]) >= mean)
     assert noise_only < 0.8, noise_only
