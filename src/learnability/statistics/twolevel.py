@@ -23,6 +23,7 @@ import pandas as pd
 from scipy import special as sc
 from scipy import stats as st
 
+from learnability.statistics.power import critical_value
 from learnability.statistics.significance import (
     PVALUE_METHODS,
     calibrated_null,
@@ -204,15 +205,6 @@ def _null_stats(splits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return means, var, m3
 
 
-def _critical(values: np.ndarray, alpha: float) -> float:
-    """The value a statistic must exceed for p = (1 + #{null >= x}) / (1 + R) <= alpha;
-    +inf where no value can (alpha below the floor)."""
-    allowed = int(np.floor(alpha * (values.size + 1) + 1e-9)) - 1
-    if allowed < 0:
-        return np.inf
-    return float(np.sort(values)[::-1][allowed])
-
-
 def attainable(alpha: float, lists: int) -> float:
     """An exact test's size at alpha with R random lists: floor(alpha (R + 1)) / (R + 1)."""
     return np.floor(alpha * (lists + 1) + 1e-9) / (lists + 1)
@@ -270,7 +262,7 @@ def expected_size(
         splits = model.splits(rng, lists, null_iterations)
         for m in methods:
             values, k, used = _method_values(m, splits, list_iterations, model, rng)
-            crit = np.array([_critical(values, a) for a in levels])
+            crit = np.array([critical_value(values, a) for a in levels])
             finite = np.isfinite(crit)
             out = np.zeros(len(levels))
             out[finite] = curves[k](crit[finite])
