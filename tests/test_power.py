@@ -167,7 +167,7 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     gamma, CV 0.7), with the bounds analysis' defaults (10 groups of 200 splits): each
     list's one-sided 95 % bounds cover the concept's mean AUC at that size (estimated by
     the draws' mean) at least 95 % of the time, less Monte Carlo error, and their
-    standard errors are not uselessly wide (0.8-1.6x the draws' own SD). With the splits' noise alone (the error the summary's bootstrap
+    standard errors are not uselessly wide (0.8-1.8x the draws' own SD). With the splits' noise alone (the error the summary's bootstrap
     interval gives), far less: the members are what the bounds resample."""
     from learnability.defaults import default
 
@@ -191,9 +191,9 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     for covered in (np.mean(high >= mean), np.mean(low <= mean)):
         assert covered >= 0.95 - 3 * se, (np.mean(high >= mean), np.mean(low <= mean))
     # and not uselessly wide: the mean standard error near the draws' own spread (the
-    # jackknife errs wide: 1.1-1.25x in longer runs)
+    # jackknife errs wide: 1.08-1.53x over seeds 0-19, mean 1.27, SD about 0.12)
     ratio = np.mean([r["auc_se"] for r in rows]) / auc.std(ddof=1)
-    assert 0.8 <= ratio <= 1.6, ratio
+    assert 0.8 <= ratio <= 1.8, ratio
     # the splits' noise alone: the mean's standard error over its 200 splits
     noise_only = np.mean(auc + 1.645 * np.array([r["auc_split_se"] for r in rows]) >= mean)
     assert noise_only < 0.8, noise_only
