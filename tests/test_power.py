@@ -167,8 +167,10 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     gamma, CV 0.7), with the bounds analysis' defaults (10 groups of 200 splits): each
     list's one-sided 95 % bounds cover the concept's mean AUC at that size (estimated by
     the draws' mean) at least 95 % of the time, less Monte Carlo error, and their
-    standard errors are not uselessly wide (0.8-1.8x the draws' own SD). With the splits' noise alone (the error the summary's bootstrap
-    interval gives), far less: the members are what the bounds resample."""
+    standard errors are not uselessly wide (0.8-1.8x the draws' own SD). With the
+    splits' noise alone (the error the summary's bootstrap interval gives), far less:
+    the members are what the bounds resample. Seeds 0-19: upper bound 0.94-1.00 covered,
+    lower 0.94-0.99, SE / SD 1.08-1.53, the noise alone 0.54-0.67."""
     from learnability.defaults import default
 
     x, u, pool = _embedding(seed)
