@@ -179,8 +179,9 @@ def words_needed_markdown(table: pd.DataFrame, lists: Sequence[str]) -> str:
                 else f"> {int(g['words'].max())}",
             }  # fmt: skip
             for r in g.itertuples():
-                cells[f"{r.words}"] = (f"{r.power:.2f} ({r.auc_mean:.2f} / "
-                                       f"{r.auc_detectable:.2f})")  # fmt: skip
+                # none detectable: fewer random lists than 1 / alpha
+                sde = f"{r.auc_detectable:.2f}" if np.isfinite(r.auc_detectable) else "none"
+                cells[f"{r.words}"] = f"{r.power:.2f} ({r.auc_mean:.2f} / {sde})"
             rows.append(cells)
     body = to_markdown(pd.DataFrame(rows).fillna("")) if rows else "(no list to subsample)\n"
     return (
