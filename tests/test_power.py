@@ -270,3 +270,22 @@ def test_the_words_needed_curve_tests_subsets_as_the_lists_are_tested():
     row = curve[curve["words"] == 8].iloc[0]
     assert row["power"] == pytest.approx((tests["p_value"] <= ALPHA).mean())
     assert row["auc_detectable"] == pytest.approx(tests["auc_detectable"].iloc[0])
+
+
+def test_the_explorer_heading_says_what_the_lists_test_could_see():
+    import pandas as pd
+
+    from learnability.reports.explorer import verdict
+
+    pv = pd.DataFrame({"list": ["anger", "tiny"], "embedding": "w2v", "p_value": [0.126, 0.5],
+                       "p_floor": 1 / 1001, "auc_detectable": [0.655, np.nan],
+                       "power": 0.8, "power_alpha": 0.05})  # fmt: skip
+    bounds = pd.DataFrame({"list": ["anger", "tiny"], "embedding": "w2v",
+                           "auc_low": [0.46, np.nan], "auc_high": [0.674, np.nan],
+                           "confidence": 0.95})  # fmt: skip
+    assert verdict(pv, bounds, "w2v", "anger") == (
+        "; p 0.126; 80% power from AUC 0.655 (p <= 0.05); AUC 0.460-0.674 (95% bounds each)"
+    )
+    # a list too small for any: no bound, and nothing detectable at its size
+    assert verdict(pv, bounds, "w2v", "tiny") == "; p 0.500; no AUC detectable at this size"
+    assert verdict(None, None, "w2v", "anger") == ""
