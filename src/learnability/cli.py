@@ -208,13 +208,16 @@ def print_diagnostics(scores, shown: int) -> None:
         table = check_table(scores.suggestion_check, list(dict.fromkeys(scores.lists["list"])))
         print(to_markdown(table.drop(columns=["embedding"])), end="")
     pairs = scores.entanglement
-    pairs = pairs[pairs["list_a"] != pairs["list_b"]]
     if len(pairs):
-        print("\n## Most entangled pairs (share of B's AUC above chance lost when A is erased)\n")
-        top = pairs.nlargest(shown, "share")[
-            ["list_a", "list_b", "auc_before", "auc_after", "share"]
-        ]
-        print(to_markdown(top), end="")
+        from learnability.analyses.entanglement import beyond_null, summary_line
+
+        print("\n## Entangled pairs (share of B's AUC above chance lost when A is erased), "
+              "beyond erasing random lists\n")  # fmt: skip
+        print(summary_line(pairs) + ".")
+        top = beyond_null(pairs).head(shown)
+        if len(top):
+            cols = ["list_a", "list_b", "auc_before", "auc_after", "share", "p_adjusted"]
+            print("\n" + to_markdown(top[cols]), end="")
     if len(scores.words_needed):
         from learnability.reports.diagnostics_tables import words_needed_markdown
 

@@ -68,6 +68,8 @@ DEFAULTS = {
     'entanglement.iterations': 50,
     'entanglement.pairs': 'related',
     'entanglement.min_z': 2.0,
+    'entanglement.adjust': 'holm',
+    'entanglement.alpha': 0.05,
     'ranking': {},
     'ranking.resamples': 1000,
     'ranking.confidence': 0.95,

@@ -300,6 +300,13 @@ TABLES: dict[str, dict[str, str]] = {
         "auc_after": "float64",
         "share": "float64",
         "share_se": "float64",
+        "alignment": "float64",
+        "p_overlap": "float64",
+        "p_direction": "float64",
+        "p_value": "float64",
+        "p_adjusted": "float64",
+        "adjust": "string",
+        "entangled": "bool",
     },
     "ranking": {
         "negatives": "string",

@@ -41,10 +41,12 @@ import numpy as np
 import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
+from learnability.analyses.entanglement_null import pair_pvalues
 from learnability.analyses.leace import Eraser, Whitening
 from learnability.defaults import default
 from learnability.logs import Progress
 from learnability.pipeline import resources as cost
+from learnability.statistics.adjust import adjust_pvalues
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,8 @@ PAIRS = ("related", "sharing", "all")
 # Empath's 194 categories in GloVe 6B 50d, related 99.7 % and sharing 19.4 %
 # (benchmarks/entanglement_pairs.py): real lists' members nearly always sit apart from
 # the vocabulary along one another's directions, so only sharing cuts the square
+# the adjustments of the pairs' p-values (the config's entanglement.adjust enum)
+ADJUST = ("holm", "bh")
 PAIR_SHARE = {"related": 1.0, "sharing": 0.2, "all": 1.0}
 
 
@@ -109,13 +113,18 @@ def _aucs(vectors: np.ndarray, splits: list, protocol) -> np.ndarray:
 
 
 def screen(
-    x: np.ndarray, members: Mapping[str, np.ndarray], *, pairs: str, min_z: float
+    x: np.ndarray,
+    members: Mapping[str, np.ndarray],
+    *,
+    pairs: str,
+    min_z: float,
+    white: Whitening | None = None,
 ) -> tuple[dict, dict, dict, dict]:
     """Each list's eraser, and for every ordered pair (A, B) its ``link_z``, its shared
     members and whether it is measured (``pairs``: see the module): what decides the
     analysis' cost before any fit (``benchmarks/entanglement_pairs.py`` counts the
-    related pairs among real lists)."""
-    white = Whitening.of(x)
+    related pairs among real lists). ``white``: x's whitening, if already computed."""
+    white = white or Whitening.of(x)
     erasers, links, shared, measured = {}, {}, {}, {}
     for a, m_a in members.items():
         erasers[a] = Eraser.of_members(x, m_a, white)
@@ -140,12 +149,17 @@ def entanglement(
     embedding: str,
     pairs: str = default("entanglement.pairs"),
     min_z: float = default("entanglement.min_z"),
+    adjust: str = default("entanglement.adjust"),
+    alpha: float = default("entanglement.alpha"),
 ) -> pd.DataFrame:
     """Every ordered pair of ``lists`` (name -> member rows), one row each: B's mean AUC
     over ``protocol.iterations`` splits before and, for the measured pairs (``pairs``:
     ``related`` or ``all``, see the module), after erasing A, the share of B's AUC above
     chance that A accounts for, and that share's Monte Carlo standard error over the
-    paired splits (schema ``entanglement``)."""
+    paired splits; for every pair A != B its test against erasing a random list of A's
+    size and profile (:mod:`learnability.analyses.entanglement_null`), adjusted by
+    ``adjust`` over all of them, and ``entangled`` where that is at most ``alpha``
+    (schema ``entanglement``)."""
     if pairs not in PAIRS:
         raise ValueError(f"entanglement pairs {pairs!r}: one of {', '.join(PAIRS)}")
     # deferred: the fitting code imports numba, which the workflow's head process (it
@@ -167,7 +181,16 @@ def entanglement(
         for name, m in members.items()
     }
     k = len(members)
-    erasers, links, shared, measured = screen(x, members, pairs=pairs, min_z=min_z)
+    white = Whitening.of(x)
+    erasers, links, shared, measured = screen(x, members, pairs=pairs, min_z=min_z,
+                                              white=white)  # fmt: skip
+    # every pair's test (no fits), adjusted over all ordered pairs A != B: the family is
+    # fixed before any share is measured, whichever pairs are
+    tests = pair_pvalues(x, members, white, bins)
+    off = ~np.eye(k, dtype=bool)
+    adjusted = np.full((k, k), np.nan)
+    adjusted[off] = adjust_pvalues(tests.p_value[off], adjust)
+    index = {name: i for i, name in enumerate(tests.names)}
     todo = sum(measured.values())
     # its cost grows with the square of the list count: said before it starts
     log.info(
@@ -205,6 +228,16 @@ def entanglement(
                 "share": np.nan,
                 "share_se": np.nan,
             }
+            i, j = index[a], index[b]
+            row.update(
+                alignment=float(tests.alignment[i, j]),
+                p_overlap=float(tests.p_overlap[i, j]),
+                p_direction=float(tests.p_direction[i, j]),
+                p_value=float(tests.p_value[i, j]),
+                p_adjusted=float(adjusted[i, j]),
+                adjust=adjust,
+                entangled=bool(adjusted[i, j] <= alpha),
+            )
             found[a, b] = row
             if not measured[a, b]:
                 continue
@@ -231,12 +264,36 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
     protocol = replace(lists.protocol, iterations=settings["entanglement_iterations"])
     return entanglement(lists.vectors, lists.members, protocol, bins=lists.bins,
                         embedding=lists.embedding, pairs=settings["entanglement_pairs"],
-                        min_z=settings["entanglement_min_z"])  # fmt: skip
+                        min_z=settings["entanglement_min_z"],
+                        adjust=settings["entanglement_adjust"],
+                        alpha=settings["entanglement_alpha"])  # fmt: skip
+
+
+def beyond_null(table: pd.DataFrame) -> pd.DataFrame:
+    """The pairs A != B entangled beyond their null after adjustment, the largest share
+    first (a pair beyond the null whose share was not measured last)."""
+    off = table[(table["list_a"] != table["list_b"]) & table["entangled"].astype(bool)]
+    return off.sort_values(["share", "p_adjusted"], ascending=[False, True],
+                           na_position="last", kind="stable")  # fmt: skip
+
+
+def tested(table: pd.DataFrame) -> int:
+    """How many ordered pairs were tested (the adjustment's family)."""
+    return int(table["p_value"].notna().sum())
+
+
+def summary_line(table: pd.DataFrame) -> str:
+    """How many pairs are beyond the null, of how many tested, at which level."""
+    found = len(beyond_null(table))
+    method = table["adjust"].iloc[0] if len(table) else ""
+    return (f"{found} of {tested(table)} ordered pairs tested entangled beyond erasing a "
+            f"random list of A's size ({method}-adjusted p <= the level)")  # fmt: skip
 
 
 def _describe(table: pd.DataFrame) -> str:
-    off = table[table["list_a"] != table["list_b"]].nlargest(5, "share")
-    return "\n" + off[["list_a", "list_b", "auc_before", "auc_after", "share"]].to_string()
+    top = beyond_null(table).head(5)
+    cols = ["list_a", "list_b", "auc_before", "auc_after", "share", "p_adjusted"]
+    return summary_line(table) + ("\n" + top[cols].to_string() if len(top) else "")
 
 
 # its cost formula sizes its job and changes no result: not in its code digest
@@ -265,6 +322,20 @@ ANALYSIS = Analysis(
             "erased direction), sharing (sharing a member) or all",
             "--entanglement-pairs",
             choices=PAIRS,
+        ),  # fmt: skip
+        Setting(
+            "entanglement_adjust",
+            "entanglement.adjust",
+            "the adjustment of the pairs' p-values against erasing random lists, over all "
+            "ordered pairs: holm (family-wise) or bh (false discovery rate)",
+            "--entanglement-adjust",
+            choices=ADJUST,
+        ),  # fmt: skip
+        Setting(
+            "entanglement_alpha",
+            "entanglement.alpha",
+            "the level at which an adjusted p-value marks a pair entangled",
+            "--entanglement-alpha",
         ),  # fmt: skip
         Setting(
             "entanglement_min_z",

@@ -112,50 +112,73 @@ def _whitened_sum(x: np.ndarray, rows: np.ndarray, white: Whitening) -> np.ndarr
     return unit_rows(x, np.sort(rows), white).sum(axis=0)
 
 
-def _log_choose(n: float, k: np.ndarray) -> np.ndarray:
-    return special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1)
-
-
-def _hypergeom_pmf(total: int, marked: int, draws: int) -> np.ndarray:
+def _hypergeom_pmf(total: int, marked: int, draws: int, log_fact: np.ndarray) -> np.ndarray:
     """P(X = 0, 1, ..., min(marked, draws)) for X the marked rows among ``draws`` drawn
-    without replacement from ``total`` (log-gamma: scipy's frozen distribution costs a
-    millisecond a call, and a run over 300 lists asks for 20,000)."""
-    x = np.arange(0, min(marked, draws) + 1, dtype=float)
-    log = _log_choose(marked, x) + _log_choose(total - marked, draws - x)
-    pmf = np.exp(log - _log_choose(total, np.array(float(draws))))
-    return np.where(draws - x <= total - marked, pmf, 0.0)
+    without replacement from ``total``, from a table of log factorials (scipy's frozen
+    distribution costs a millisecond a call, and 300 lists ask for 100,000)."""
+    x = np.arange(0, min(marked, draws) + 1)
+    rest = draws - x
+    ok = rest <= total - marked
+    x, rest = x[ok], rest[ok]
+    log = (log_fact[marked] - log_fact[x] - log_fact[marked - x]
+           + log_fact[total - marked] - log_fact[rest] - log_fact[total - marked - rest]
+           - log_fact[total] + log_fact[draws] + log_fact[total - draws])  # fmt: skip
+    pmf = np.zeros(min(marked, draws) + 1)
+    pmf[ok] = np.exp(log)
+    return pmf
 
 
-def _overlap_p(shared: int, a_counts: np.ndarray, b_counts: np.ndarray, n: np.ndarray) -> float:
+def _overlap_p(
+    shared: int,
+    a_counts: np.ndarray,
+    b_counts: np.ndarray,
+    n: np.ndarray,
+    log_fact: np.ndarray | None = None,
+) -> float:
     """P(a random list with A's words per bin shares >= ``shared`` members with B):
-    one hypergeometric per bin, convolved."""
+    one hypergeometric per bin, convolved. ``log_fact``: log k! for k up to the largest
+    bin, if already computed."""
     if shared == 0:
         return 1.0
+    if log_fact is None:
+        log_fact = special.gammaln(np.arange(int(n.max()) + 1) + 1.0)
+    if shared == 1:  # 1 - P(none shared in any bin): no convolution
+        n, k, draws = (np.asarray(v, dtype=np.int64) for v in (n, b_counts, a_counts))
+        ok = draws <= n - k
+        if not ok.all():
+            return 1.0  # some bin must share: every random list shares a member
+        log_none = (log_fact[n - k] - log_fact[n - k - draws]
+                    - log_fact[n] + log_fact[n - draws]).sum()  # fmt: skip
+        return float(-np.expm1(log_none))
     pmf = np.ones(1)
     for n_b, k_b, draws in zip(n, b_counts, a_counts, strict=True):
         if draws and k_b:
-            pmf = np.convolve(pmf, _hypergeom_pmf(int(n_b), int(k_b), int(draws)))
+            pmf = np.convolve(pmf, _hypergeom_pmf(int(n_b), int(k_b), int(draws), log_fact))
     return float(min(1.0, max(pmf[shared:].sum(), 0.0)))
 
 
 class _Solver:
-    """z' C^-1 z and v' C v for C = sum_b w_b Cov_b (w: A's words per bin outside B),
-    its Cholesky factor cached by the weights (a pair that shares members has its own)."""
+    """z' C^-1 z and v' C v for C = sum_b w_b Cov_b / sum_b w_b (w: A's words per bin
+    outside B). The last weights' Cholesky factor is kept: a list's pairs without shared
+    members all have its own profile, each pair that shares members its own (a cache of
+    them all would hold two d x d matrices per pair)."""
 
     def __init__(self, moments: BinMoments):
         self.m = moments
-        self.cache: dict[tuple, tuple] = {}
+        self.key: tuple | None = None
+        self.factor: tuple = ()
 
     def forms(self, weights: np.ndarray, z: np.ndarray, v: np.ndarray) -> tuple:
         """(z' C^-1 z, v' C v) per row of z and v (2-D), C the weights' covariance."""
-        key = tuple(int(w) for w in weights)
-        if key not in self.cache:
-            c = np.tensordot(weights / weights.sum(), self.m.covariances, axes=1)
+        share = weights / weights.sum()
+        key = tuple(share.round(12))  # one bin (uniform words): always the same C
+        if key != self.key:
+            c = np.tensordot(share, self.m.covariances, axes=1)
             # a ridge far below the spread: whitened vectors lie in C's range, so it
             # changes nothing there and keeps a rank-deficient C factorisable
             ridge = 1e-10 * max(np.trace(c) / c.shape[0], 1e-300)
-            self.cache[key] = (c, linalg.cho_factor(c + ridge * np.eye(c.shape[0])))
-        c, factor = self.cache[key]
+            self.key, self.factor = key, (c, linalg.cho_factor(c + ridge * np.eye(c.shape[0])))
+        c, factor = self.factor
         inv = linalg.cho_solve(factor, z.T).T
         return (z * inv).sum(axis=-1), ((v @ c) * v).sum(axis=-1)
 
@@ -216,6 +239,7 @@ def pair_pvalues(
     )  # fmt: skip
     shared_counts = (incidence @ incidence.T).toarray().astype(np.int64)
     alignment = np.full((len(names), len(names)), np.nan)
+    log_fact = special.gammaln(np.arange(int(moments.counts.max()) + 1) + 1.0)
     p_overlap = np.ones_like(alignment)
     for i, a in enumerate(names):
         m_a = rows[a].size
@@ -229,7 +253,9 @@ def pair_pvalues(
                 continue
             b = names[j]
             shared = np.intersect1d(rows[a], rows[b], assume_unique=True)
-            p_overlap[i, j] = _overlap_p(shared.size, counts[a], counts[b], moments.counts)
+            p_overlap[i, j] = _overlap_p(
+                shared.size, counts[a], counts[b], moments.counts, log_fact
+            )
             own = counts[a] - np.bincount(row_bins[shared], minlength=k)
             m = int(own.sum())
             alignment[i, j] = np.nan

@@ -68,13 +68,14 @@ NOT_MEASURED = "·"
 
 def entanglement_matrix(table: pd.DataFrame, embedding: str, lists: Sequence[str]) -> pd.DataFrame:
     """Rows: the erased list A; columns: the rescored list B; cells: B's share to two
-    decimals, blank where B is not above chance, ``NOT_MEASURED`` for a pair not
-    measured."""
+    decimals (a star where the pair is entangled beyond its null after adjustment), blank
+    where B is not above chance, ``NOT_MEASURED`` for a pair not measured."""
     part = table[table["embedding"] == embedding]
     present = [name for name in lists if name in set(part["list_a"])]
 
     def cell(row) -> str:
-        return format_value(row.share, 2) if row.measured else NOT_MEASURED
+        star = "*" if row.entangled and row.list_a != row.list_b else ""
+        return (format_value(row.share, 2) if row.measured else NOT_MEASURED) + star
 
     m = (
         part.assign(cell=[cell(r) for r in part.itertuples()])
@@ -136,18 +137,38 @@ def write_check(check: pd.DataFrame, lists: Sequence[str], md: str, csv: str, te
 
 def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
                        md: str, csv: str, title: str) -> None:  # fmt: skip
+    from learnability.analyses.entanglement import beyond_null, summary_line
+
     parts = [f"## {title}", ""]
     for emb in embeddings:
         if emb not in set(table["embedding"]):
             continue
+        part = table[table["embedding"] == emb]
         m = entanglement_matrix(table, emb, lists)
-        parts += [f"### {emb}", "", to_markdown(m, digits=2)]
+        parts += [f"### {emb}", "", summary_line(part) + ":", ""]
+        found = beyond_null(part)
+        if len(found):
+            shown = found[["list_a", "list_b", "n_shared", "share", "alignment",
+                           "p_adjusted"]].rename(columns={
+                "list_a": "erased (A)", "list_b": "rescored (B)", "n_shared": "shared",
+                "p_adjusted": "p (adjusted)"})  # fmt: skip
+            parts += [to_markdown(shown, digits=3), ""]
+        else:
+            parts += ["none.", ""]
+        parts += ["All pairs' shares:", "", to_markdown(m, digits=2)]
     parts.append("Cell: the share of the column list's AUC above 0.5 that erasing the row "
                  "list (LEACE) removes; 1 = all of it, 0 = none; blank: the column list is "
                  f"not above chance; {NOT_MEASURED}: not measured (no shared member, and the "
                  "column list's members are not apart along the row list's erased "
                  "direction: entanglement.min_z; entanglement.pairs: all measures every "
-                 "pair).\n")  # fmt: skip
+                 "pair); *: beyond the null. A pair is beyond the null where erasing the "
+                 "row list takes more of the column list than erasing a random list of its "
+                 "size (and frequency profile, under frequency-matched non-members) would, "
+                 "after adjustment over all ordered pairs (entanglement.adjust, "
+                 "entanglement.alpha): by its members' alignment with the column list's "
+                 "direction, or by the members the two share. alignment: the squared "
+                 "cosine in the coordinates where a random list's direction is uniform "
+                 "(a random list's is about 1/dimensions).\n")  # fmt: skip
     write_text("\n".join(parts), md)
     with atomic_path(csv) as tmp:
         table.to_csv(tmp, index=False)

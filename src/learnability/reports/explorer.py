@@ -172,13 +172,20 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
             if part.empty:
                 continue
             order = list(dict.fromkeys(part["list_a"]))
-            m = part.pivot(index="list_a", columns="list_b", values="share").reindex(
-                index=order, columns=order
+            # only the pairs beyond the null after adjustment (and the diagonal, each
+            # list erased from itself): the rest of a matrix of shares is mostly noise
+            beyond = part["entangled"].astype(bool) | (part["list_a"] == part["list_b"])
+            m = (
+                part.assign(share=part["share"].where(beyond))
+                .pivot(index="list_a", columns="list_b", values="share")
+                .reindex(index=order, columns=order)
             )
+            found = int((beyond & (part["list_a"] != part["list_b"])).sum())
+            title = f"share: {found} of {int(part['p_value'].notna().sum())} pairs beyond the null"
             fig.add_trace(
                 go.Heatmap(z=m.to_numpy(), x=order, y=order, zmin=-1, zmax=1,
                            colorscale="RdBu", reversescale=True,
-                           colorbar={"title": "share", "len": 0.42, "y": 0.2},
+                           colorbar={"title": title, "len": 0.42, "y": 0.2},
                            hovertemplate="erase %{y}, rescore %{x}: %{z:.2f}<extra></extra>"),
                 row=2, col=2,
             )  # fmt: skip
