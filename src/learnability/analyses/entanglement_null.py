@@ -47,6 +47,9 @@ from learnability.analyses.leace import Whitening, blocks
 
 # A's members outside B below which its direction is not tested (the overlap is)
 MIN_OWN = 2
+# the total variation between the frequency profile of A's members outside B and A's
+# whole profile up to which the null's covariance is taken from A's whole profile
+COVARIANCE_TV = 0.1
 
 
 @dataclass(frozen=True)
@@ -158,27 +161,29 @@ def _overlap_p(
 
 
 class _Solver:
-    """z' C^-1 z and v' C v for C = sum_b w_b Cov_b / sum_b w_b (w: A's words per bin
-    outside B). The last weights' Cholesky factor is kept: a list's pairs without shared
-    members all have its own profile, each pair that shares members its own (a cache of
-    them all would hold two d x d matrices per pair)."""
+    """z' C^-1 z and v' C v for C = sum_b w_b Cov_b / sum_b w_b, with the Cholesky
+    factors of the last :data:`KEPT` weights kept (a cache of every pair's would hold two
+    d x d matrices a pair)."""
+
+    KEPT = 4
 
     def __init__(self, moments: BinMoments):
         self.m = moments
-        self.key: tuple | None = None
-        self.factor: tuple = ()
+        self.kept: dict[tuple, tuple] = {}
 
     def forms(self, weights: np.ndarray, z: np.ndarray, v: np.ndarray) -> tuple:
         """(z' C^-1 z, v' C v) per row of z and v (2-D), C the weights' covariance."""
         share = weights / weights.sum()
         key = tuple(share.round(12))  # one bin (uniform words): always the same C
-        if key != self.key:
+        if key not in self.kept:
             c = np.tensordot(share, self.m.covariances, axes=1)
             # a ridge far below the spread: whitened vectors lie in C's range, so it
             # changes nothing there and keeps a rank-deficient C factorisable
             ridge = 1e-10 * max(np.trace(c) / c.shape[0], 1e-300)
-            self.key, self.factor = key, (c, linalg.cho_factor(c + ridge * np.eye(c.shape[0])))
-        c, factor = self.factor
+            if len(self.kept) >= self.KEPT:
+                self.kept.pop(next(iter(self.kept)))
+            self.kept[key] = (c, linalg.cho_factor(c + ridge * np.eye(c.shape[0])))
+        c, factor = self.kept[key]
         inv = linalg.cho_solve(factor, z.T).T
         return (z * inv).sum(axis=-1), ((v @ c) * v).sum(axis=-1)
 
@@ -261,7 +266,14 @@ def pair_pvalues(
             alignment[i, j] = np.nan
             if m >= MIN_OWN and usable[j]:
                 z = (sums[a] - _whitened_sum(x, shared, white)) / m - own @ outside[j] / m
-                alignment[i, j] = aligned(own.astype(float), z[None], directions[j][None])[0]
+                # C: the profile's of A's members outside B; where that profile is
+                # within COVARIANCE_TV of A's whole one (a few shared members of many),
+                # A's own, whose factor is at hand (a d x d factorisation per pair made
+                # a frequency-matched run over 300 lists take minutes)
+                weights = own / m
+                if np.abs(weights - counts[a] / m_a).sum() / 2 <= COVARIANCE_TV:
+                    weights = counts[a] / m_a
+                alignment[i, j] = aligned(weights, z[None], directions[j][None])[0]
     np.fill_diagonal(alignment, np.nan)
     np.fill_diagonal(p_overlap, np.nan)
     p_direction = np.full_like(alignment, np.nan)
