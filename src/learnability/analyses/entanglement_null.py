@@ -281,5 +281,5 @@ def pair_pvalues(
     p_direction[ok] = stats.beta(0.5, (moments.rank - 1) / 2).sf(alignment[ok])
     # Sidak for the smaller of two independent tests; the overlap's alone where A has
     # too few members outside B for a direction
-    p_value = np.where(ok, 1.0 - (1.0 - np.fmin(p_overlap, p_direction)) ** 2, p_overlap)
+    p_value = np.where(ok, -np.expm1(2 * np.log1p(-np.fmin(p_overlap, p_direction))), p_overlap)
     return PairTests(names, alignment, p_overlap, p_direction, p_value)
