@@ -60,6 +60,12 @@ PAIRS = ("related", "sharing", "all")
 # Empath's 194 categories in GloVe 6B 50d, related 99.7 % and sharing 19.4 %
 # (benchmarks/entanglement_pairs.py): real lists' members nearly always sit apart from
 # the vocabulary along one another's directions, so only sharing cuts the square
+# the null's cost on one thread (benchmarks/entanglement_null.py's sizes, twice what was
+# measured on the sample's word2vec, 8,685 x 300): its pass over the vocabulary (whiten,
+# scale to unit length, per-bin cross products: 1.2e-10 s per word x dimension^2) and its
+# tests per ordered pair (0.07-0.15 ms, frequency-matched the dearer)
+NULL_PASS_SECONDS = 2.5e-10
+NULL_PAIR_SECONDS = 3e-4
 # the adjustments of the pairs' p-values (the config's entanglement.adjust enum)
 ADJUST = ("holm", "bh")
 PAIR_SHARE = {"related": 1.0, "sharing": 0.2, "all": 1.0}
@@ -352,11 +358,14 @@ ANALYSIS = Analysis(
         plot="Entanglement: erasing list A (LEACE), list B's AUC above chance lost",
     ),
     describe=_describe,
-    # each list's splits before, and after each measured pair's erasure
+    # each list's splits before, and after each measured pair's erasure; the null's
+    # pass over the vocabulary and its tests of every ordered pair
     seconds=lambda s, size: (
         size.lists
         * (2 + PAIR_SHARE[s["entanglement_pairs"]] * (size.lists - 1))
         * s["entanglement_iterations"]
         * cost.FIT_SECONDS
+        + size.words * size.dim**2 * NULL_PASS_SECONDS
+        + size.lists**2 * NULL_PAIR_SECONDS
     ),
 )
