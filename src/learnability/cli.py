@@ -441,10 +441,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     # the analyses' flags (learnability.analyses.registry: settings with a flag)
     for setting in analysis_flags():
+        # a list-valued setting (power.sizes) takes its values after the flag
+        many = isinstance(setting.default, tuple)
         ev.add_argument(
             setting.flag,
             dest=setting.key,
-            type=type(setting.default),
+            type=int if many else type(setting.default),
+            nargs="+" if many else None,
+            metavar="N" if many else None,
             default=setting.default,
             choices=setting.choices,
             help=f"{setting.help}; default {setting.default}",

@@ -199,6 +199,7 @@ ANALYSIS = Analysis(
             "curve_sizes",
             "power.sizes",
             "the subset sizes (empty: 5, 8, 12, 20, 30, 50, 80, ... below each list's)",
+            "--words-sizes",
         ),
         Setting("alpha", "power.alpha", "the level a subset's p-value is tested at"),
         Setting("power", "power.power", "the power whose number of words is reported"),
