@@ -53,7 +53,7 @@ def main() -> int:
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
-        args.lists, args.replicates = 30, 2
+        args.lists, args.replicates = 20, 1
     require_embedding(args.embedding)
     x = np.load(args.embedding / "vectors.npy", mmap_mode="r")
     counts = pd.read_parquet(args.embedding / "vocab.parquet")["count"].to_numpy()
@@ -64,6 +64,9 @@ def main() -> int:
     for scheme in args.schemes:
         bins = None
         if scheme == "frequency_matched":
+            if not (counts > 0).all():
+                print(f"{args.embedding}: no corpus counts, so no frequency_matched")
+                continue
             bins = frequency_bins(counts, DEFAULTS["learnability.frequency_bins"])
         shares = {}
         for label, rows in (("unit rows", unit), ("raw rows (baseline)", raw_rows)):

@@ -31,6 +31,7 @@ PRINTS = {
     "calibration.py": "rescaled_skew",
     "engine.py": "ratios: (a)/(c)",
     "entanglement_memory.py": "ratio peak/matrix",
+    "entanglement_null.py": "ratio unit/raw",
     "entanglement_pairs.py": "ratio",
     "evaluation_memory.py": "ratio peak/vectors",
     "engine_levers.py": "2. L-BFGS settings",
@@ -97,7 +98,8 @@ def run_benchmark(script: str, *args: str, extras: tuple[str, ...] = ()):
 )  # fmt: skip
 def test_every_benchmark_runs_in_the_environment_its_line_names(script, embedding_folder):
     args = ["--smoke"]
-    if script in ("calibration.py", "c_sensitivity.py"):  # they read make run's results
+    if script in ("calibration.py", "c_sensitivity.py", "entanglement_null.py"):
+        # they read make run's results
         args += ["--embedding", str(embedding_folder)]
     if script == "c_sensitivity.py":
         args += ["--lists", str(REPO / "resources" / "wordlists")]
