@@ -158,7 +158,8 @@ def test_predicted_power_is_the_power_measured_on_planted_concepts(seed):
     assert misses_halved >= 2
 
 
-BOUND_DRAWS = 100
+# lists drawn for the bounds check: its coverage tolerance is 3 binomial SEs at this count
+BOUND_DRAWS = 60
 
 
 @pytest.mark.parametrize("seed", [0])  # seeds 0-19 checked (figures in the docstring)
@@ -169,8 +170,10 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     the draws' mean) at least 95 % of the time, less Monte Carlo error, and their
     standard errors are not uselessly wide (0.8-1.8x the draws' own SD). With the
     splits' noise alone (the error the summary's bootstrap interval gives), far less:
-    the members are what the bounds resample. Seeds 0-19: upper bound 0.94-1.00 covered,
-    lower 0.94-0.99, SE / SD 1.08-1.53, the noise alone 0.54-0.67."""
+    the members are what the bounds resample. Seeds 0-19 at 60 draws (the tolerance 0.95
+    - 3 SE = 0.866): upper bound 0.92-1.00 covered, lower 0.92-1.00, SE / SD 1.06-1.56,
+    the noise alone 0.53-0.70 (at 100 draws: 0.94-1.00, 0.94-0.99, 1.08-1.53,
+    0.54-0.67)."""
     from learnability.defaults import default
 
     x, u, pool = _embedding(seed)
@@ -193,7 +196,7 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     for covered in (np.mean(high >= mean), np.mean(low <= mean)):
         assert covered >= 0.95 - 3 * se, (np.mean(high >= mean), np.mean(low <= mean))
     # and not uselessly wide: the mean standard error near the draws' own spread (the
-    # jackknife errs wide: 1.08-1.53x over seeds 0-19, mean 1.27, SD about 0.12)
+    # jackknife errs wide: 1.06-1.56x over seeds 0-19)
     ratio = np.mean([r["auc_se"] for r in rows]) / auc.std(ddof=1)
     assert 0.8 <= ratio <= 1.8, ratio
     # the splits' noise alone: the mean's standard error over its 200 splits
