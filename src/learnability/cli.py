@@ -208,7 +208,7 @@ def print_diagnostics(scores, shown: int) -> None:
         table = check_table(scores.suggestion_check, list(dict.fromkeys(scores.lists["list"])))
         print(to_markdown(table.drop(columns=["embedding"])), end="")
     pairs = scores.entanglement
-    if len(pairs):
+    if (pairs["list_a"] != pairs["list_b"]).any():  # more than one list
         from learnability.analyses.entanglement import beyond_null, summary_line
 
         print("\n## Entangled pairs (share of B's AUC above chance lost when A is erased), "
