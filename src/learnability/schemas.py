@@ -306,6 +306,7 @@ TABLES: dict[str, dict[str, str]] = {
         "p_value": "float64",
         "p_adjusted": "float64",
         "adjust": "string",
+        "alpha": "float64",
         "entangled": "bool",
     },
     "ranking": {

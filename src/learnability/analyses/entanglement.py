@@ -242,6 +242,7 @@ def entanglement(
                 p_value=float(tests.p_value[i, j]),
                 p_adjusted=float(adjusted[i, j]),
                 adjust=adjust,
+                alpha=float(alpha),
                 entangled=bool(adjusted[i, j] <= alpha),
             )
             found[a, b] = row
@@ -291,9 +292,10 @@ def tested(table: pd.DataFrame) -> int:
 def summary_line(table: pd.DataFrame) -> str:
     """How many pairs are beyond the null, of how many tested, at which level."""
     found = len(beyond_null(table))
-    method = table["adjust"].iloc[0] if len(table) else ""
+    level = f"{table['adjust'].iloc[0]}-adjusted p <= {table['alpha'].iloc[0]:g}" if len(
+        table) else "none tested"  # fmt: skip
     return (f"{found} of {tested(table)} ordered pairs tested entangled beyond erasing a "
-            f"random list of A's size ({method}-adjusted p <= the level)")  # fmt: skip
+            f"random list of A's size ({level})")  # fmt: skip
 
 
 def _describe(table: pd.DataFrame) -> str:
