@@ -180,11 +180,12 @@ def test_random_lists_on_real_vectors_are_not_reported():
 
 
 def test_planted_shared_directions_and_nested_lists_are_found(seed):
-    """Among 10 lists on the heavy-tailed embedding (50 dimensions): a and b (30 words each, no shared
-    member) shifted along one planted direction, c nested in d (12 of d's 40 words), the
-    rest random. Erasing a takes b's AUC and the reverse; c and d share members. Holm
-    over all 90 ordered pairs at 0.05 reports those four pairs (through the analysis'
-    own table) and at most one more pair and its mirror among the random lists."""
+    """Among 10 lists on the heavy-tailed embedding (50 dimensions): a and b (30 words
+    each, no shared member) shifted along one planted direction, c nested in d (12 of
+    d's 40 words), the rest random. Erasing a takes b's AUC and the reverse; c and d
+    share members. Holm over all 90 ordered pairs at 0.05 reports those four pairs
+    (through the analysis' own table) and at most one more pair and its mirror among the
+    random lists."""
     x, _ = embedding(200 + seed, n=3000, d=50)
     rng = np.random.default_rng(seed)
     n, d = x.shape
