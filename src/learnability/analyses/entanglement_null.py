@@ -108,7 +108,7 @@ def bin_moments(x: np.ndarray, white: Whitening, bins: np.ndarray | None) -> Bin
     return BinMoments(counts, means, covariances, rank)
 
 
-def _whitened_sum(x: np.ndarray, rows: np.ndarray, white: Whitening) -> np.ndarray:
+def _unit_sum(x: np.ndarray, rows: np.ndarray, white: Whitening) -> np.ndarray:
     """The sum of ``rows``' unit whitened vectors."""
     if rows.size == 0:
         return np.zeros(x.shape[1])
@@ -205,14 +205,15 @@ def pair_pvalues(
     names = list(members)
     rows = {name: np.unique(np.asarray(members[name], dtype=np.int64)) for name in names}
     counts = {name: np.bincount(row_bins[r], minlength=k) for name, r in rows.items()}
-    sums = {name: _whitened_sum(x, r, white) for name, r in rows.items()}
-    # each bin's whitened sum over B's rows: the means of the rows outside B
+    # each list's unit rows summed per bin (read once): the means of the rows outside
+    # it, and over the bins its sum
     bin_sums = {}
     for name, r in rows.items():
         s = np.zeros((k, d))
         if r.size:
             np.add.at(s, row_bins[r], unit_rows(x, r, white))
         bin_sums[name] = s
+    sums = {name: s.sum(axis=0) for name, s in bin_sums.items()}
     n_bins = moments.counts.astype(float)
     # each bin's whitened mean over the rows outside B, for every B (lists x bins x d)
     left = np.maximum(n_bins[None, :] - np.array([counts[b] for b in names]), 1.0)
@@ -265,7 +266,7 @@ def pair_pvalues(
             m = int(own.sum())
             alignment[i, j] = np.nan
             if m >= MIN_OWN and usable[j]:
-                z = (sums[a] - _whitened_sum(x, shared, white)) / m - own @ outside[j] / m
+                z = (sums[a] - _unit_sum(x, shared, white)) / m - own @ outside[j] / m
                 # C: the profile's of A's members outside B; where that profile is
                 # within COVARIANCE_TV of A's whole one (a few shared members of many),
                 # A's own, whose factor is at hand (a d x d factorisation per pair made

@@ -167,6 +167,8 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
             fig.add_trace(trace, row=2, col=1)
             owner.append((panel.embedding, panel.list))
     if entanglement is not None and len(entanglement):
+        from learnability.analyses.entanglement import beyond_null, tested
+
         for emb in embeddings:
             part = entanglement[entanglement["embedding"] == emb]
             if part.empty:
@@ -180,8 +182,7 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
                 .pivot(index="list_a", columns="list_b", values="share")
                 .reindex(index=order, columns=order)
             )
-            found = int((beyond & (part["list_a"] != part["list_b"])).sum())
-            title = f"share: {found} of {int(part['p_value'].notna().sum())} pairs beyond the null"
+            title = f"share: {len(beyond_null(part))} of {tested(part)} pairs beyond the null"
             fig.add_trace(
                 go.Heatmap(z=m.to_numpy(), x=order, y=order, zmin=-1, zmax=1,
                            colorscale="RdBu", reversescale=True,

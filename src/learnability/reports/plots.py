@@ -370,6 +370,8 @@ def entanglement_figure(
     AUC above chance that erasing A removes (schema ``entanglement``); a grey dot marks
     a pair not measured (``entanglement.pairs: related``), a star a pair entangled
     beyond erasing random lists after adjustment (``entangled``)."""
+    from learnability.analyses.entanglement import beyond_null, tested
+
     lists = [li for li in lists if li in set(table["list_a"])]
     embeddings = [e for e in embeddings if e in set(table["embedding"])]
     side = 0.3 * len(lists) + 1.2
@@ -398,8 +400,6 @@ def entanglement_figure(
         im = ax.imshow(values, cmap="RdBu_r", vmin=-1, vmax=1, aspect="equal")
         ax.set_xticks(range(len(lists)), lists, rotation=60, ha="right", fontsize=7)
         ax.set_yticks(range(len(lists)), lists, fontsize=7)
-        from learnability.analyses.entanglement import beyond_null, tested
-
         ax.set_title(f"{panel_title(name)}\n{len(beyond_null(part))} of {tested(part)} "
                      "pairs beyond the null (*)", fontsize=8)  # fmt: skip
         ax.set_xlabel("rescored list (B)", fontsize=8)
