@@ -194,6 +194,14 @@ def test_counting_holds_its_arrays_within_the_budget(monkeypatch, tmp_path):
     batches = list(encode_lines(lines, index, batch_tokens=2000))
     monkeypatch.setattr(cooccur, "BUCKET_ENTRIES", 20_000)
     budget = 1 << 21
+    # numba compiles (or loads from its cache) the counting kernels on first call, and
+    # that allocates megabytes of Python objects: done once before tracing, so that the
+    # peak measures the counter's arrays whichever test ran first on this worker.
+    warm = CooccurrenceCounter(len(index), 5, budget_bytes=budget, workdir=tmp_path)
+    for ids, starts in batches[:3]:
+        warm.add(ids, starts)
+    with warm.finish_buckets() as buckets:
+        [buckets.load(b) for b in range(len(buckets))]
     tracemalloc.start()
     try:
         counter = CooccurrenceCounter(len(index), 5, budget_bytes=budget, workdir=tmp_path)
