@@ -44,6 +44,10 @@ def slurm():
         pytest.skip(f"SLURM could not start here: {(started.stdout + started.stderr)[-2000:]}")
     yield
     subprocess.run(["bash", str(CLUSTER), "stop"], capture_output=True, timeout=120)
+    # the client config goes with the cluster: left behind with no controller, it made
+    # every later Snakemake start with the SLURM plugin wait 9 s on `scontrol show config`
+    conf = Path("/etc/slurm/slurm.conf")
+    assert not conf.exists() or "tests/slurm/cluster.sh" not in conf.read_text()
 
 
 def small_config() -> dict:

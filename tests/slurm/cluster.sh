@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # A single-node SLURM cluster on this machine, for tests/test_slurm.py.
 #   tests/slurm/cluster.sh start   install (Debian packages) and start munge + SLURM
-#   tests/slurm/cluster.sh stop    stop SLURM (munge keeps running)
+#   tests/slurm/cluster.sh stop    stop SLURM (munge keeps running) and take its config away
 # Needs root and apt. Everything lives under $LEARNABILITY_SLURM_DIR (default
 # /tmp/learnability-slurm); /etc/slurm/slurm.conf is written because the SLURM client
-# tools read it from there.
+# tools read it from there, and removed by stop (a config that was there before is put
+# back): with it left behind and no controller, every `scontrol show config` waits 9 s
+# for the controller, and the SLURM executor plugin runs one each time Snakemake starts.
 set -euo pipefail
 DIR=${LEARNABILITY_SLURM_DIR:-/tmp/learnability-slurm}
 CONF=/etc/slurm/slurm.conf
+MARK="# written by learnability's tests/slurm/cluster.sh"
 
 start() {
     if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
@@ -27,11 +30,15 @@ start() {
         runuser -u munge -- /usr/sbin/munged
     fi
     mkdir -p "$DIR"/state "$DIR"/spool /etc/slurm
+    if [ -f "$CONF" ] && ! grep -qx "$MARK" "$CONF" && [ ! -f "$DIR/slurm.conf.before" ]; then
+        cp -p "$CONF" "$DIR/slurm.conf.before"  # not ours: stop puts it back
+    fi
     # one node, 16 CPUs and 128 GB as configured (config_overrides: slurmd does not check
     # them against the machine), so that the cluster profile's requests fit unchanged;
     # no accounting database (accounting_storage/none), hence squeue for job status; a
     # large MinJobAge keeps finished jobs visible to squeue/scontrol.
     cat >"$CONF" <<CONF
+$MARK
 ClusterName=learnability
 SlurmctldHost=localhost
 SlurmUser=root
@@ -90,6 +97,11 @@ start) start ;;
 stop)
     scancel --user=root 2>/dev/null || true
     stop_daemons
+    if [ -f "$DIR/slurm.conf.before" ]; then
+        mv "$DIR/slurm.conf.before" "$CONF"
+    elif [ -f "$CONF" ] && grep -qx "$MARK" "$CONF"; then
+        rm -f "$CONF"
+    fi
     ;;
 *)
     echo "usage: $0 start|stop" >&2
