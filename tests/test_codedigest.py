@@ -2,6 +2,7 @@
 ignores, and its closures checked against Python's own import system."""
 
 import ast
+import json
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -85,8 +86,11 @@ def test_the_sizing_and_recording_modules_are_not_followed():
         assert not codedigest.SIZING & set(roots), script.name
         assert not codedigest.SIZING & set(codedigest.code_of(script).modules), script.name
     # the analyses import the resource constants for their cost formulas, and only for them
-    code = codedigest.code_of(REPO / "workflow" / "scripts" / "analysis.py")
+    from learnability.analyses.registry import module_name
+
+    code = codedigest.code_of_modules([module_name("suggestions")])
     assert "learnability.analyses.suggestions" in code.modules
+    assert not codedigest.SIZING & set(code.modules)
     # the record every writer adds is followed only where a script imports it itself: the
     # tables job writes the report's provenance paragraph; the p-values job only records
     recording = {s.stem for s in SCRIPTS
@@ -96,18 +100,32 @@ def test_the_sizing_and_recording_modules_are_not_followed():
 
 def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
     """Training runs no statistics, a learnability fit no statistics and no trainer, the
-    p-values no fitting code; the analyses only the tests of a list against random lists
-    (the bounds and the words-needed curve test lists), not the comparisons between
-    embeddings; the analyses' report code is outside the analyses."""
+    p-values no fitting code; an analysis job no other analysis' code, and each analysis
+    only the statistics it tests with (not the comparisons between embeddings); the
+    analyses' report code is outside the analyses."""
     code = {s.stem: set(codedigest.code_of(s).modules) for s in SCRIPTS}
     stats = {m for m in code["pvalues"] if m.startswith("learnability.statistics.")}
     assert "learnability.statistics.significance" in stats
     for script in ("train_embedding", "learnability", "null_distribution",
                    "extract_corpus", "join_corpus"):  # fmt: skip
         assert not {m for m in code[script] if m.startswith("learnability.statistics.")}, script
-    assert {m for m in code["analysis"] if m.startswith("learnability.statistics.")} == {
-        f"learnability.statistics.{m}" for m in ("significance", "power", "adjust")
-    }
+    # an analysis job runs one analysis (the script dispatches over their package, and
+    # its rule's analysis_code param is that analysis' code): the script's own closure
+    # holds none of them, and each analysis reaches only the statistics it tests with
+    from learnability.analyses.registry import MODULES, module_name
+
+    assert {m for m in code["analysis"] if m.startswith("learnability.analyses.")} == {
+        "learnability.analyses.base", "learnability.analyses.registry"
+    }  # fmt: skip
+    assert not {m for m in code["analysis"] if m.startswith("learnability.statistics.")}
+    tests = {name: {m.rsplit(".", 1)[1] for m in codedigest.code_of_modules([module_name(name)])
+                    .modules if m.startswith("learnability.statistics.")}
+             for name in MODULES}  # fmt: skip
+    assert tests == {"codelength": set(), "bounds": {"power"}, "suggestions": set(),
+                     "words_needed": {"significance", "power", "adjust"},
+                     "suggestion_check": set(), "entanglement": {"adjust"}}  # fmt: skip
+    # the report jobs read every analysis' writer: they do not dispatch
+    assert "learnability.analyses.entanglement" in code["analysis_report"]
     assert not {m for m in code["learnability"] if m.startswith("learnability.embeddings.")}
     assert "learnability.protocol.evaluate" not in code["pvalues"]
     assert "learnability.protocol.evaluate" in code["learnability"]
@@ -157,6 +175,33 @@ def test_every_module_python_loads_for_a_script_is_in_its_closure():
         skipped = codedigest.SIZING | codedigest.RECORDING
         missing = {m for m in modules - closure if m not in skipped}
         assert not missing, (script.name, missing)
+
+
+def test_an_analysis_job_loads_its_own_analysis_alone():
+    """The analysis script dispatches over the analyses (DISPATCHES): sound only while a
+    job loads no other analysis' module. After the script's imports, asking the registry
+    for one analysis loads what that analysis' own closure holds and nothing of another
+    (Python's import system again, one analysis after another in one process)."""
+    from learnability.analyses.registry import MODULES, module_name
+
+    script = REPO / "workflow" / "scripts" / "analysis.py"
+    tree = ast.parse(script.read_text())
+    assert codedigest.code_of(script).dispatched == ("learnability.analyses",)
+    imports = [ast.unparse(n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    program = "\n".join([*imports, "import json, sys", "def loaded():",
+                         "    return sorted(m for m in sys.modules if 'learnability' in m)",
+                         "steps = [loaded()]", f"for name in {list(MODULES)!r}:",
+                         "    ANALYSES[name]", "    steps.append(loaded())",
+                         "print(json.dumps(steps))"])  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         check=True, cwd=REPO, timeout=300).stdout  # fmt: skip
+    steps = [set(s) for s in json.loads(out)]
+    own = set(codedigest.code_of(script).modules) | codedigest.SIZING | codedigest.RECORDING
+    assert steps[0] <= own
+    for name, before, after in zip(MODULES, steps[:-1], steps[1:], strict=True):
+        target = set(codedigest.code_of_modules([module_name(name)]).modules)
+        assert module_name(name) in after - before, name
+        assert after - before <= target | codedigest.SIZING, (name, after - before - target)
 
 
 def test_a_missing_module_is_named(tmp_path):

@@ -586,15 +586,13 @@ def test_make_report_after_a_run_holds_every_figure_and_shows_them_in_chromium(
 
 # what reads the p-values, directly or through the tables: their tables, the report's
 # headline, the figures that show p-values, the ranking and the analyses' report tables
-# (their figures are drawn by the plotting module, which imports the statistics)
-# the analyses' one script holds every analysis, and two of them (the bounds, the
-# words-needed curve) test lists against random lists: an edit to the p-values reruns
-# the analysis jobs too (a digest per analysis would narrow it)
+# (their figures are drawn by the plotting module, which imports the statistics), and of
+# the analyses the one that tests lists against random lists with the p-values (the
+# words-needed curve): an analysis job runs its own analysis' code alone
 AFTER_STATISTICS = {"pvalues", "tables", "plot_roc", "plot_auc_distribution", "plot_null",
                     "plot_heatmap", "plot_pseudo", "suggestions_table", "suggestion_check_table",
-                    "entanglement_table", "ranking", "all", "codelength", "bounds",
-                    "words_needed", "words_needed_table", "suggestions", "suggestion_check",
-                    "entanglement", "explorer"}  # fmt: skip
+                    "entanglement_table", "ranking", "all", "words_needed",
+                    "words_needed_table", "explorer"}  # fmt: skip
 FITS = {"learnability", "learning_curve", "null_distribution", "codelength", "suggestions",
         "suggestion_check", "entanglement"}  # fmt: skip
 TRAINING = CORPUS_JOBS | {"train_embedding", "random_embedding", "import_embedding",
@@ -652,6 +650,16 @@ def test_code_edits_rerun_exactly_the_jobs_that_run_that_code(workflow_dir, tmp_
     jobs, out = _planned(wd)
     assert set(jobs) == {"wilcoxon", "tables", "ranking", "all"}, jobs
     comparison.write_text(before[comparison])
+    # one analysis: its jobs and those of the analysis that imports it (the check reads
+    # the suggestions' ranking), not the other analyses
+    suggestions = src / "analyses" / "suggestions.py"
+    _edit(suggestions, "    rows = np.flatnonzero(~np.isnan(mean_prob))",
+          "    rows = np.flatnonzero(np.isfinite(mean_prob))")  # fmt: skip
+    jobs, out = _planned(wd)
+    assert jobs["suggestions"] == jobs["suggestion_check"] == 4 * 2, jobs
+    assert not {"codelength", "bounds", "words_needed", "entanglement"} & set(jobs), jobs
+    assert not (FITS - {"suggestions", "suggestion_check"}) & set(jobs), jobs
+    suggestions.write_text(before[suggestions])
     # the learnability protocol: every fit and what reads them, no embedding trained again
     _edit(
         protocol,

@@ -13,7 +13,12 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
   (``"learnability.embeddings.word2vec:train_word2vec"``, a trainer) is a **dispatch
   target**: one job runs one of them, so it is not in the closure, and the rule that
   dispatches adds the digest of its own job's target (the training rule's ``trainer``
-  param, :func:`learnability.provenance.target_params`). A package's module-level
+  param, :func:`learnability.provenance.target_params`). A script that runs one module
+  of a registry's package, which it names in a module-level ``DISPATCHES`` (the analysis
+  script: ``DISPATCHES = "learnability.analyses"``), does not follow that package's
+  prefix import either: its rule adds the digest of its own job's module (the analysis
+  rules' ``analysis_code`` param), and the registry imports only that module in the job.
+  A package's module-level
   ``__getattr__`` (PEP 562: a name imported on first use) is not followed: it runs only
   when that name is asked for;
 - each module's **normalised source**: its syntax tree without docstrings, positions or
@@ -63,6 +68,7 @@ class Module:
     imports: frozenset[str]
     prefixes: frozenset[str]
     libraries: frozenset[str]
+    dispatches: frozenset[str] = frozenset()
 
 
 def module_path(name: str) -> Path | None:
@@ -123,6 +129,17 @@ def normalised(source: str, path: str = "<source>") -> str:
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
 
+def _dispatches(tree: ast.Module) -> set[str]:
+    """The packages a module-level ``DISPATCHES = "pkg"`` (or a tuple of them) names."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "DISPATCHES" for t in node.targets
+        ):
+            return {e.value for e in ast.walk(node.value)
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
+    return set()
+
+
 def _lazy_getattr(tree: ast.Module) -> set[ast.AST]:
     """The nodes inside a module-level ``__getattr__`` (not followed: see the module doc)."""
     inside: set[ast.AST] = set()
@@ -141,6 +158,7 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
     relative imports; a script outside the package passes its file name)."""
     tree = ast.parse(source, filename=path)
     lazy = _lazy_getattr(tree)
+    dispatches = _dispatches(tree)
     imports: set[str] = set()
     prefixes: set[str] = set()
     libraries: set[str] = set()
@@ -184,6 +202,7 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
         imports=frozenset(imports),
         prefixes=frozenset(prefixes),
         libraries=frozenset(libraries),
+        dispatches=frozenset(dispatches),
     )
 
 
@@ -237,7 +256,7 @@ def _cache_read(key: str) -> Module | None:
         return None
 
 
-_SETS = ("imports", "prefixes", "libraries")
+_SETS = ("imports", "prefixes", "libraries", "dispatches")
 
 
 def _cache_write(key: str, found: Module) -> None:
@@ -289,8 +308,10 @@ def _parents(name: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
-def closure(roots: Iterable[str]) -> list[str]:
-    """Every package module that importing ``roots`` can run, sorted."""
+def closure(roots: Iterable[str], dispatched: Iterable[str] = ()) -> list[str]:
+    """Every package module that importing ``roots`` can run, sorted; a prefix import of
+    a ``dispatched`` package is not followed (the caller adds the module it runs)."""
+    dispatched = frozenset(dispatched)
     seen: set[str] = set()
     todo = [r for r in roots if r not in SIZING and module_path(r) is not None]
     skipped = SIZING | RECORDING
@@ -302,7 +323,7 @@ def closure(roots: Iterable[str]) -> list[str]:
         m = module(name)
         todo.extend(_parents(name))
         todo.extend(n for n in m.imports if n not in skipped and module_path(n) is not None)
-        for prefix in m.prefixes:
+        for prefix in m.prefixes - dispatched:
             todo.extend(n for n in _package_modules(prefix) if n not in skipped)
     return sorted(seen)
 
@@ -318,13 +339,15 @@ def digest_of(modules: Iterable[str]) -> str:
 @dataclass(frozen=True)
 class Code:
     """What a script runs of the package: its direct package imports (``roots``), their
-    closure (``modules``), that closure's ``digest`` and the third-party ``libraries``
-    the script and the closure import."""
+    closure (``modules``), that closure's ``digest``, the third-party ``libraries``
+    the script and the closure import, and the packages whose prefix imports the closure
+    leaves out (``dispatched``: the script's ``DISPATCHES``)."""
 
     roots: tuple[str, ...]
     modules: tuple[str, ...]
     digest: str
     libraries: tuple[str, ...]
+    dispatched: tuple[str, ...] = ()
 
 
 def code_of_source(source: str, path: str = "<script>") -> Code:
@@ -333,11 +356,13 @@ def code_of_source(source: str, path: str = "<script>") -> Code:
     roots = set(top.imports)
     for prefix in top.prefixes:
         roots.update(_package_modules(prefix))
-    modules = closure(roots)
+    dispatched = tuple(sorted(top.dispatches))
+    modules = closure(roots, dispatched)
     libraries = set(top.libraries)
     for name in modules:
         libraries |= module(name).libraries
-    return Code(tuple(sorted(roots)), tuple(modules), digest_of(modules), tuple(sorted(libraries)))
+    return Code(tuple(sorted(roots)), tuple(modules), digest_of(modules),
+                tuple(sorted(libraries)), dispatched)  # fmt: skip
 
 
 def code_of(script: str | Path) -> Code:
@@ -351,10 +376,12 @@ def _code_of_file(path: str, mtime_ns: int) -> Code:
     return code_of_source(Path(path).read_text(encoding="utf-8"), path)
 
 
-def code_of_modules(roots: Iterable[str]) -> Code:
+def code_of_modules(roots: Iterable[str], dispatched: Iterable[str] = ()) -> Code:
     """The code that importing package modules ``roots`` runs (the CLI's and the API's
-    outputs: the modules of the command that wrote them)."""
+    outputs: the modules of the command that wrote them; a job's, with the packages its
+    script ``dispatched`` over)."""
     roots = tuple(sorted(set(roots)))
-    modules = closure(roots)
+    dispatched = tuple(sorted(set(dispatched)))
+    modules = closure(roots, dispatched)
     libraries = sorted({lib for name in modules for lib in module(name).libraries})
-    return Code(roots, tuple(modules), digest_of(modules), tuple(libraries))
+    return Code(roots, tuple(modules), digest_of(modules), tuple(libraries), dispatched)

@@ -266,29 +266,39 @@ def _script_code(job: Any) -> codedigest.Code:
     """The code the running job ran: the closure of its script's imports (the script
     Snakemake ran is ``__main__``, its copy with a preamble that imports nothing of the
     package) and of the package modules loaded by now, such as the trainer a training
-    job dispatched to."""
+    job dispatched to, or the one analysis an analysis job ran (its script dispatches
+    over their package, whose registry imported that one alone)."""
     import sys
 
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    roots = set(codedigest.code_of(path).roots) if path and Path(path).is_file() else set()
+    script = codedigest.code_of(path) if path and Path(path).is_file() else None
+    roots = set(script.roots) if script else set()
     skipped = codedigest.SIZING | codedigest.RECORDING
     loaded = {name for name in list(sys.modules)
               if name.split(".")[0] == codedigest.PACKAGE and name not in skipped
               and codedigest.module_path(name) is not None}  # fmt: skip
-    return codedigest.code_of_modules(roots | loaded)
+    return codedigest.code_of_modules(roots | loaded, script.dispatched if script else ())
+
+
+def _code_record(code: codedigest.Code) -> dict[str, Any]:
+    """A record's ``code``: the digest, the roots it is recomputed from and the packages
+    whose prefix imports it leaves out (only where a script dispatched over one)."""
+    found = {"digest": code.digest, "roots": list(code.roots), "modules": len(code.modules)}
+    if code.dispatched:
+        found["dispatched"] = list(code.dispatched)
+    return found
 
 
 def _job_record(job: Any) -> dict[str, Any]:
     code = _script_code(job)
     params = job.params
-    digest = code.digest
     record = {
         "format": FORMAT,
         "package": package(),
         "rule": str(job.rule),
         "wildcards": {k: str(v) for k, v in job.wildcards.items()},
-        "code": {"digest": digest, "roots": list(code.roots), "modules": len(code.modules)},
+        "code": _code_record(code),
         "params": params_digest({k: v for k, v in params.items() if k != "code"}),
         "inputs": {f: input_digest(f) for f in sorted(set(_flat(job.input)))},
         "outputs": sorted(set(_flat(job.output))),
@@ -393,7 +403,7 @@ def _other_record(
         "format": FORMAT,
         "package": package(),
         "command": name,
-        "code": {"digest": code.digest, "roots": list(code.roots), "modules": len(code.modules)},
+        "code": _code_record(code),
         "params": params_digest(args if isinstance(args, Mapping) else vars(args)),
         "inputs": {f: input_digest(f) for f in sorted(inputs)},
         "libraries": library_versions(code.libraries),
@@ -445,7 +455,8 @@ def compare(record: Mapping[str, Any], workdir: Path | None = None) -> dict[str,
     digest now (relative to ``workdir``, the run's folder; skipped if None)."""
     roots = record.get("code", {}).get("roots", [])
     missing = [r for r in roots if codedigest.module_path(r) is None]
-    code_now = codedigest.code_of_modules([r for r in roots if r not in missing])
+    dispatched = record.get("code", {}).get("dispatched", [])
+    code_now = codedigest.code_of_modules([r for r in roots if r not in missing], dispatched)
     libraries_now = library_versions(_import_names(record.get("libraries", {})))
     libraries = {
         dist: (was, libraries_now.get(dist))

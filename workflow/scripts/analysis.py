@@ -4,6 +4,11 @@ from learnability.pipeline.jobs import lists_job
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
 
+# a job runs one analysis of this package and imports that one alone: its code digest
+# (learnability.codedigest) leaves the others out, and its rule's analysis_code param
+# is its own analysis' (workflow/rules/helpers/analyses.smk)
+DISPATCHES = "learnability.analyses"
+
 # every analysis of the registry (learnability.analyses.registry): its rule names it
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     analysis = ANALYSES[snakemake.params.analysis]

@@ -22,12 +22,13 @@ report, its writer in :data:`learnability.reports.analysis_reports.WRITERS`.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from learnability.analyses.base import Analysis, Setting
 
-# the modules holding one ANALYSIS each, in the order score() runs them
+# the modules holding one ANALYSIS each, in the order score() runs them; an analysis is
+# named after its module
 MODULES = (
     "codelength",
     "bounds",
@@ -39,17 +40,52 @@ MODULES = (
 SCOPES = ("lists", "pairs")
 
 
-def _load() -> dict[str, Analysis]:
-    found = {}
-    for module in MODULES:
-        analysis = importlib.import_module(f"learnability.analyses.{module}").ANALYSIS
-        if analysis.scope not in SCOPES:
-            raise ValueError(f"analysis {analysis.name}: scope {analysis.scope!r}")
-        found[analysis.name] = analysis
-    return found
+def module_name(name: str) -> str:
+    """The module that holds analysis ``name`` (a workflow job's dispatch target)."""
+    return f"learnability.analyses.{name}"
 
 
-ANALYSES: dict[str, Analysis] = _load()
+def _load(name: str) -> Analysis:
+    analysis = importlib.import_module(f"learnability.analyses.{name}").ANALYSIS
+    if analysis.name != name:
+        raise ValueError(f"learnability.analyses.{name} holds analysis {analysis.name!r}")
+    if analysis.scope not in SCOPES:
+        raise ValueError(f"analysis {analysis.name}: scope {analysis.scope!r}")
+    return analysis
+
+
+class Registry(Mapping[str, Analysis]):
+    """Name -> analysis, in :data:`MODULES` order. An analysis' module is imported when
+    its entry is first asked for: a workflow job runs one analysis and imports that one
+    alone, so that its code (:mod:`learnability.codedigest`: ``analysis.py`` dispatches
+    over this package) is that analysis' own and an edit to another reruns nothing of
+    it. Iterating imports them all, as score() and the workflow's rules do."""
+
+    def __init__(self, modules: tuple[str, ...]):
+        self._modules = modules
+        self._entries: dict[str, Analysis] = {}
+
+    def __getitem__(self, name: str) -> Analysis:
+        if name not in self._modules:
+            raise KeyError(name)
+        if name not in self._entries:
+            self._entries[name] = _load(name)
+        return self._entries[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __repr__(self) -> str:
+        return f"Registry({', '.join(self._modules)})"
+
+
+ANALYSES: Mapping[str, Analysis] = Registry(MODULES)
 
 
 def settings_keys() -> dict[str, Setting]:

@@ -1,5 +1,9 @@
 # Input functions and resources of the rules in analyses.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
+from learnability.analyses.registry import module_name
+from learnability.provenance import target_params
+
+
 def explorer_inputs(wildcards):
     scheme = {"negatives": EXPLORER_NEGATIVES}
     w = type("W", (), scheme)
@@ -57,6 +61,11 @@ def analysis_params(analysis):
     change reruns exactly its jobs."""
     params = dict(
         analysis=analysis.name,
+        # the job's script dispatches over the analyses (its `code` param leaves them
+        # out): the code of this one, so that an edit to another reruns none of its jobs
+        analysis_code=target_params(
+            module_name(analysis.name), config["provenance"]["libraries"]
+        ),
         lists=list(LISTS),
         settings=analysis.from_config(config),
         min_words=config["learnability"]["min_words"],
