@@ -204,6 +204,31 @@ def test_an_analysis_job_loads_its_own_analysis_alone():
         assert after - before <= target | codedigest.SIZING, (name, after - before - target)
 
 
+def test_a_new_config_key_reruns_only_the_code_that_reads_it(monkeypatch):
+    """The schema defaults' table counts in a closure's digest by the keys its modules
+    name: a new key (a new setting's default) changes no script's digest, and a changed
+    default changes those whose code reads it (the fits' minimum list size: the fits,
+    not the corpus, the Wilcoxon test or the training)."""
+    from learnability.schema_defaults import DEFAULTS
+
+    path = codedigest.module_path(codedigest.SCHEMA_DEFAULTS)
+    assert codedigest._defaults_table(path.stat().st_mtime_ns) == DEFAULTS
+    scripts = {s.stem: s for s in SCRIPTS}
+
+    def digests(table: dict) -> dict[str, str]:
+        monkeypatch.setattr(codedigest, "_defaults_table", lambda mtime: table)
+        codedigest._code_of_file.cache_clear()
+        return {name: codedigest.code_of(s).digest for name, s in scripts.items()}
+
+    base = digests(DEFAULTS)
+    assert digests({**DEFAULTS, "entanglement.new_setting": 3}) == base
+    fewer = {**DEFAULTS, "learnability.min_words": DEFAULTS["learnability.min_words"] + 1}
+    changed = {name for name, d in digests(fewer).items() if d != base[name]}
+    assert {"learnability", "null_distribution", "analysis"} <= changed
+    assert not {"extract_corpus", "join_corpus", "train_embedding", "wilcoxon"} & changed
+    codedigest._code_of_file.cache_clear()
+
+
 def test_a_missing_module_is_named(tmp_path):
     with pytest.raises(ModuleNotFoundError, match="learnability.nothing"):
         codedigest.module("learnability.nothing")

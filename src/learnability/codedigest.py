@@ -26,7 +26,13 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
   without the keyword arguments a module names in its ``SIZING_FIELDS`` (a registry
   entry's cost constants, such as a trainer's measured ``rate``: they size jobs, and
   only the sizing modules read them, which tests/test_codedigest.py checks);
-- the **digest** of the closure: the names and normalised sources of its modules.
+- the **digest** of the closure: the names and normalised sources of its modules, except
+  the config schema's defaults (``learnability.schema_defaults``, one table of every
+  key's default, which nearly every closure reaches through
+  :func:`learnability.defaults.default`): it counts by the entries whose keys the
+  closure's modules name in a string (``default("learnability.C")``, an analysis
+  setting's ``config="entanglement.alpha"``), so that a new config key, or another
+  key's default, reruns only the jobs whose code reads it.
 
 Third-party imports are not followed; they are the job's **libraries**, whose versions
 :mod:`learnability.provenance` records. The standard library is neither.
@@ -57,6 +63,10 @@ SIZING = frozenset(f"{PACKAGE}.pipeline.{name}" for name in ("resources", "plann
 RECORDING = frozenset(f"{PACKAGE}.{name}" for name in ("provenance", "codedigest"))
 # a registry's reference to a module, with or without the attribute after a colon
 _MODULE_STRING = re.compile(rf"^{PACKAGE}(?:\.\w+)+(?::\w+)?$")
+# the one table of the config schema's defaults, digested by the keys a closure names
+SCHEMA_DEFAULTS = f"{PACKAGE}.schema_defaults"
+# a string that may be a config key ("learnability.C", "corpora")
+_KEY_STRING = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,7 @@ class Module:
     prefixes: frozenset[str]
     libraries: frozenset[str]
     dispatches: frozenset[str] = frozenset()
+    keys: frozenset[str] = frozenset()  # its strings that may name a config key
 
 
 def module_path(name: str) -> Path | None:
@@ -92,15 +103,20 @@ def _resolve(node: ast.ImportFrom, name: str, is_package: bool) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-def _sizing_fields(tree: ast.Module) -> set[str]:
-    """The names in a module-level ``SIZING_FIELDS = ("rate", ...)``."""
+def _declared(tree: ast.Module, name: str) -> set[str]:
+    """The strings a module-level ``NAME = "x"`` or ``NAME = ("x", ...)`` holds."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "SIZING_FIELDS" for t in node.targets
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
         ):
             return {e.value for e in ast.walk(node.value)
                     if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
     return set()
+
+
+def _sizing_fields(tree: ast.Module) -> set[str]:
+    """The names in a module-level ``SIZING_FIELDS = ("rate", ...)``."""
+    return _declared(tree, "SIZING_FIELDS")
 
 
 def _strip_sizing(tree: ast.Module) -> None:
@@ -129,17 +145,6 @@ def normalised(source: str, path: str = "<source>") -> str:
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
 
-def _dispatches(tree: ast.Module) -> set[str]:
-    """The packages a module-level ``DISPATCHES = "pkg"`` (or a tuple of them) names."""
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "DISPATCHES" for t in node.targets
-        ):
-            return {e.value for e in ast.walk(node.value)
-                    if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
-    return set()
-
-
 def _lazy_getattr(tree: ast.Module) -> set[ast.AST]:
     """The nodes inside a module-level ``__getattr__`` (not followed: see the module doc)."""
     inside: set[ast.AST] = set()
@@ -158,10 +163,11 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
     relative imports; a script outside the package passes its file name)."""
     tree = ast.parse(source, filename=path)
     lazy = _lazy_getattr(tree)
-    dispatches = _dispatches(tree)
+    dispatches = _declared(tree, "DISPATCHES")
     imports: set[str] = set()
     prefixes: set[str] = set()
     libraries: set[str] = set()
+    keys: set[str] = set()
 
     def imported(module: str) -> None:
         top = module.split(".")[0]
@@ -184,6 +190,8 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
                     if module_path(f"{base}.{alias.name}") is not None:
                         imports.add(f"{base}.{alias.name}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if len(node.value) < 100 and _KEY_STRING.match(node.value):
+                keys.add(node.value)
             # "module:function" is a dispatch target, not followed (see the module doc)
             if _MODULE_STRING.match(node.value) and ":" not in node.value:
                 if module_path(node.value) is not None:
@@ -203,6 +211,7 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
         prefixes=frozenset(prefixes),
         libraries=frozenset(libraries),
         dispatches=frozenset(dispatches),
+        keys=frozenset(keys),
     )
 
 
@@ -256,7 +265,7 @@ def _cache_read(key: str) -> Module | None:
         return None
 
 
-_SETS = ("imports", "prefixes", "libraries", "dispatches")
+_SETS = ("imports", "prefixes", "libraries", "dispatches", "keys")
 
 
 def _cache_write(key: str, found: Module) -> None:
@@ -328,11 +337,45 @@ def closure(roots: Iterable[str], dispatched: Iterable[str] = ()) -> list[str]:
     return sorted(seen)
 
 
+@functools.cache
+def _defaults_table(mtime_ns: int) -> dict | None:
+    """The schema defaults' table (``DEFAULTS``), read from its source; None if it is
+    not one literal dict."""
+    path = module_path(SCHEMA_DEFAULTS)
+    assert path is not None
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "DEFAULTS" for t in node.targets
+        ):
+            try:
+                table = ast.literal_eval(node.value)
+            except ValueError:
+                return None
+            return table if isinstance(table, dict) else None
+    return None
+
+
+def _defaults_digest(modules: list[str]) -> str:
+    """The schema defaults' part of a closure's digest: the entries whose keys the
+    closure's modules name (the module's own digest where the table cannot be read)."""
+    path = module_path(SCHEMA_DEFAULTS)
+    assert path is not None
+    table = _defaults_table(path.stat().st_mtime_ns)
+    if table is None:
+        return module(SCHEMA_DEFAULTS).digest
+    named = set().union(*(module(name).keys for name in modules if name != SCHEMA_DEFAULTS))
+    read = sorted((key, repr(table[key])) for key in named & table.keys())
+    return hashlib.sha256(repr(read).encode()).hexdigest()
+
+
 def digest_of(modules: Iterable[str]) -> str:
-    """One digest of the named modules' normalised sources (and of their names)."""
+    """One digest of the named modules' normalised sources (and of their names); the
+    schema defaults count by the entries the modules name (see the module doc)."""
+    names = sorted(modules)
     h = hashlib.sha256()
-    for name in sorted(modules):
-        h.update(f"{name}\0{module(name).digest}\n".encode())
+    for name in names:
+        digest = _defaults_digest(names) if name == SCHEMA_DEFAULTS else module(name).digest
+        h.update(f"{name}\0{digest}\n".encode())
     return h.hexdigest()[:16]
 
 
