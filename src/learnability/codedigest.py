@@ -103,15 +103,23 @@ def _resolve(node: ast.ImportFrom, name: str, is_package: bool) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-def _declared(tree: ast.Module, name: str) -> set[str]:
-    """The strings a module-level ``NAME = "x"`` or ``NAME = ("x", ...)`` holds."""
+def _assigned(tree: ast.Module, name: str) -> ast.expr | None:
+    """The value of a module-level ``NAME = ...``; None if there is none."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == name for t in node.targets
         ):
-            return {e.value for e in ast.walk(node.value)
-                    if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
-    return set()
+            return node.value
+    return None
+
+
+def _declared(tree: ast.Module, name: str) -> set[str]:
+    """The strings a module-level ``NAME = "x"`` or ``NAME = ("x", ...)`` holds."""
+    value = _assigned(tree, name)
+    if value is None:
+        return set()
+    return {e.value for e in ast.walk(value)
+            if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
 
 
 def _sizing_fields(tree: ast.Module) -> set[str]:
@@ -343,16 +351,12 @@ def _defaults_table(mtime_ns: int) -> dict | None:
     not one literal dict."""
     path = module_path(SCHEMA_DEFAULTS)
     assert path is not None
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "DEFAULTS" for t in node.targets
-        ):
-            try:
-                table = ast.literal_eval(node.value)
-            except ValueError:
-                return None
-            return table if isinstance(table, dict) else None
-    return None
+    value = _assigned(ast.parse(path.read_text(encoding="utf-8")), "DEFAULTS")
+    try:
+        table = ast.literal_eval(value) if value is not None else None
+    except ValueError:
+        return None
+    return table if isinstance(table, dict) else None
 
 
 def _defaults_digest(modules: list[str]) -> str:

@@ -46,9 +46,9 @@ def module_name(name: str) -> str:
 
 
 def _load(name: str) -> Analysis:
-    analysis = importlib.import_module(f"learnability.analyses.{name}").ANALYSIS
+    analysis = importlib.import_module(module_name(name)).ANALYSIS
     if analysis.name != name:
-        raise ValueError(f"learnability.analyses.{name} holds analysis {analysis.name!r}")
+        raise ValueError(f"{module_name(name)} holds analysis {analysis.name!r}")
     if analysis.scope not in SCOPES:
         raise ValueError(f"analysis {analysis.name}: scope {analysis.scope!r}")
     return analysis
