@@ -1,13 +1,13 @@
-"""A corpus comparison's draw (learnability.corpus.sample.sample_lines) at 3 M tokens: its
-time beside one plain pass over the same corpus (iter_lines, the read it makes twice),
+"""A corpus comparison's draw (learnability.corpus.sample.sample_documents) at 3 M tokens:
+its time beside one plain pass over the same corpus (iter_lines, the read it makes twice),
 measured in the same run, and its peak memory; the numbers the draw_corpus model quotes
 (learnability.pipeline.resources.draw_need).
 
 Usage: python benchmarks/draw_corpus.py [--tokens 3000000] [--line-tokens 260] [--smoke]
 
 The corpus is synthetic (Zipf-distributed words, lines of about ``--line-tokens`` tokens,
-Wikipedia's mean paragraph), written as the extraction writes a corpus; the draw takes
-half of it, the comparison's default budget."""
+Wikipedia's mean paragraph, each a document), written as the extraction writes a corpus;
+the draw takes half of it, the comparison's default budget."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import numpy as np
 from toysize import add_smoke
 
 from learnability.corpus.lines import iter_lines
-from learnability.corpus.sample import sample_lines
+from learnability.corpus.sample import sample_documents
 from learnability.pipeline.resources import need
 
 
@@ -33,7 +33,9 @@ def write_corpus(path: Path, tokens: int, line_tokens: int, seed: int = 0) -> in
     lines = 0
     with gzip.open(path, "wt", encoding="utf-8", compresslevel=3) as fh:
         for start in range(0, tokens, line_tokens):
-            fh.write(" ".join(words[ranks[start : start + line_tokens]]) + "\n")
+            # each line a document of its own (DOCUMENT_END after it): the most
+            # documents a corpus of these lines can hold, the draw's largest arrays
+            fh.write(" ".join(words[ranks[start : start + line_tokens]]) + "\n\n")
             lines += 1
     return lines
 
@@ -52,7 +54,7 @@ def main() -> None:
         read = sum(len(line) for line in iter_lines(corpus))
         one_pass = time.perf_counter() - start
         start = time.perf_counter()
-        sample_lines(corpus, Path(tmp) / "draw.txt.gz", Path(tmp) / "draw.json", read // 2, 1)
+        sample_documents(corpus, Path(tmp) / "draw.txt.gz", Path(tmp) / "draw.json", read // 2, 1)
         draw = time.perf_counter() - start
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         mb = corpus.stat().st_size / 2**20

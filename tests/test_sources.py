@@ -73,9 +73,10 @@ def test_every_source_gives_the_same_corpus_for_the_same_documents(tmp_path):
     table.to_parquet(src / "lee.parquet", index=False)
 
     reference, ref_stats = _extract(tmp_path, "lines", [LEE], "text", document="line")
-    # the reference is gensim's file tokenised by the one rule, a line a document
-    lines = reference.decode().splitlines()
-    assert lines == [" ".join(tokenize(d)) for d in docs if tokenize(d)]
+    # the reference is gensim's file tokenised by the one rule, a line a document, each
+    # ended by an empty line (corpus.lines.DOCUMENT_END)
+    ended = "".join(" ".join(tokenize(d)) + "\n\n" for d in docs if tokenize(d))
+    assert reference.decode() == ended
     assert ref_stats["articles"] == 300 and ref_stats["source"] == "text"
     assert ref_stats["tokens"] == sum(len(tokenize(d)) for d in docs)
     files = source_files(folder, "text")
@@ -224,7 +225,7 @@ def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
     offset = sum(len(line) + 1 for line in lines[:9])
     plan = corpus_plan({"format": "jsonl", "source": str(bad), "part_mb": 6_000 / 2**20})
     (tmp_path / "bad").mkdir()
-    with pytest.raises(InputError, match=rf"^{bad}:byte {offset}: not a JSON object"):
+    with pytest.raises(InputError, match=rf"^{bad}:byte {offset}: the JSON is cut or malformed"):
         _join_parts(tmp_path / "bad", plan, "jsonl")
     assert bad.read_bytes()[offset : offset + 7] == b"{broken"
 
@@ -279,7 +280,8 @@ def _bad_cases(tmp: Path) -> dict[str, tuple[list[Path], str, dict, str]]:
         "undecodable": ([undecodable], "text", {}, f"{undecodable}:2: byte 0xe9 is not UTF-8"),
         "no column": ([no_column], "jsonl", {}, f"{no_column}:1: no column 'text'; set "
                       "dump.text_column to the column holding it (this file has: body)"),
-        "bad json": ([bad_json], "jsonl", {}, f"{bad_json}:2: not a JSON object"),
+        "bad json": ([bad_json], "jsonl", {}, f"{bad_json}:2: the JSON is cut or malformed "
+                     "(Unterminated string at column 10); JSON Lines holds one whole object"),
         "not text": ([number], "jsonl", {}, f"{number}:1: column 'text' holds int 12, not text"),
         "csv column": ([csv_no_column], "csv", {}, f"{csv_no_column}:1: no column 'text'"),
         "group": ([csv_no_column], "csv", {"text_column": "speech", "group_column": "year"},
@@ -382,3 +384,87 @@ def test_a_list_in_the_corpus_language_meets_its_words(tmp_path):
     assert sorted(found.loc[found["entry"] == "Календар*", "word"]) == prefixed
     assert set(found.loc[found["entry"] != "Календар*", "word"]) == {"година", "ден", "юлиански"}
     assert table.loc[table["entry"] == "несъществуваща", "status"].tolist() == ["oov"]
+
+
+@pytest.mark.parametrize("document", ["paragraph", "file"])
+def test_hard_wrapped_text_gives_the_corpus_of_its_unwrapped_copy(tmp_path, document):
+    """Python's language reference, hard-wrapped as shipped (with \\r\\n line ends) and
+    unwrapped (each paragraph one line), gives the same corpus, byte for byte: a line
+    end inside a paragraph is a space, a blank line ends it, so each corpus line is a
+    paragraph (not a ~70-character line) and the trainers' windows cross the wraps."""
+    from wrapped import topics, unwrapped, write_topics
+
+    wrapped_files = write_topics(tmp_path / "wrapped", wrap=True, crlf=True)
+    flat_files = write_topics(tmp_path / "flat", wrap=False)
+    text, stats = _extract(tmp_path, "w", wrapped_files, "text", document=document)
+    flat_text, flat_stats = _extract(tmp_path, "f", flat_files, "text", document=document)
+    assert (tmp_path / "w" / "text.txt.gz").read_bytes() == (
+        tmp_path / "f" / "text.txt.gz"
+    ).read_bytes()
+    # a paragraph's id is the line it starts on, which the unwrapping renumbers
+    ids = "skipped_ids" if document == "paragraph" else None
+    assert {k: v for k, v in stats.items() if k != ids} == {
+        k: v for k, v in flat_stats.items() if k != ids
+    }
+    if ids:
+        assert [len(v) for v in stats[ids].values()] == [len(v) for v in flat_stats[ids].values()]
+    # each line a paragraph of the unwrapped text; each document (a topic, or a
+    # paragraph) ended by an empty line
+    paragraphs = {
+        name: [" ".join(tokenize(p)) for p in unwrapped(t).split("\n") if tokenize(p)]
+        for name, t in topics().items()
+    }  # fmt: skip
+    if document == "file":
+        expected = "".join("".join(p + "\n" for p in ps) + "\n" for ps in paragraphs.values())
+        assert stats["articles"] == len(paragraphs) == 79
+    else:
+        expected = "".join(p + "\n\n" for ps in paragraphs.values() for p in ps)
+        assert stats["articles"] == sum(map(len, paragraphs.values()))
+    assert text.decode() == expected
+    physical = sum(t.count("\n") for t in topics().values())
+    assert stats["lines"] == sum(map(len, paragraphs.values())) < physical / 2
+
+
+def test_a_paragraph_is_read_by_the_one_part_its_first_line_starts_in(tmp_path):
+    """Cut at every byte, a file's two parts read each paragraph exactly once (the part
+    its first line starts in, reading past its end to finish it), whatever the line
+    before the cut: blank, whitespace alone (a no-break space too), \\r\\n, or text."""
+    from learnability.corpus.documents import read_paragraphs
+
+    path = tmp_path / "p.txt"
+    path.write_bytes(
+        "\ufeffFirst para\r\ngoes on\r\n\r\n  \t\nsecond\nline two\n\u00a0\nthird é\n\n\n"
+        "fourth one\nstill fourth\n \nlast, no end".encode()
+    )  # fmt: skip
+    whole = [text for _, text in read_paragraphs(path)]
+    assert whole == ["First para\ngoes on", "second\nline two", "third é",
+                     "fourth one\nstill fourth", "last, no end"]  # fmt: skip
+    size = path.stat().st_size
+    for cut in range(size + 1):
+        parts = [[t for _, t in read_paragraphs(path, r)] for r in ((0, cut), (cut, size))]
+        assert parts[0] + parts[1] == whole, (cut, parts)
+    # named by the byte their first line starts at (3 of the BOM, 12, 9, 2, 4)
+    assert [w for w, _ in read_paragraphs(path, (0, size))][1] == "byte 30"
+
+
+def test_a_large_paragraph_text_is_cut_into_parts_that_join_to_the_whole(tmp_path):
+    """One large hard-wrapped file, a document a paragraph, cut into byte ranges of
+    several sizes: the parts join to the corpus one job makes, byte for byte."""
+    from wrapped import topics
+
+    from learnability.corpus.sources import corpus_plan
+
+    path = tmp_path / "reference.txt"
+    path.write_bytes("\r\n\r\n".join(topics().values()).replace("\n", "\r\n").encode())
+    whole, whole_stats = _extract(tmp_path, "whole", [path], "text", document="paragraph")
+    size = path.stat().st_size
+    for part_bytes in (size // 7, size // 3 + 1):
+        plan = corpus_plan({"format": "text", "source": str(path), "document": "paragraph",
+                            "part_mb": part_bytes / 2**20})  # fmt: skip
+        assert len(plan) == -(-size // part_bytes) > 1
+        tmp = tmp_path / f"parts-{part_bytes}"
+        tmp.mkdir()
+        assert _join_parts(tmp, plan, "text", document="paragraph") == whole, part_bytes
+        joined = json.loads((tmp / "joined.json").read_text())
+        for key in ("articles", "lines", "tokens", "types", "pages", "skipped"):
+            assert joined[key] == whole_stats[key], key

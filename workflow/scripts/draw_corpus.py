@@ -1,11 +1,11 @@
 import json
 
-from learnability.corpus.sample import draw_budget, sample_lines
+from learnability.corpus.sample import draw_budget, sample_documents
 from learnability.logs import logged
 
 with logged(snakemake) as log:
     i, o, p = snakemake.input, snakemake.output, snakemake.params
     sizes = [json.loads(open(path, encoding="utf-8").read())["tokens"] for path in i.compared]
     tokens = draw_budget(sizes, p.tokens)
-    stats = sample_lines(i.text, o.text, o.stats, tokens, int(snakemake.wildcards.seed))
+    stats = sample_documents(i.text, o.text, o.stats, tokens, int(snakemake.wildcards.seed))
     log.info("draw: %s", stats)

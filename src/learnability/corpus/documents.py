@@ -10,6 +10,7 @@ import gzip
 import io
 import lzma
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,7 @@ class Document:
 @dataclass(frozen=True)
 class SourceOptions:
     """How a source reads its files (the config's ``dump`` block): a plain text's
-    documents are its files or its lines; a table's text, id and group columns."""
+    documents are its files, its paragraphs or its lines; a table's text, id and group columns."""
 
     document: str = "file"
     text_column: str = "text"
@@ -46,9 +47,31 @@ class SourceOptions:
     group_column: str | None = None
     # a group's corpus: only the documents whose group column holds this
     group: str | None = None
-    # a part of a file cut into parts: [start, end) the lines whose first byte lies in
-    # it, or a Parquet file's row groups
+    # a part of a file cut into parts: [start, end) the lines (or paragraphs) whose first
+    # byte lies in it, or a Parquet file's row groups
     byte_range: tuple[int, int] | None = None
+
+
+# a run of lines holding only whitespace (a \r\n ending's \r included) between two
+# lines: where one paragraph of wrapped text ends and the next begins
+_PARAGRAPH_BREAK = re.compile(r"\n(?:[^\S\n]*\n)+")
+
+
+def is_blank(line: str) -> bool:
+    """Whether a line (without its end) separates paragraphs: whitespace alone, as
+    :data:`_PARAGRAPH_BREAK` reads it (``str.strip`` and the regex's ``\\s`` are the same
+    Unicode whitespace)."""
+    return not line.strip()
+
+
+def unwrap(text: str) -> str:
+    """Wrapped text as one paragraph a line: a blank line (:func:`is_blank`) separates
+    paragraphs, and the lines of a paragraph are joined by a space, since a line end in
+    hard-wrapped text (a book, a manual, e-mail, OCR) is not a break in it: the trainers'
+    windows then cross the wraps, as they would the spaces of the unwrapped text."""
+    if "\n" not in text:  # a row of a table, most often: nothing to join
+        return text
+    return "\n".join(p.replace("\n", " ") for p in _PARAGRAPH_BREAK.split(text))
 
 
 def compression_of(path: Path) -> str | None:
@@ -117,6 +140,15 @@ def read_lines(
                 yield number, text.rstrip("\r\n")
         return
     start, end = byte_range
+    for position, text in _lines_from(path, start):
+        if position >= end:
+            return
+        yield f"byte {position}", text
+
+
+def _lines_from(path: Path, start: int) -> Iterator[tuple[int, str]]:
+    """The lines of an uncompressed file whose first byte is at ``start`` or after, each
+    with that byte's position, to the end of the file."""
     require_file(path)
     with open(path, "rb") as fh:
         position = start
@@ -124,14 +156,82 @@ def read_lines(
             fh.seek(start - 1)
             if fh.read(1) != b"\n":  # inside a line: it belongs to the part before
                 position += len(fh.readline())
-        while position < end:
-            raw = fh.readline()
-            if not raw:
-                break
-            where = f"byte {position}"
-            text = _decode(raw, path, where)
-            yield where, (text.removeprefix("\ufeff") if position == 0 else text).rstrip("\r\n")
+        while raw := fh.readline():
+            text = _decode(raw, path, f"byte {position}")
+            yield position, (text.removeprefix("\ufeff") if position == 0 else text).rstrip("\r\n")
             position += len(raw)
+
+
+def read_paragraphs(
+    path: Path, byte_range: tuple[int, int] | None = None
+) -> Iterator[tuple[int | str, str]]:
+    """A file's paragraphs, the runs of lines between blank ones (:func:`is_blank`), as
+    (where its first line is, its lines joined by newlines).
+
+    ``byte_range`` [start, end): the paragraphs whose first line starts in it, the last
+    one read to its end past ``end`` (a file cut into parts at any byte: each paragraph
+    is read by exactly one part, as each line is by :func:`read_lines`); named by the
+    byte their first line starts at."""
+    held: list[str] = []
+    first: int | str = 0
+    if byte_range is None:
+        for number, line in read_lines(path):
+            if is_blank(line):
+                if held:
+                    yield first, "\n".join(held)
+                    held = []
+            else:
+                first = first if held else number
+                held.append(line)
+        if held:
+            yield first, "\n".join(held)
+        return
+    start, end = byte_range
+    continuing = None  # whether the part's first line goes on a paragraph begun before it
+    for position, line in _lines_from(path, start):
+        if continuing is None:
+            continuing = position > 0 and not _blank_before(path, position)
+        if is_blank(line):
+            continuing = False
+            if held:
+                yield first, "\n".join(held)
+                held = []
+        elif not continuing:  # (a paragraph of the part before: it reads it to its end)
+            if not held:
+                if position >= end:
+                    return
+                first = f"byte {position}"
+            held.append(line)
+    if held:
+        yield first, "\n".join(held)
+
+
+# bytes that are whitespace to str.isspace; any other ASCII byte makes a line not blank
+_ASCII_SPACE = b" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+_NOT_ASCII = bytes(range(128, 256))
+
+
+def _blank_before(path: Path, position: int) -> bool:
+    """Whether the line that ends at byte ``position`` - 1 (a newline) is blank: read
+    backwards from there, a block at a time, until its start or an ASCII byte that is
+    not whitespace (a non-ASCII byte may be a space, U+00A0: the line is then decoded)."""
+    pieces: list[bytes] = []
+    at, first_line = position - 1, True
+    with open(path, "rb") as fh:
+        while at > 0:
+            step = min(1 << 16, at)
+            fh.seek(at - step)
+            block = fh.read(step)
+            piece = block[block.rfind(b"\n") + 1 :]
+            if piece.translate(None, _ASCII_SPACE + _NOT_ASCII):
+                return False
+            pieces.append(piece)
+            at -= step
+            if len(piece) < len(block):  # the newline before it: not the file's first line
+                first_line = False
+                break
+    line = b"".join(reversed(pieces)).decode("utf-8", errors="replace")
+    return is_blank(line.removeprefix("\ufeff") if first_line else line)
 
 
 def require_file(path: Path) -> None:

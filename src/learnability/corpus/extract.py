@@ -1,4 +1,5 @@
-"""Wikipedia XML dump -> tokenised plain-text corpus (gzip, one paragraph per line) + stats."""
+"""A corpus source -> tokenised plain-text corpus (gzip, one paragraph a line, each
+document ended by an empty line) + stats."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from learnability.corpus.documents import Document, SourceOptions
-from learnability.corpus.lines import iter_lines
+from learnability.corpus.documents import Document, SourceOptions, unwrap
+from learnability.corpus.lines import DOCUMENT_END, iter_documents
 from learnability.corpus.tokenize import normalize, token_lines
 from learnability.corpus.wikitext import drop_prefixes, strip_wikitext
 from learnability.errors import InputError
@@ -343,7 +344,10 @@ def extract_corpus(
                     if options.group is not None and doc.group != options.group:
                         stats.skipped["other_group"] += 1  # a group's corpus: the others out
                         continue
-                    text, n_tokens, n_lines = token_lines(normalize(doc.text), max_line_tokens)
+                    # a source of wrapped text: a blank line ends a paragraph, a line
+                    # end does not (a MediaWiki article's lines are its paragraphs)
+                    raw = unwrap(doc.text) if reader.wrapped else doc.text
+                    text, n_tokens, n_lines = token_lines(normalize(raw), max_line_tokens)
                     if n_tokens < min_article_tokens:
                         stats.skip(short, doc.id)
                         continue
@@ -354,6 +358,7 @@ def extract_corpus(
                     if doc.group is not None:
                         stats.groups[doc.group] += 1
                     out.write(text)
+                    out.write(DOCUMENT_END)
         names = ", ".join(map(str, dumps))
         if stats.pages == 0 and source == "mediawiki":
             raise InputError(f"{names}: no <page> found. Is this a MediaWiki XML export?")
@@ -483,11 +488,12 @@ def corpus_prefix(
 ) -> dict[str, object]:
     """The first ``fraction`` of a corpus' tokens, for a sweep over corpus size: exactly
     round(fraction x tokens) of them (at least one), in order; the line where the share
-    ends is cut there. Everything else about the corpus is unchanged. Two passes over the
-    text (a count, then the copy), so memory stays that of one line."""
+    ends is cut there. Everything else about the corpus is unchanged, its documents'
+    boundaries included. Two passes over the text (a count, then the copy), so memory
+    stays that of one document."""
     if not 0 < fraction <= 1:
         raise ValueError(f"corpus fraction {fraction}: must be in (0, 1]")
-    total = sum(len(tokens) for tokens in iter_lines(corpus))
+    total = sum(len(tokens) for doc in iter_documents(corpus) for tokens in doc)
     budget = max(1, round(fraction * total))
     kept = lines = 0
     with atomic_path(out_text) as tmp:
@@ -496,13 +502,17 @@ def corpus_prefix(
             gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0, compresslevel=3) as raw,
             io.TextIOWrapper(raw, encoding="utf-8", newline="\n") as out,
         ):
-            for tokens in iter_lines(corpus):
+            for document in iter_documents(corpus):
                 if kept >= budget:
                     break
-                tokens = tokens[: budget - kept]
-                out.write(" ".join(tokens) + "\n")
-                kept += len(tokens)
-                lines += 1
+                for tokens in document:
+                    if kept >= budget:
+                        break
+                    tokens = tokens[: budget - kept]
+                    out.write(" ".join(tokens) + "\n")
+                    kept += len(tokens)
+                    lines += 1
+                out.write(DOCUMENT_END)
     stats = {"fraction": fraction, "tokens": kept, "corpus_tokens": total, "lines": lines}
     write_json(stats, out_stats)
     return stats

@@ -1,6 +1,7 @@
-"""Reading a corpus the extraction wrote (a gzip file of one paragraph a line, joined
-from its parts as gzip members): its token lines, once or again for gensim, a member at a
-time, and its vocabulary. Apart from the extraction, so that the trainers that read a
+"""Reading a corpus the extraction wrote (a gzip file of one paragraph a line, each
+document's lines followed by an empty line, joined from its parts as gzip members): its
+token lines, once or again for gensim, a member at a time, its documents, and its
+vocabulary. Apart from the extraction, so that the trainers that read a
 corpus (GloVe's counting, gensim's) do not depend on how one is made: an edit to a
 corpus source's reader reruns the extraction, not the training code's digest."""
 
@@ -16,15 +17,45 @@ from typing import IO
 
 import numpy as np
 
+# Written after each document's lines: an empty line. The comparison of corpora draws
+# whole documents (corpus.sample), so the corpus must say where each ends; an empty line
+# says it inside the one file every stage already reads: every token reader skips a line
+# without tokens (here, the transformer's), so the sentences the trainers see are
+# those of a corpus without it; a part's gzip member still ends at a document's end, so
+# the join's byte concatenation keeps the boundaries; and a draw or a prefix writes them
+# as it writes lines, with no second file (document offsets) to keep in step through
+# joins, draws and prefixes. The trainers that read a plain file themselves get it with
+# the empty lines taken out (embeddings._plain), since fastText reads every newline as
+# an end-of-sentence token.
+DOCUMENT_END = "\n"
+
 
 def iter_lines(path: str | os.PathLike[str]) -> Iterator[list[str]]:
     """Yield the token lists of a corpus written by
-    :func:`learnability.corpus.extract.extract_corpus`."""
+    :func:`learnability.corpus.extract.extract_corpus`: its lines with tokens, so that
+    the empty line ending each document (:func:`iter_documents`) is no sentence."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
             tokens = line.split()
             if tokens:
                 yield tokens
+
+
+def iter_documents(path: str | os.PathLike[str]) -> Iterator[list[list[str]]]:
+    """Yield each document of a corpus as its lines' token lists: the lines up to the
+    empty line that ends it (:data:`DOCUMENT_END`). Lines
+    after the last empty line (a corpus written without boundaries) are one document."""
+    document: list[list[str]] = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            tokens = line.split()
+            if tokens:
+                document.append(tokens)
+            elif document:
+                yield document
+                document = []
+    if document:
+        yield document
 
 
 class LineCorpus:

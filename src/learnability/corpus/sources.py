@@ -4,10 +4,12 @@ source is one module (a reader yielding :class:`~.documents.Document`) and one e
 here.
 
 - ``mediawiki``: a MediaWiki XML export (Wikipedia in any language), its articles;
-- ``text``: plain text, each document a file or a line;
+- ``text``: plain text, each document a file, a paragraph or a line;
 - ``jsonl``, ``csv``, ``tsv``, ``parquet``: a table, each document a row's text column.
 
-Each takes one file or a folder of them, compressed or not (gz, bz2, xz, zst)."""
+Each takes one file or a folder of them, compressed or not (gz, bz2, xz, zst). A
+document's text is wrapped (``Source.wrapped``) in all but a MediaWiki dump: a blank line
+separates its paragraphs and its other line ends are joined."""
 
 from __future__ import annotations
 
@@ -38,6 +40,10 @@ class Source:
     # nothing of this source
     options: tuple[str, ...]
     summary: str
+    # whether a document's lines are wrapped: its paragraphs separated by blank lines, a
+    # line end inside one a space (documents.unwrap). Not a dump's: each line of an
+    # article's stripped wikitext is a paragraph already
+    wrapped: bool = True
 
 
 _TABLE = ("text_column", "group_column", "group", "id_column")
@@ -47,9 +53,10 @@ SOURCES: dict[str, Source] = {
     s.name: s
     for s in (
         Source("mediawiki", (".xml",), read_mediawiki, ("non_article_namespace", "redirect"), (),
-               "a MediaWiki XML export (a Wikipedia dump, any language): its articles"),
+               "a MediaWiki XML export (a Wikipedia dump, any language): its articles",
+               wrapped=False),
         Source("text", (".txt", ".text", ".cor", ""), plaintext.read_plaintext, (), ("document",),
-               "plain UTF-8 text: each document a file or a line (dump.document)"),
+               "plain UTF-8 text: each document a file, a paragraph or a line (dump.document)"),
         Source("jsonl", (".jsonl", ".ndjson", ".json"), tables.read_jsonl, (), _TABLE,
                "JSON Lines: each document an object's text field (dump.text_column)"),
         Source("csv", (".csv",), tables.read_csv, (), _TABLE,
@@ -111,14 +118,15 @@ Piece = tuple[str, "int | None", "int | None"]
 
 def splittable(path: Path, source: str, document: str | None) -> bool:
     """Whether a file can be cut into parts: one document a line (JSON Lines, text by
-    line) and not compressed (a compressed stream is read from its start), cut into byte
-    ranges at line ends; or a Parquet file, cut between its row groups. CSV is not: a
-    quoted cell may hold a newline."""
+    line) or a paragraph (text by paragraph), and not compressed (a compressed stream is
+    read from its start), cut into byte ranges (a part reads the lines, or paragraphs,
+    that start in its range); or a Parquet file, cut between its row groups. CSV is not:
+    a quoted cell may hold a newline."""
     from learnability.corpus.documents import compression_of
 
     if source == "parquet":
         return True
-    line_based = source == "jsonl" or (source == "text" and document == "line")
+    line_based = source == "jsonl" or (source == "text" and document in ("line", "paragraph"))
     return line_based and compression_of(path) is None
 
 

@@ -1,7 +1,7 @@
 """The corpus comparison's embeddings (config ``compare_corpora``): one per embedding,
 corpus and seed, trained on a draw of that corpus (``results/corpus/NAME/draws/seed-S``:
 ``compare_corpora.tokens`` of its documents, drawn with seed S, by
-:func:`learnability.corpus.sample.sample_lines`) with training seed S.
+:func:`learnability.corpus.sample.sample_documents`) with training seed S.
 
 They are the points of a sweep named :data:`CORPORA_SWEEP` (its own vocabulary, lists
 and scoring jobs, as any sweep's); the comparison itself is

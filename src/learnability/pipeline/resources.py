@@ -151,9 +151,10 @@ def join_need(tokens: float, text_mb: float) -> Need:
 
 
 def draw_need(tokens: float, lines: float, text_mb: float) -> Need:
-    """A corpus drawn down to a budget (learnability.corpus.sample.sample_lines): 32
-    bytes a line for its lengths, order and kept tokens (370 MB at Wikipedia's 11.5 M
-    paragraphs) above a job's Python; two passes over the corpus and the half it writes:
+    """A corpus drawn down to a budget (learnability.corpus.sample.sample_documents): 32
+    bytes a document for its lengths, order and kept tokens, bounded here by 32 a line
+    (370 MB at Wikipedia's 11.5 M paragraphs; a document holds a line or more) above a
+    job's Python; two passes over the corpus and the half it writes:
     0.47 s at 3 M tokens, a peak of 154 MB (benchmarks/draw_corpus.py; 3x one plain
     pass), 0.3 s per M tokens kept here. Its output: at most the corpus."""
     millions = tokens / 1e6
