@@ -554,3 +554,90 @@ def test_a_methods_python_limit_is_its_extras_marker():
             else:
                 major, minor = method.python_below
                 assert line.split(";")[1].strip() == f"python_version < '{major}.{minor}'", line
+
+
+def _merged(*user_files, overrides=None):
+    """config/config.yaml with the user's files and --config merged in, by Snakemake's
+    own merge (as its configfile: directive merges them)."""
+    from snakemake.utils import update_config
+
+    cfg = load()
+    for user in [*user_files, overrides or {}]:
+        update_config(cfg, copy.deepcopy(user))
+    return cfg
+
+
+def test_a_dump_block_of_ones_own_replaces_the_defaults_whole():
+    from learnability.pipeline.config import fill_defaults, replace_user_blocks
+
+    default = load()["dump"]
+    mine = {"dump": {"name": "mine", "source": "data/corpus.csv.gz", "format": "csv"}}
+    cfg = replace_user_blocks(_merged(mine), [mine])
+    # Snakemake's merge alone kept the sample's checksum under the CSV
+    assert _merged(mine)["dump"]["sha256"] == default["sha256"]
+    assert cfg["dump"] == mine["dump"]
+    # the keys left out take the schema's defaults, none of config/config.yaml's
+    fill_defaults(cfg, SCHEMA)
+    assert not {k for k in default if k != "name"} & set(cfg["dump"]) - {"source"}
+    assert cfg["dump"]["part_mb"] == 256 and cfg["dump"]["document"] == "file"
+    # two files of one's own: merged with each other; --config edits a key on top
+    more = {"dump": {"part_mb": 64}}
+    cfg = replace_user_blocks(_merged(mine, more, overrides=more), [mine, more], more)
+    assert cfg["dump"] == {**mine["dump"], "part_mb": 64}
+    # no dump block of one's own (or --config alone): the default's, edited key by key
+    tweak = {"dump": {"part_mb": 8}}
+    cfg = replace_user_blocks(_merged(overrides=tweak), [], tweak)
+    assert cfg["dump"] == {**default, "part_mb": 8}
+    other = {"report": {"name": "x"}}
+    assert replace_user_blocks(_merged(other), [other])["dump"] == default
+    # a block without its name would have kept the sample's: one line naming the key
+    with pytest.raises(ConfigError, match=r"^dump\.name: your config's dump: block") as err:
+        nameless = {"dump": {"source": "data/corpus.csv.gz", "format": "csv"}}
+        replace_user_blocks(_merged(nameless), [nameless])
+    assert "\n" not in str(err.value)
+
+
+def test_a_corpus_of_ones_own_left_at_the_mediawiki_format_is_one_line(tmp_path, monkeypatch):
+    from learnability.pipeline.config import check_dump_format
+
+    formats = "set dump.format to one of: text, jsonl, csv, tsv, parquet, mediawiki"
+    for source, kind in [("data/corpus.csv.gz", "a CSV"), ("posts.ndjson", "a JSON Lines"),
+                         ("t.tab", "a TSV"), ("x.parquet", "a Parquet"),
+                         ("books/a.txt.zst", "a plain text"),
+                         ("https://x.org/y.jsonl", "a JSON Lines")]:  # fmt: skip
+        with pytest.raises(ConfigError) as err:
+            check_dump_format({"format": "mediawiki", "source": source})
+        assert str(err.value) == (
+            f"dump.format: {source} looks like {kind} file but dump.format is mediawiki "
+            f"(the default); {formats}"
+        )
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "speeches").mkdir()
+    with pytest.raises(ConfigError, match=rf"^dump\.format: speeches is a folder .*; {formats}$"):
+        check_dump_format({"format": "mediawiki", "source": "speeches"})
+    # a MediaWiki dump, its parts, and any source whose format is given: nothing to say
+    for dump in (load()["dump"] | {"format": "mediawiki"}, load("paper.yaml")["dump"],
+                 {"format": "mediawiki", "source": "enwiki-pages-articles.xml.bz2"},
+                 {"format": "csv", "source": "data/corpus.csv.gz"}):  # fmt: skip
+        check_dump_format(dump)
+
+
+def test_figures_are_named_after_the_users_config_unless_it_names_itself():
+    from learnability.pipeline.config import fill_defaults, report_name
+
+    default = load()
+    # the default names itself, whatever its name says
+    assert report_name(_merged(), {}) == default["report"]["name"]
+    # a file of one's own without report.name: its name, not the default's
+    mine = {"dump": {"name": "mine", "source": "data/corpus.csv", "format": "csv"}}
+    assert report_name(_merged(mine), {"/home/u/my-corpus.yaml": mine}) == "my-corpus"
+    two = {"/p/my-corpus.yaml": mine, "/p/longer.yaml": {"learnability": {"iterations": 9}}}
+    assert report_name(_merged(*two.values()), two) == "my-corpus, longer"
+    # one with a report.name of its own, or --config's: that name
+    named = {"report": {"name": "speeches 1990s"}}
+    assert report_name(_merged(named), {"/p/my.yaml": named}) == "speeches 1990s"
+    by_config = report_name(_merged(overrides=named), {"/p/my.yaml": mine}, named)
+    assert by_config == "speeches 1990s"
+    # a module given config: reads no file: its config's own name, or the schema's
+    bare = fill_defaults({"report": {}}, SCHEMA)
+    assert report_name(bare, {}) == "default"

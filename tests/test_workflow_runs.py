@@ -652,3 +652,52 @@ def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     results = json.loads(re.search(r"var results = (\{.*?\});\n", html).group(1))
     assert any(key.startswith("lrn/results/plots/") for key in results), list(results)[:5]
+
+
+def _own_corpus_run(wd: Path, user: dict, *args: str):
+    """Snakemake as a user runs it on a corpus of their own: in their folder, the
+    workflow's Snakefile (its config/config.yaml the default), their --configfile."""
+    (wd / "my-corpus.yaml").write_text(yaml.safe_dump(user, sort_keys=False))
+    snakefile = str(REPO / "workflow" / "Snakefile")
+    return run(wd, "--snakefile", snakefile, *args, "--configfile", "my-corpus.yaml")
+
+
+# the line Snakemake itself prints whenever a --configfile is given
+_EXTENDED = re.compile(r"^Config file .* is extended by additional config specified via the "
+                       r"command line\.$")  # fmt: skip
+
+
+def test_a_csv_of_ones_own_without_format_is_one_line_not_a_checksum_error(tmp_path):
+    """config/config.yaml's dump: is the sample's MediaWiki file and its sha256: a user's
+    dump: block replaces it whole, so a CSV without format: is named in one line (it
+    used to be read as the sample's dump and fail its checksum), and with format: csv it
+    plans the extraction with no download."""
+    import gzip
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "corpus.csv.gz").write_bytes(gzip.compress(b"text\nsome words\n"))
+    user = {"dump": {"name": "mine", "source": "data/corpus.csv.gz"}}
+    result = _own_corpus_run(tmp_path, user, "-n")
+    assert result.returncode == 1
+    lines = (result.stdout + result.stderr).splitlines()
+    assert [line for line in lines if not _EXTENDED.match(line)] == [
+        "Error in the config: dump.format: data/corpus.csv.gz looks like a CSV file but "
+        "dump.format is mediawiki (the default); set dump.format to one of: text, jsonl, "
+        "csv, tsv, parquet, mediawiki"
+    ]
+    # nor does the sample's name survive into a block of one's own
+    del user["dump"]["name"]
+    result = _own_corpus_run(tmp_path, user, "-n")
+    lines = (result.stdout + result.stderr).splitlines()
+    assert result.returncode == 1
+    assert [line for line in lines if not _EXTENDED.match(line)] == [
+        "Error in the config: dump.name: your config's dump: block replaces the default's "
+        "whole, so it needs a name of its own (its results go under results/corpus/NAME/)"
+    ]
+    user["dump"].update(name="mine", format="csv")
+    result = _own_corpus_run(tmp_path, user, "-n", "results/corpus/mine/stats.json")
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-3000:]
+    assert scheduled(out) == {"extract_part": 1, "join_corpus": 1}
+    assert "sha256" not in out and "Traceback" not in out
+

@@ -15,6 +15,7 @@ if (_SRC / "learnability").is_dir():
     _paths = [str(_SRC), *filter(None, [dict(os.environ).get("PYTHONPATH")])]
     os.environ.update(PYTHONPATH=os.pathsep.join(_paths))
 
+from snakemake.common.configfile import load_configfile
 from snakemake.exceptions import IncompleteCheckpointException
 from snakemake.io import checkpoint_target
 from snakemake.logging import logger
@@ -30,6 +31,7 @@ from learnability.pipeline.config import (
     ignored_list_files,
     matched_null_key,
     prepare_config,
+    report_name,
 )
 from learnability.pipeline.corpus_draws import CORPORA_SWEEP
 from learnability.pipeline.sweeps import trained_points
@@ -37,21 +39,23 @@ from learnability.pipeline.sweeps import trained_points
 min_version("9.0")
 
 
-# As a module of another workflow (README, "Use as a Snakemake module"), its prefix: is
-# prepended to every relative input path, so the config's own files are made absolute.
+# a module's prefix: goes before every relative input path: its config's are made absolute
 IN_MODULE = not workflow.modifier.is_main_snakefile()
+# --configfile(s) (none in a module given config:, a whole config) and --config, which
+# Snakemake merged into config/config.yaml key by key: their dump: replaces its own
+_USER = [] if workflow.modifier.skip_configfile else workflow.overwrite_configfiles
+_USER_FILES = {str(f): load_configfile(f) for f in _USER}
 with config_errors_in_one_line():
-    # validated, defaults filled, paths anchored, cross-checked; LISTS: the list registry;
-    # SWEEPS: name -> its points (learnability.pipeline.sweeps), each an embedding named by its
-    # settings; only those that train themselves get a train_embedding job
-    # the schema inside the installed package (workflow/schemas/ links to it): a module
-    # read from a remote Snakefile validates against the same file its jobs import
+    # LISTS: the lists; SWEEPS: name -> its points (embeddings named by their settings);
+    # the package's schema, the one a module's jobs import (its Snakefile may be remote)
     _, LISTS, SWEEPS = prepare_config(
         config,
         str(SCHEMA_FILE),
         ROOT,
         absolute=IN_MODULE,
         validate=validate,
+        user_files=list(_USER_FILES.values()),
+        overrides=workflow.config_settings.config,
     )
 SWEEP_TRAINED = trained_points(SWEEPS)
 POINTS = {(p.sweep, p.name): p for points in SWEEPS.values() for p in points}
@@ -213,11 +217,8 @@ def scheme_summaries(wildcards):
     return summaries(EMBEDDINGS, [wildcards.negatives])
 
 
-# The configuration's name in figure titles: report.name, else the --configfile(s) given
-# (a name left at its default would call config/paper.yaml's figures "default").
-REPORT_NAME = config["report"]["name"]
-if REPORT_NAME == "default" and workflow.overwrite_configfiles:
-    REPORT_NAME = ", ".join(Path(f).stem for f in workflow.overwrite_configfiles)
+# figure titles' name of the config: the user's report.name, else their files' names
+REPORT_NAME = report_name(config, _USER_FILES, workflow.config_settings.config)
 
 
 def plot_title(text):

@@ -8,8 +8,10 @@ names the config key and says what to change. What a job calls while it runs is
 
 from __future__ import annotations
 
+import copy
 import re
 import sys
+from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -112,7 +114,6 @@ def fill_defaults(config: dict, schema: dict) -> dict:
     instead of repeating defaults in ``.get(key, default)``. Snakemake's own filling is
     not enough for that: 9.5.1-9.14.7 skip validation in remote jobs (SLURM), so their
     config lacked the defaults (snakemake/snakemake#3614)."""
-    import copy
 
     def walk(value, node: dict) -> None:
         node = resolve_ref(schema, node)
@@ -148,6 +149,101 @@ def drop_removed(config: dict) -> dict:
     for name in [n for n, spec in embeddings.items() if spec is None]:
         del embeddings[name]
     return config
+
+
+# The blocks that a config file of one's own replaces whole instead of merging into
+# config/config.yaml's, key by key as Snakemake merges: a corpus' keys belong together,
+# and the sample's sha256 and format kept under a CSV of one's own read it as a MediaWiki
+# dump and fail its checksum.
+REPLACED_BLOCKS = ("dump",)
+
+
+def _merged(into: object, value: object) -> object:
+    """``value`` merged into ``into`` as Snakemake merges config files (mappings key by
+    key, anything else replaced); copies, plain dicts (``--config`` gives immutable
+    maps)."""
+    if not isinstance(value, Mapping):
+        return copy.deepcopy(value)
+    out = dict(into) if isinstance(into, Mapping) else {}
+    for key, sub in value.items():
+        out[key] = _merged(out.get(key), sub)
+    return out
+
+
+def replace_user_blocks(config: dict, user_files: Sequence[Mapping],
+                        overrides: Mapping | None = None) -> dict:  # fmt: skip
+    """Each block of :data:`REPLACED_BLOCKS` that the user's config files give
+    (``user_files``: their contents, in the order given) replaces the default's in
+    ``config``, which Snakemake merged key by key; the files' blocks are merged with each
+    other, and ``overrides`` (``--config``) still edit single keys on top. The keys the
+    user leaves out then take the schema's defaults (:func:`fill_defaults`), not
+    config/config.yaml's values. In place; returns ``config``. A block with no ``name``
+    is a :class:`ConfigError` naming the key (the default's would have been kept)."""
+    for key in REPLACED_BLOCKS:
+        given = [f[key] for f in user_files if isinstance(f, Mapping) and key in f]
+        if not given:
+            continue  # the default's block, as merged
+        block: object = {}
+        for value in given:
+            block = _merged(block, value)
+        if overrides and key in overrides:
+            block = _merged(block, overrides[key])
+        if isinstance(block, dict) and "name" not in block:
+            raise ConfigError(
+                f"{key}.name: your config's {key}: block replaces the default's whole, so it "
+                f"needs a name of its own (its results go under results/corpus/NAME/)"
+            )
+        config[key] = block
+    return config
+
+
+def report_name(config: Mapping, user_files: Mapping[str, Mapping],
+                overrides: Mapping | None = None) -> str:  # fmt: skip
+    """The configuration's name in figure titles: ``config``'s ``report.name`` where
+    the user set it (in a config file of theirs or ``--config``), else the stems of their
+    config files (``user_files``: path -> its contents), else the default's own.
+    config/config.yaml names itself and a user's file is merged into it, so the merged
+    value alone cannot say whose it is."""
+
+    def sets_name(c: Mapping | None) -> bool:
+        report = c.get("report") if isinstance(c, Mapping) else None
+        return isinstance(report, Mapping) and "name" in report
+
+    name = config["report"]["name"]
+    if sets_name(overrides) or any(sets_name(c) for c in user_files.values()):
+        return name
+    if user_files:
+        return ", ".join(Path(f).stem for f in user_files)
+    return name
+
+
+def check_dump_format(dump: dict) -> None:
+    """A corpus of one's own left at ``format: mediawiki`` (the default): a source whose
+    name says another format, or a local folder (a MediaWiki dump is one file, or
+    base_url), is one line naming the formats, before a job reads a CSV as XML."""
+    from learnability.corpus.documents import stem_suffix
+    from learnability.corpus.sources import SOURCES
+
+    source = dump.get("source")
+    if dump.get("format") != "mediawiki" or not isinstance(source, str):
+        return
+    # one's own formats first: those are what a user who forgot the key meant
+    formats = ", ".join([*(s for s in SOURCES if s != "mediawiki"), "mediawiki"])
+    fix = f"set dump.format to one of: {formats}"
+    labels = {"text": "a plain text", "jsonl": "a JSON Lines", "csv": "a CSV",
+              "tsv": "a TSV", "parquet": "a Parquet"}  # fmt: skip
+    suffix = stem_suffix(Path(source.rstrip("/")))
+    for name, labelled in labels.items():
+        if suffix and suffix in SOURCES[name].suffixes:
+            raise ConfigError(
+                f"dump.format: {source} looks like {labelled} file but dump.format is "
+                f"mediawiki (the default); {fix}"
+            )
+    if _is_local(source) and Path(source).is_dir():
+        raise ConfigError(
+            f"dump.format: {source} is a folder but dump.format is mediawiki (the default), "
+            f"which reads one dump file; {fix}"
+        )
 
 
 # the config keys that name local input files or folders
@@ -352,9 +448,8 @@ def check_config(config: dict) -> None:
     if (dump.get("source") is None) == (dump.get("base_url") is None):
         raise ConfigError(
             "dump: give exactly one of 'source' (one dump file, with sha256/sha1/md5) and "
-            "'base_url' (the folder of a multi-part dump, with 'status'). A --configfile "
-            "is merged into config/config.yaml, whose dump has a 'source': a multi-part "
-            "config sets 'source: null' to drop it."
+            "'base_url' (the folder of a multi-part dump, with 'status'); remove the other "
+            "or set it to null"
         )
     embeddings = config["embeddings"]
     for name, spec in embeddings.items():
@@ -454,15 +549,20 @@ def schema_validate(config: dict, schema_path) -> None:
 
 
 def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = False,
-                   validate=schema_validate):  # fmt: skip
-    """Everything the workflow does to its config before any rule, in place: removed keys
-    dropped, misspelt keys named, the schema checked (``validate(config, schema_path)``:
-    Snakemake's validate in the workflow, :func:`schema_validate` elsewhere), its
-    defaults filled, paths anchored at ``root`` (absolute in a module), the cross-key
-    checks, the list registry and the sweeps' points. Returns (schema, lists, sweeps);
-    a bad config raises :class:`ConfigError` in one line (the schema's own validate may
-    raise its own error)."""
+                   validate=schema_validate, user_files: Sequence[Mapping] = (),
+                   overrides: Mapping | None = None):  # fmt: skip
+    """Everything the workflow does to its config before any rule, in place: the blocks
+    the user's config files give replacing the default's (:func:`replace_user_blocks`;
+    ``user_files`` and ``overrides``: their contents and ``--config``, where ``config``
+    is config/config.yaml with them merged in), removed keys dropped, misspelt keys
+    named, the schema checked (``validate(config, schema_path)``: Snakemake's validate in
+    the workflow, :func:`schema_validate` elsewhere), its defaults filled, a corpus of
+    one's own left at the MediaWiki format named, paths anchored at ``root`` (absolute
+    in a module), the cross-key checks, the list registry and the sweeps' points. Returns
+    (schema, lists, sweeps); a bad config raises :class:`ConfigError` in one line (the
+    schema's own validate may raise its own error)."""
 
+    replace_user_blocks(config, user_files, overrides)
     drop_removed(config)
     schema = load_schema(schema_path)
     # a misspelt key gets "did you mean" in one line, before validate's dump of the schema
@@ -471,6 +571,8 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     # the schema's defaults, in every process (remote jobs included): the rules index the
     # config and repeat no default
     fill_defaults(config, schema)
+    # the source as the user wrote it, before it is anchored
+    check_dump_format(config["dump"])
     anchor_paths(config, root, absolute=absolute)
     check_config(config)
     lists = list_registry(config)

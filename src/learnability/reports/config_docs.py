@@ -35,9 +35,11 @@ baseline, and the shipped Empath lists. Other configs here change parts of it:
 | `contextual.yaml` | all-MiniLM-L6-v2's static vectors (two poolings) beside word2vec, \
 fastText and GloVe (`pip install -e '.[transformer]'`) |
 
-A `--configfile` is merged into `config.yaml` key by key; `embeddings: {NAME: null}` drops
-an embedding the default defines. Every key is checked against the schema before any job
-runs: an unknown key is an error that names the closest known one. Relative paths are
+A `--configfile` is merged into `config.yaml` key by key, but for its `dump:` block, which
+replaces the default's whole (the keys it leaves out take the defaults below; `--config`
+edits keys on top); `embeddings: {NAME: null}` drops an embedding the default defines.
+Every key is checked against the schema before any job runs: an unknown key is an error
+that names the closest known one. Relative paths are
 read from the folder Snakemake runs in; a default under `resources/` that is not there is
 read from this checkout. Used as a module of another workflow (README, "Use as a Snakemake
 module"), pass the config with `config:`.
