@@ -2,12 +2,13 @@
 what it wrote; long steps report counts, rates and ETA."""
 
 import logging
+import sys
 from types import SimpleNamespace
 
 import pytest
 from snakemake.iocontainers import Namedlist
 
-from learnability.logs import MAX_LISTED, Progress, logged
+from learnability.logs import MAX_LISTED, Progress, as_written, logged
 
 
 def job(tmp_path, n_inputs=2):
@@ -66,6 +67,43 @@ def test_a_failing_job_logs_the_error_and_no_outputs(tmp_path):
         raise ValueError("list x.txt, line 3: empty word; delete the line")
     text = (tmp_path / "logs" / "job.log").read_text()
     assert "ERROR" in text and "x.txt, line 3" in text and "wrote" not in text
+
+
+def test_bad_input_in_a_job_is_its_one_line_with_the_path_as_written(tmp_path):
+    """A LearnabilityError inside a job script: the script's whole stderr is the
+    message, once, with the path relative to the working folder (the config made it
+    absolute), no traceback, and the job's status is 1; the log holds it once too."""
+    import subprocess
+
+    script = tmp_path / "job.py"
+    script.write_text(
+        "from pathlib import Path\n"
+        "from learnability.errors import InputError\n"
+        "from learnability.logs import logged\n"
+        "with logged('logs/job.log'):\n"
+        "    raise InputError(f'{Path.cwd() / \"data/corpus.csv\"}:41: byte 0xe9 is not UTF-8')\n"
+    )
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 1 and run.stdout == ""
+    said = "data/corpus.csv:41: byte 0xe9 is not UTF-8"
+    assert [line.split(": ", 1)[1] for line in run.stderr.splitlines()] == [said]
+    log = (tmp_path / "logs" / "job.log").read_text().splitlines()
+    assert [line.split(": ", 1)[1] for line in log] == [said]
+    # any other error keeps its traceback
+    script.write_text("from learnability.logs import logged\n"
+                      "with logged(None):\n    raise ValueError('a bug')\n")  # fmt: skip
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 1 and "Traceback" in run.stderr
+    assert run.stderr.endswith("ValueError: a bug\n")
+
+
+def test_a_path_under_the_working_folder_is_shown_relative_to_it(tmp_path):
+    assert as_written(f"{tmp_path}/data/x.csv:3: bad; not {tmp_path}x/y", tmp_path) == (
+        f"data/x.csv:3: bad; not {tmp_path}x/y"
+    )
+    assert as_written("/data/x.csv:3: bad", "/") == "/data/x.csv:3: bad"
 
 
 def test_progress_reports_counts_rate_and_eta(caplog):

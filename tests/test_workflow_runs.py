@@ -701,3 +701,27 @@ def test_a_csv_of_ones_own_without_format_is_one_line_not_a_checksum_error(tmp_p
     assert scheduled(out) == {"extract_part": 1, "join_corpus": 1}
     assert "sha256" not in out and "Traceback" not in out
 
+
+def test_bad_input_inside_a_job_is_one_line_naming_the_file_as_written(tmp_path):
+    """A Latin-1 byte in a text corpus of one's own: the extraction job fails with the
+    message once, the file's path as the config wrote it (the job reads it anchored
+    absolute) and its line, no traceback, and leaves no output."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "corpus.txt").write_bytes(b"one good line\nthe caf\xe9 line\n")
+    user = {"dump": {"name": "mine", "format": "text", "source": "data/corpus.txt",
+                     "document": "line"}, "corpus": {"min_document_tokens": 1}}  # fmt: skip
+    result = _own_corpus_run(tmp_path, user, "results/corpus/mine/stats.json")
+    assert result.returncode == 1
+    out = result.stdout + result.stderr
+    said = ("data/corpus.txt:2: byte 0xe9 is not UTF-8; convert the file to UTF-8 (iconv -f "
+            "<its encoding> -t UTF-8)")  # fmt: skip
+    assert out.count("is not UTF-8") == 1 and out.count(said) == 1, out
+    (line,) = [line for line in out.splitlines() if said in line]
+    assert line.endswith(f"ERROR learnability: {said}")
+    assert "Traceback" not in out and "InputError" not in out
+    # after it, Snakemake's own report of the failed job alone
+    assert "Error in rule extract_part:" in out.split(said, 1)[1]
+    log = (tmp_path / "logs" / "extract_part" / "mine" / "part-0001.log").read_text()
+    assert log.count("is not UTF-8") == 1 and log.rstrip().endswith(said)
+    results = tmp_path / "results"
+    assert not results.exists() or [p for p in results.rglob("*") if p.is_file()] == []

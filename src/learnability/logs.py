@@ -1,5 +1,7 @@
 """Logging for workflow scripts: everything goes to the rule's log file, and an error is
-written there (and to stderr) with its message before the job fails.
+written there (and to stderr) with its message before the job fails: bad input (a
+:class:`~learnability.errors.LearnabilityError`) in its one line alone, without a
+traceback.
 
 Given the ``snakemake`` object of a script, the log starts with the rule, its wildcards,
 inputs and parameters, and ends, on success, with every output written and its size, so
@@ -15,6 +17,8 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+from learnability.errors import LearnabilityError
 
 log = logging.getLogger("learnability")
 
@@ -143,6 +147,33 @@ def job_footer(smk: Any) -> list[str]:
     return lines
 
 
+def as_written(message: str, cwd: str | os.PathLike[str] | None = None) -> str:
+    """``message`` with each path under the working folder (``cwd``, else the current
+    one) relative to it, as the user wrote it in the config: the workflow anchors a
+    corpus' files to absolute paths (:func:`learnability.corpus.sources.corpus_plan`),
+    which would make ``/home/u/proj/data/corpus.csv:41`` of ``data/corpus.csv:41``."""
+    here = Path(cwd) if cwd is not None else Path.cwd()
+    for folder in dict.fromkeys([str(here), str(here.resolve())]):
+        if folder != os.sep:  # the root: every absolute path is "under" it
+            message = message.replace(folder.rstrip(os.sep) + os.sep, "")
+    return message
+
+
+def _untold(exc: BaseException) -> None:
+    """Python prints no traceback when ``exc``, already logged in one line, ends the
+    script (a job's; Snakemake then runs the script in a process of its own): the
+    process still exits with status 1, and Snakemake reports the job as failed. Every
+    other exception is printed as before; an in-process caller (a test) still gets
+    ``exc`` itself."""
+    before = sys.excepthook
+
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        if value is not exc:
+            before(kind, value, tb)
+
+    sys.excepthook = hook
+
+
 @contextlib.contextmanager
 def logged(job: Any) -> Iterator[logging.Logger]:
     """Log to the job's log file (and stderr) for the duration of a script. ``job`` is the
@@ -173,6 +204,11 @@ def logged(job: Any) -> Iterator[logging.Logger]:
                 log.info("%s", line)
         try:
             yield log
+        except LearnabilityError as exc:
+            # bad input: its one line, which says what to fix, and no traceback
+            log.error("%s", as_written(str(exc)))
+            _untold(exc)
+            raise
         except Exception as exc:
             log.error("%s: %s", type(exc).__name__, exc)
             raise

@@ -69,9 +69,12 @@ def read_jsonl(
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
+            # json's own position counts within this one line ("line 1 column 10 (char
+            # 9)"): its column alone, beside the file's line
+            what = exc.msg.removesuffix(" starting at")
             raise InputError(
-                f"{path}:{number}: not a JSON object ({exc.msg}); JSON Lines holds one "
-                "object a line"
+                f"{path}:{number}: the JSON is cut or malformed ({what} at column "
+                f"{exc.colno}); JSON Lines holds one whole object a line: mend or remove it"
             ) from None
         if not isinstance(row, dict):
             raise InputError(f"{path}:{number}: a JSON {type(row).__name__}, not an object")
