@@ -185,3 +185,84 @@ def test_join_sums_type_counts_by_partition_as_a_counter_does(tmp_path, seed, pa
     got = merged_type_counts(paths, tmp_path, partitions=partitions)
     assert sorted(got.tolist()) == sorted(reference.values())
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths)
+
+
+def test_every_reader_gives_a_mediawiki_corpus_sentences_as_without_its_boundaries(tmp_path):
+    """The empty line after each document (corpus.lines.DOCUMENT_END) is no sentence to
+    any reader: the token readers, the plain file of gensim's corpus_file mode and
+    fastText, the transformer's chunks, GloVe's counts, a sweep's prefix and the trainers'
+    vectors are those of the same corpus without it, which is byte for byte what the
+    extraction wrote before documents were marked (checked against the earlier code on
+    gensim's sample dump: word2vec, fastText, one-thread GloVe and a 30 % prefix's
+    word2vec gave identical vectors)."""
+
+    from learnability.corpus.cooccur import count_cooccurrences
+    from learnability.corpus.extract import corpus_prefix, join_corpus
+    from learnability.corpus.lines import (
+        LineCorpus,
+        count_vocabulary,
+        gzip_members,
+        iter_documents,
+        member_lines,
+    )
+    from learnability.embeddings._plain import plain_corpus
+    from learnability.embeddings.glove import train_glove
+    from learnability.embeddings.transformer import _chunks
+    from learnability.embeddings.word2vec import train_word2vec
+
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(60)]
+
+    def article(k: int) -> str:
+        paragraphs = (" ".join(rng.choice(words, 20 + 7 * p)) for p in range(1 + k % 4))
+        return "\n\n".join(paragraphs)
+
+    parts = []
+    for part in range(2):  # a joined corpus: a gzip member a part
+        dump = write_dump(tmp_path / f"d{part}.xml.bz2",
+                          [page(f"A{part}{k}", article(k)) for k in range(6)])  # fmt: skip
+        out = tmp_path / f"p{part}"
+        out.mkdir()
+        extract_corpus([dump], out / "text.txt.gz", out / "stats.json",
+                       out_counts=out / "counts.parquet", min_article_tokens=1)  # fmt: skip
+        parts.append(out)
+    corpus = tmp_path / "text.txt.gz"
+    stats = join_corpus(*([p / n for p in parts] for n in ("text.txt.gz", "counts.parquet",
+                                                           "stats.json")),
+                        corpus, tmp_path / "stats.json")  # fmt: skip
+    text = gzip.decompress(corpus.read_bytes()).decode()
+    before = text.replace("\n\n", "\n")  # the corpus as it was written without boundaries
+    assert text.count("\n\n") == stats["articles"] == 12 and "\n\n\n" not in text
+    old = tmp_path / "old.txt.gz"
+    old.write_bytes(gzip.compress(before.encode()))
+    sentences = [line.split() for line in before.splitlines()]
+    assert len(sentences) == stats["lines"] == sum(1 + k % 4 for k in range(6)) * 2
+    assert list(iter_lines(corpus)) == list(LineCorpus(corpus)) == sentences
+    assert [line for doc in iter_documents(corpus) for line in doc] == sentences
+    assert len(list(iter_documents(corpus))) == 12
+    members = gzip_members(corpus)
+    assert len(members) == 2
+    assert [t for a, b in members for t in member_lines(corpus, a, b)] == sentences
+    assert count_vocabulary(str(corpus), 1, processes=2)[0] == count_vocabulary(str(old), 1)[0]
+    with plain_corpus(str(corpus), str(tmp_path)) as plain:
+        assert plain.read_text() == before
+    assert list(_chunks(str(corpus), 7)) == list(_chunks(str(old), 7))
+    index = {w: i for i, w in enumerate(words)}
+    new_counts = count_cooccurrences(LineCorpus(corpus), index, 5, workdir=tmp_path)
+    old_counts = count_cooccurrences(LineCorpus(old), index, 5, workdir=tmp_path)
+    assert all(np.array_equal(a, b) for a, b in zip(new_counts, old_counts, strict=True))
+    # a prefix keeps the boundaries and cuts the same sentences
+    corpus_prefix(corpus, tmp_path / "pre.txt.gz", tmp_path / "pre.json", 0.4)
+    corpus_prefix(old, tmp_path / "old-pre.txt.gz", tmp_path / "old-pre.json", 0.4)
+    assert list(iter_lines(tmp_path / "pre.txt.gz")) == list(
+        iter_lines(tmp_path / "old-pre.txt.gz")
+    )
+    assert gzip.decompress((tmp_path / "pre.txt.gz").read_bytes()).decode().endswith("\n\n")
+    # and the trainers' vectors
+    params = dict(dim=8, window=3, min_count=1, negative=3, sample=0.0, alpha=0.025,
+                  min_alpha=1e-4, epochs=1, seed=3)  # fmt: skip
+    glove = dict(dim=8, window=3, min_count=1, seed=3, epochs=2, x_max=10, alpha=0.75,
+                 learning_rate=0.05)  # fmt: skip
+    for train, p in ((train_word2vec, params), (train_glove, glove)):
+        a, b = train(str(corpus), p, 1), train(str(old), p, 1)
+        assert a.words == b.words and np.array_equal(a.vectors, b.vectors), train.__name__

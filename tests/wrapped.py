@@ -44,3 +44,33 @@ def write_topics(folder: Path, wrap: bool = True, crlf: bool = False) -> list[Pa
         path.write_bytes(text.replace("\n", "\r\n" if crlf else "\n").encode("utf-8"))
         files.append(path)
     return files
+
+
+def paragraph_lines(folder: Path) -> list[list[int]]:
+    """The topics' paragraphs, each a document (``document: paragraph``), as the token
+    counts of its hard-wrapped lines: the corpus lines each was cut into before wraps were
+    joined. Their tokens are checked against the extraction of the topics (in
+    ``folder``), whose documents are these paragraphs."""
+    import json
+
+    from learnability.corpus.documents import SourceOptions
+    from learnability.corpus.extract import extract_corpus
+    from learnability.corpus.tokenize import tokenize
+
+    files = write_topics(folder / "topics")
+    extract_corpus(files, folder / "text.txt.gz", folder / "stats.json", min_article_tokens=1,
+                   source="text", options=SourceOptions(document="paragraph"))  # fmt: skip
+    stats = json.loads((folder / "stats.json").read_text())
+    documents = []
+    for text in topics().values():
+        held: list[int] = []
+        for line in [*text.split("\n"), ""]:  # (a blank at the end closes the last)
+            if line.strip():
+                held.append(len(tokenize(line)))
+            elif any(held):
+                documents.append([n for n in held if n])
+                held = []
+            else:
+                held = []
+    assert len(documents) == stats["articles"] and sum(map(sum, documents)) == stats["tokens"]
+    return documents
