@@ -34,7 +34,7 @@ from toysize import add_smoke
 from learnability.concepts.lists import member_indices, resolve
 from learnability.concepts.matching import Matcher
 from learnability.corpus.lines import iter_lines
-from learnability.corpus.sample import draw_budget, sample_lines
+from learnability.corpus.sample import draw_budget, sample_documents
 from learnability.embeddings.word2vec import train_word2vec
 from learnability.inputs import as_lists
 from learnability.protocol.evaluate import Protocol, evaluate_concept_full
@@ -62,8 +62,10 @@ def sample_corpus() -> Path:
 
 
 def write_lines(lines: list[list[str]], path: Path) -> None:
+    """Each line a document of its own (an empty line after it): the halves and the
+    draws are of the sample's paragraphs, as they were measured."""
     with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as fh:
-        fh.writelines(" ".join(line) + "\n" for line in lines)
+        fh.writelines(" ".join(line) + "\n\n" for line in lines)
 
 
 def replicate(lines, rep: int, tmp: Path, entries: dict, iterations: int) -> pd.DataFrame:
@@ -79,7 +81,7 @@ def replicate(lines, rep: int, tmp: Path, entries: dict, iterations: int) -> pd.
     for name in halves:
         for seed in range(1, DRAWS + 1):
             draw = tmp / f"{name}-{seed}.txt.gz"
-            sample_lines(tmp / f"{name}.txt.gz", draw, tmp / "stats.json", tokens,
+            sample_documents(tmp / f"{name}.txt.gz", draw, tmp / "stats.json", tokens,
                          seed + 100 * rep)  # fmt: skip
             embeddings[name, seed] = train_word2vec(str(draw), {**PARAMS, "seed": seed}, 1)
     shared = set.intersection(*(set(e.words) for e in embeddings.values()))
