@@ -163,9 +163,11 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     three parts (dump.part_mb) with a group column: each corpus is the articles
     tokenised by the one rule, in order,
     byte for byte the same for the three. The folder of text files then runs through
-    the workflow to the tables; the others stop at the corpus, since every later job
-    reads only the corpus' files, which are the same bytes (each running to the tables
-    too cost CI three minutes of its two cores)."""
+    the workflow to the tables with the eight shipped lists, of which the corpus covers
+    `anger` with one word: its coverage is logged before training, the run completes,
+    and the tables give it a row that says why it is not scored; the others stop at the
+    corpus, since every later job reads only the corpus' files, which are the same bytes
+    (each running to the tables too cost CI three minutes of its two cores)."""
     import gzip
 
     from learnability.corpus.tokenize import tokenize
@@ -174,7 +176,8 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     wd = tmp_path / "wf"
     wd.mkdir()
     _copy_workflow(wd)
-    cfg = _lean_config(wd, ["work", "negemo"])
+    shipped = sorted(f.stem for f in (REPO / "resources" / "wordlists").glob("*.txt"))
+    cfg = _lean_config(wd, shipped if kind == "text" else ["work"])
     own = wd / "mine"
     own.mkdir()
     parts = 1
@@ -207,18 +210,44 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     assert not (wd / "resources").exists()
     corpus = gzip.decompress((wd / "results/corpus/lee/text.txt.gz").read_bytes()).decode()
     expected = [" ".join(tokenize(doc)) for doc in docs]
-    assert corpus.splitlines() == expected
+    # each document one line, and an empty line after it: the documents' boundaries
+    assert corpus.splitlines() == [line for doc in expected for line in (doc, "")]
     stats = json.loads((wd / "results/corpus/lee/stats.json").read_text())
     assert stats["source"] == kind and stats["articles"] == 300 and stats["parts"] == parts
     assert stats["tokens"] == sum(len(line.split()) for line in expected)
     assert stats.get("groups") == ({"first": 150, "second": 150} if kind == "csv" else None)
     if kind != "text":
         return
-    # the rest of the workflow on it: both lists scored on word2vec and the baseline
+    # before any training, one line a list from the corpus' counts: anger is not covered
+    out = result.stderr
+    first_training = out.index("rule train_embedding:")
+    assert out.index("(Rule: corpus_coverage)") < first_training
+    assert out.index("list anger: 1 word of its 96 entries in lee; it will not be") < (
+        first_training
+    )
+    before = pd.read_parquet(wd / "results/corpus/lee/coverage.parquet")
+    assert before.set_index("list")["not_scored"].ne("").to_dict() == {
+        name: name == "anger" for name in shipped
+    }
+    # the rest of the workflow on it: the seven covered lists scored on word2vec and the
+    # baseline, anger a row of every table that says why
     pvalues = pd.read_parquet(wd / "results/stats/pvalues.parquet")
-    assert set(pvalues["list"]) == {"work", "negemo"}
+    assert set(pvalues["list"]) == set(shipped) - {"anger"}
     assert set(pvalues["embedding"]) == {"word2vec", "random"}
-    assert (wd / "results/tables/uniform/table6.md").exists()
+    cov = pd.read_parquet(wd / "results/concepts/coverage.parquet").set_index("list")
+    assert cov.loc["anger", "not_scored"].str.startswith("only 1 word in").all()
+    assert (cov.drop(index="anger")["not_scored"] == "").all()
+    # the corpus' counts said what the trained vocabulary holds
+    for embedding in ("word2vec", "random"):
+        trained = cov[cov["embedding"] == embedding]["n_in_vocab"]
+        assert trained.to_dict() == before.set_index("list")["n_in_vocab"].to_dict()
+    table6 = (wd / "results/tables/uniform/table6.md").read_text()
+    assert "| anger |  |  |" in table6
+    assert "Not scored, too few of their words in the vocabulary" in table6
+    assert "anger (1 word in the vocabulary) on word2vec, random" in table6
+    learnability = (wd / "results/tables/uniform/learnability.md").read_text()
+    assert learnability.count("| anger (not scored) | 1") == 2
+    assert "- anger: only 1 word in the embedding's vocabulary" in learnability
 
 
 def test_two_groups_of_one_table_compared_at_equal_size_show_a_planted_concept(tmp_path):

@@ -39,6 +39,7 @@ from learnability.protocol.evaluate import (
     evaluate_concept_full,
     null_distribution,
     summarize,
+    unscored_reason,
 )
 from learnability.protocol.nullcache import NullCache
 from learnability.protocol.sampling import baseline_bins, frequency_bins
@@ -85,12 +86,15 @@ class Scores:
     """What :func:`score` returns; each table is in the workflow's schema of that name
     (``docs/reference/outputs.md``) unless said otherwise.
 
-    - ``lists``: one row per scored list (not a workflow table): its entries and
-      in-vocabulary size, the five metrics' means, and its p-value columns;
+    - ``lists``: one row per list (not a workflow table): its entries and
+      in-vocabulary size, the five metrics' means, and its p-value columns; a list with
+      too few words in the vocabulary has no metrics and says why in ``not_scored``
+      ("" for the scored ones);
     - ``pvalues``: schema ``pvalues`` (the p-value, its Monte Carlo error, floor, z,
       tail estimate, the adjusted p-value, the method and iterations on both sides);
     - ``summary``, ``iterations``, ``members``, ``null``, ``concept_words``, ``coverage``;
-    - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary, and why;
+    - ``skipped``: lists with fewer than ``min_words`` words in the vocabulary (or more
+      than half of it), and why; ``coverage``'s ``not_scored`` says the same;
     - one table per analysis of the registry (:mod:`learnability.analyses.registry`),
       in ``analyses`` and as an attribute of its name: ``codelength`` (each list's online
       codelength and its null's), ``bounds`` (each list's bounds on its AUC from a
@@ -213,15 +217,17 @@ def score(
             cov = coverage(resolved).iloc[0]
             covers.append(cov)
             idx = member_indices(resolved, vocab_index)
-            if idx.size < min_words:
+            unscored = unscored_reason(int(idx.size), len(emb.words), min_words)
+            cov["not_scored"] = unscored or ""
+            if unscored is not None:
                 why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
                 skipped.append(
                     {
                         "list": list_name,
                         "n_entries": int(cov["n_entries"]),
                         "n_in_vocab": int(idx.size),
-                        "reason": f"{idx.size} of its {cov['n_entries']} entries are in the "
-                        f"vocabulary ({why}); at least {min_words} are needed",
+                        "reason": f"{unscored} ({idx.size} of its {cov['n_entries']} entries "
+                        f"are in the vocabulary: {why})",
                     }
                 )
                 log.warning("skipped %s: %s", list_name, skipped[-1]["reason"])
@@ -296,6 +302,15 @@ def score(
     for source, column in (("list", "compression"), ("null", "null_compression")):
         part = codes_table[codes_table["source"] == source].set_index("list")["compression"]
         table[column] = tests["list"].map(part).to_numpy(dtype=float)
+    table["not_scored"] = ""
+    # the lists it cannot score are rows too, in the lists' order, saying why
+    if len(skipped_table):
+        rows = skipped_table.rename(columns={"n_entries": "entries", "n_in_vocab": "in_vocab",
+                                             "reason": "not_scored"})  # fmt: skip
+        order = {name: k for k, name in enumerate(entries)}
+        table = pd.concat([table, rows], ignore_index=True)
+        table = table.sort_values("list", key=lambda c: c.map(order), kind="stable")
+        table = table.reset_index(drop=True)
     settings = dict(
         embedding=label, iterations=iterations, null_lists=null_lists,
         null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,

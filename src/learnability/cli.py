@@ -142,13 +142,18 @@ def evaluate_command(args: argparse.Namespace) -> int:
         name=name,
         **{setting.key: getattr(args, setting.key) for setting in analysis_flags()},
     )
-    # lists too small to score were logged as skipped (learnability.api), one line each
+    # a list too small to score is a row without metrics, and a line under the table
     table = scores.lists[LIST_COLUMNS]
+    unscored = scores.lists[scores.lists["not_scored"] != ""]
     covered = scores.coverage
     print(f"## {name}: {args.iterations} iterations per list, p-values ({args.pvalue_method}) "
           f"against {args.null_lists} random lists of the same size, smallest possible p "
           f"1/{args.null_lists + 1}\n")  # fmt: skip
     print(to_markdown(table))
+    for row in unscored.itertuples():
+        print(f"not scored: {row.list}: {row.not_scored}")
+    if len(unscored):
+        print()
     print(f"## Coverage: how each list's entries met the vocabulary (case: {args.case})\n")
     print(to_markdown(covered[COVERAGE_SHOWN]))
     flagged = covered[covered["n_wildcards_flagged"] > 0]
@@ -162,11 +167,11 @@ def evaluate_command(args: argparse.Namespace) -> int:
     print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
     print_diagnostics(scores, args.show)
     if args.out:
-        write_by_suffix(table, args.out)
+        write_by_suffix(scores.lists[[*LIST_COLUMNS, "not_scored"]], args.out)
     if args.out_dir:
         args.out_dir.mkdir(parents=True, exist_ok=True)
         ext = "." + args.out_format
-        write_by_suffix(table, args.out_dir / f"lists{ext}")
+        write_by_suffix(scores.lists[[*LIST_COLUMNS, "not_scored"]], args.out_dir / f"lists{ext}")
         write_by_suffix(scores.concept_words, args.out_dir / f"concept_words{ext}", "concept_words")
         write_by_suffix(covered, args.out_dir / f"coverage{ext}", "coverage")
         write_by_suffix(scores.members, args.out_dir / f"members{ext}", "members")

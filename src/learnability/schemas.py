@@ -100,6 +100,7 @@ TABLES: dict[str, dict[str, str]] = {
         "n_oov": "int64",
         "n_in_vocab": "int64",
         "oov_rate": "float64",
+        "not_scored": "string",
     },
     "overlap": {
         "embedding": "string",

@@ -32,6 +32,7 @@ from learnability.pipeline.config import (
     matched_null_key,
     prepare_config,
     report_name,
+    unscored_concept,
 )
 from learnability.pipeline.corpus_draws import CORPORA_SWEEP
 from learnability.pipeline.sweeps import trained_points
@@ -161,23 +162,9 @@ def null_keys(embedding, negatives):
     or its frequency profile under frequency-matched negatives."""
     keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
     if config["random_lists"]["match_sizes"]:
-        for name in LISTS:
-            path = checkpoints.resolve_concept.get(
-                embedding=embedding, list=name
-            ).output[0]
-            # read where the checkpoint's output lies: a module's prefix: moves both
-            vocab = beside_output(
-                path,
-                f"results/concepts/{embedding}/{name}.parquet",
-                f"{space(embedding)}/vocab.parquet",
-            )
-            if not os.path.exists(vocab):
-                # The resolution exists but the vocabulary it was made from is gone (an
-                # embedding deleted to retrain it): rebuild both before reading a key.
-                raise IncompleteCheckpointException(
-                    checkpoints.resolve_concept.rule, checkpoint_target(path)
-                )
-            keys.add(matched_null_key(path, vocab, negatives, N_BINS))
+        for name, (path, vocab) in resolved_concepts(embedding).items():
+            if unscored(embedding, name) is None:
+                keys.add(matched_null_key(path, vocab, negatives, N_BINS))
     return sorted(keys)
 
 
@@ -199,18 +186,28 @@ LEARNED = "results/learnability/{embedding}/{list}/{negatives}"
 
 
 def learnability_files(file, embeddings=EMBEDDINGS, negatives=NEGATIVES):
-    """One output ``file`` of the learnability jobs of ``embeddings`` x every list x
-    ``negatives``, embedding by embedding, in LISTS order."""
-    return expand(
-        f"{LEARNED}/{file}",
-        embedding=embeddings,
-        list=list(LISTS),
-        negatives=negatives,
-    )
+    """One output ``file`` of the learnability jobs of ``embeddings`` x every list each
+    scores (scored_lists) x ``negatives``, embedding by embedding, in LISTS order; input
+    functions only (it reads the resolve_concept checkpoints)."""
+    return [
+        path
+        for embedding in embeddings
+        for path in expand(
+            f"{LEARNED}/{file}",
+            embedding=[embedding],
+            list=scored_lists(embedding),
+            negatives=negatives,
+        )
+    ]
 
 
 def summaries(embeddings, negatives=NEGATIVES):
     return learnability_files("summary.parquet", embeddings, negatives)
+
+
+def learned(file, embeddings=EMBEDDINGS):
+    """Input function: learnability_files of every scheme, for a rule's input."""
+    return lambda wildcards: learnability_files(file, embeddings)
 
 
 def scheme_summaries(wildcards):
@@ -265,10 +262,11 @@ EXPLORER = config["explorer"]["enabled"] and "suggestions" in ANALYSES_ON
 FIGURE = ["png", "svg", "pdf"]
 
 
-def get_final_outputs():
+def get_final_outputs(wildcards=None):
     """Every table, figure and page of the run (rule all)."""
-    # the corpus is built only when an embedding is trained on it
-    outputs = [f"results/corpus/{DUMP}/stats.json"] if TRAINED else []
+    # the corpus, when an embedding is trained on it: its stats, the lists' coverage
+    corpus = [f"results/corpus/{DUMP}/{f}" for f in ("stats.json", "coverage.md")]
+    outputs = corpus if TRAINED else []
     tables = ["table6.md", "table6.csv", "table6.tex", "learnability.md"]
     tables += ["learnability.tex", "wilcoxon.md", "wilcoxon.tex", "members.md"]
     figures = ["roc", "auc_distribution", "heatmap", *[f"null_{e}" for e in EMBEDDINGS]]

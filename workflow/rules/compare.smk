@@ -3,9 +3,9 @@ include: "helpers/compare.smk"
 
 rule pvalues:
     input:
-        summaries=summaries(EMBEDDINGS),
+        summaries=learned("summary.parquet"),
         # method: truncated tests each list's first random_lists.iterations splits
-        iterations=learnability_files("iterations.parquet", EMBEDDINGS),
+        iterations=learned("iterations.parquet"),
         null=null_files,
         vocabs=null_vocabs,
     output:
@@ -33,7 +33,7 @@ rule pvalues:
 
 rule wilcoxon:
     input:
-        summaries=summaries(config["compare"]["embeddings"]),
+        summaries=learned("summary.parquet", COMPARED),
         overlap="results/concepts/overlap.parquet",
     output:
         "results/stats/wilcoxon.parquet",
@@ -56,7 +56,7 @@ rule wilcoxon:
 
 rule ranking:
     input:
-        iterations=learnability_files("iterations.parquet", COMPARED),
+        iterations=learned("iterations.parquet", COMPARED),
     output:
         **ranking_outputs(),
     log:

@@ -30,6 +30,9 @@ rule coverage:
         own=expand(
             "results/embeddings/{embedding}/vocab.parquet", embedding=sorted(IN_SHARED)
         ),
+        # the space each embedding is scored in: a list with too few words in it is
+        # marked not scored (its size against learnability.min_words)
+        spaces=[f"{space(e)}/vocab.parquet" for e in EMBEDDINGS],
     output:
         parquet="results/concepts/coverage.parquet",
         overlap="results/concepts/overlap.parquet",
@@ -46,5 +49,7 @@ rule coverage:
         lists=LISTS,
         max_share=config["wordlists"]["wildcard_max_share"],
         case=CASE,
+        embeddings=EMBEDDINGS,
+        min_words=MIN_WORDS,
     script:
         "../scripts/concept_coverage.py"

@@ -133,3 +133,30 @@ rule join_corpus:
         **job_resources("join_corpus", join_sizes),
     script:
         "../scripts/join_corpus.py"
+
+
+# How each list meets the corpus, from the extraction's counts: logged, a line a list,
+# before any embedding is trained on it (train_embedding waits for it), so that a list
+# the text does not cover is known in minutes and not after training.
+rule corpus_coverage:
+    input:
+        counts=lambda wildcards: extracted_parts(wildcards)["counts"],
+        lists=list_sources,
+    output:
+        parquet="results/corpus/{dump}/coverage.parquet",
+        md="results/corpus/{dump}/coverage.md",
+    log:
+        "logs/corpus_coverage/{dump}.log",
+    benchmark:
+        "benchmarks/out/corpus_coverage/{dump}.tsv"
+    conda:
+        "../envs/learnability.yaml"
+    resources:
+        **job_resources("corpus_coverage", corpus_coverage_sizes),
+    params:
+        lists=LISTS,
+        min_count=config["training"]["min_count"],
+        min_words=config["learnability"]["min_words"],
+        case=CASE,
+    script:
+        "../scripts/corpus_coverage.py"

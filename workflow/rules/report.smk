@@ -6,11 +6,9 @@ include: "helpers/report.smk"
 
 rule tables:
     input:
+        **TABLE_STATS,
         summaries=scheme_summaries,
         members=scheme_members,
-        pvalues="results/stats/pvalues.parquet",
-        random_rows="results/stats/random_rows.parquet",
-        wilcoxon="results/stats/wilcoxon.parquet",
         codelength=analysis_files("codelength"),
         bounds=analysis_files("bounds"),
     output:

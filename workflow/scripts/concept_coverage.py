@@ -1,8 +1,10 @@
 import pandas as pd
+import pyarrow.parquet as pq
 
 from learnability.concepts.lists import coverage, list_overlap, load_entries, resolve
 from learnability.concepts.matching import Matcher
 from learnability.logs import logged
+from learnability.pipeline.jobs import mark_unscored
 from learnability.schemas import read_tables, write_table
 
 with logged(snakemake) as log:
@@ -45,4 +47,9 @@ with logged(snakemake) as log:
     table = pd.concat(parts, ignore_index=True).sort_values(
         ["list", "embedding", "vocabulary"], kind="stable"
     )
+    spaces = dict(zip(snakemake.params.embeddings, snakemake.input.spaces, strict=True))
+    sizes = {emb: pq.ParquetFile(path).metadata.num_rows for emb, path in spaces.items()}
+    table = mark_unscored(table, basis, sizes, snakemake.params.min_words)
+    for rec in table[table["not_scored"].fillna("") != ""].itertuples():
+        log.warning("list %s is not scored on %s: %s", rec.list, rec.embedding, rec.not_scored)
     write_table(table, snakemake.output.parquet, "coverage")

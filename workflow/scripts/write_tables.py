@@ -13,6 +13,7 @@ with logged(snakemake):
         members=read_tables(list(i.members), "members"),
         codelength=read_tables(list(i.codelength), "codelength") if i.codelength else None,
         bounds=read_tables(list(i.bounds), "bounds") if i.bounds else None,
+        coverage=read_tables([i.coverage], "coverage"),
         embeddings=list(p.embeddings),
         lists=list(p.lists),
         size=p.table_size,

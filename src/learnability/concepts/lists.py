@@ -463,6 +463,9 @@ def coverage(
                 "n_oov": n_oov,
                 "n_in_vocab": n_in_vocab,
                 "oov_rate": n_oov / n_plain if n_plain else 0.0,
+                # why the list is not scored in the space it was resolved against (too
+                # few words in it): filled by whoever scores it, which knows min_words
+                "not_scored": None,
             }
         )
     return pd.DataFrame(rows)

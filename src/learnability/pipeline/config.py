@@ -9,6 +9,7 @@ names the config key and says what to change. What a job calls while it runs is
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,7 @@ from learnability.pipeline.corpus_draws import CORPORA_SWEEP, draw_points
 from learnability.pipeline.jobs import vocab_bins, vocab_index
 from learnability.pipeline.params import embedding_params
 from learnability.pipeline.sweeps import expand_sweeps
+from learnability.protocol.evaluate import unscored_reason
 from learnability.protocol.sampling import null_key
 from learnability.statistics.significance import (
     DEFAULT_PVALUE_METHOD,
@@ -611,3 +613,25 @@ def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins:
     members = member_indices(resolved, vocab_index(vocab_path))
     bins = vocab_bins(vocab_path, n_bins)[1] if negatives == "frequency_matched" else None
     return null_key(members, negatives, bins, n_bins)
+
+
+def unscored_concept(concept_path: str, vocab_path: str, min_words: int) -> str | None:
+    """Why a resolved list cannot be scored in its embedding's space, or None: the
+    workflow schedules no job for such a list, and its tables give this reason in its
+    row (:func:`learnability.protocol.evaluate.unscored_reason`)."""
+    import os
+
+    # cached by the files' mtimes: Snakemake asks for every list on each DAG evaluation
+    stamps = (os.stat(concept_path).st_mtime_ns, os.stat(vocab_path).st_mtime_ns)
+    return _unscored_concept(concept_path, vocab_path, min_words, stamps)
+
+
+@functools.lru_cache(maxsize=4096)
+def _unscored_concept(
+    concept_path: str, vocab_path: str, min_words: int, stamps: tuple[int, int]
+) -> str | None:
+    import pandas as pd
+
+    resolved = pd.read_parquet(concept_path, columns=["status", "word"])
+    index = vocab_index(vocab_path)
+    return unscored_reason(member_indices(resolved, index).size, len(index), min_words)

@@ -110,6 +110,7 @@ def lists_job(analysis, input, params, wildcards):
     import pandas as pd
 
     from learnability.analyses.base import Lists, NullSpec
+    from learnability.protocol.evaluate import unscored_reason
     from learnability.protocol.sampling import baseline_bins
 
     vectors, members = load_concepts_job(
@@ -117,11 +118,15 @@ def lists_job(analysis, input, params, wildcards):
     )
     vocab = pd.read_parquet(input.vocab, columns=["word", "count"])
     counts = vocab["count"].to_numpy()
+    # the lists the embedding cannot score have no learnability job (their coefficients
+    # are not inputs) and are left out here, as score() leaves them out of its analyses
+    members = {
+        name: rows for name, rows in members.items()
+        if unscored_reason(rows.size, len(vocab), params.min_words) is None
+    }  # fmt: skip
     coefficients = None
     if analysis.coefficients:
-        coefficients = {
-            name: np.load(path) for name, path in zip(params.lists, input.coef, strict=True)
-        }
+        coefficients = {name: np.load(path) for name, path in zip(members, input.coef, strict=True)}
     return Lists(
         vectors=vectors, members=members, embedding=wildcards.embedding,
         negatives=wildcards.negatives, words=vocab["word"], counts=counts,
@@ -155,3 +160,27 @@ def job_protocol(params, negatives: str, *, iterations: int | None = None):
         device=params.device,
         **bins,
     )
+
+
+def mark_unscored(
+    table: pd.DataFrame, scored_in: dict[str, str], vocab_sizes: dict[str, int], min_words: int
+) -> pd.DataFrame:
+    """The coverage ``table`` with ``not_scored`` filled: on the row of the space each
+    embedding is scored in (``scored_in``: embedding -> ``own`` or ``shared``), the
+    reason a list has no learnability job there, or "" where it has one (the same rule
+    as :func:`learnability.protocol.evaluate.unscored_reason`, on the vocabulary's size
+    ``vocab_sizes``); null on the other rows. The workflow schedules no job for a list
+    that is not scored, so this table is where its absence is explained."""
+    import pandas as pd
+
+    from learnability.protocol.evaluate import unscored_reason
+
+    table = table.copy()
+    reasons = [
+        (unscored_reason(int(n), vocab_sizes[emb], min_words) or "")
+        if scored_in.get(emb) == basis else None
+        for emb, basis, n in zip(table["embedding"], table["vocabulary"], table["n_in_vocab"],
+                                 strict=True)
+    ]  # fmt: skip
+    table["not_scored"] = pd.array(reasons, dtype="string")
+    return table

@@ -150,6 +150,16 @@ def join_need(tokens: float, text_mb: float) -> Need:
     return Need(200 + 1.5 * millions, STARTUP_MINUTES + 0.1 * millions / 60, disk_mb=text_mb)
 
 
+def corpus_coverage_need(counts_mb: float, largest_mb: float) -> Need:
+    """The lists against a corpus' counts before training
+    (learnability.concepts.corpus_coverage): one part's count table at a time, its words
+    as Python strings (about 12 bytes of memory a byte of its Parquet file: 2.6 MB read
+    as 31 MB, the sample's), and one pass over each table per wildcard prefix length,
+    about 1 s per 10 MB of tables and length (a dictionary has about 15 lengths)."""
+    return Need(BASE_MB + 12 * largest_mb,
+                STARTUP_MINUTES + 15 * counts_mb / 10 / 60, disk_mb=10)  # fmt: skip
+
+
 def draw_need(tokens: float, lines: float, text_mb: float) -> Need:
     """A corpus drawn down to a budget (learnability.corpus.sample.sample_documents): 32
     bytes a document for its lengths, order and kept tokens, bounded here by 32 a line
@@ -405,6 +415,7 @@ def _rules() -> dict[str, Callable[..., Need]]:
         fetch_embedding=download_need,
         extract_part=extraction_need,
         join_corpus=join_need,
+        corpus_coverage=corpus_coverage_need,
         corpus_prefix=join_need,
         draw_corpus=draw_need,
         train_embedding=training_need,

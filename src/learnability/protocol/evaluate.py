@@ -116,18 +116,38 @@ def _run_iterations(
     return rows, fits.tpr(), fits.member_scores(), fits.coef
 
 
-def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -> None:
+def words(n: int) -> str:
+    return f"{n} word" if n == 1 else f"{n} words"
+
+
+def unscored_reason(n: int, vocab_size: int, min_words: int = MIN_WORDS) -> str | None:
+    """Why a list of ``n`` words in a vocabulary of ``vocab_size`` cannot be scored
+    (None when it can): both halves need two members, and as many non-members as members
+    must be drawn. The workflow, score(), the sweeps and the corpus comparison report
+    such a list as a row that says this, and score the others."""
     if n < min_words:
-        raise InputError(
-            f"{what}: only {n} words are in the embedding's vocabulary; at least {min_words} "
-            "are needed so that both halves hold two members. Add words to the list, use a "
-            "larger corpus, or lower learnability.min_words."
+        return (
+            f"only {words(n)} in the embedding's vocabulary; at least {min_words} are "
+            "needed so that both halves hold two members"
         )
     if 2 * n > vocab_size:
-        raise InputError(
-            f"{what}: {n} words but the vocabulary has only {vocab_size}; the list must be "
-            "at most half the vocabulary so that as many non-members can be drawn"
+        return (
+            f"{n} words but the vocabulary has only {vocab_size}; the list must be at most "
+            "half the vocabulary so that as many non-members can be drawn"
         )
+    return None
+
+
+def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -> None:
+    reason = unscored_reason(n, vocab_size, min_words)
+    if reason is None:
+        return
+    fix = (
+        ". Add words to the list, use a larger corpus, or lower learnability.min_words."
+        if n < min_words
+        else ""
+    )
+    raise InputError(f"{what}: {reason}{fix}")
 
 
 def evaluate_concept(

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.io import atomic_path
+from learnability.protocol.evaluate import words
 from learnability.protocol.metrics import METRICS
 from learnability.reports.formats import (
     RANDOM_ROWS,
@@ -65,6 +66,7 @@ def embedding_table(
     for_people: bool = False,
     codelength: pd.DataFrame | None = None,
     bounds: pd.DataFrame | None = None,
+    unscored: dict[str, tuple[int, str]] | None = None,
 ) -> pd.DataFrame:
     """The paper's Tables 2-5 for one embedding: every metric per list, the random rows,
     the empirical p-value of each list's AUC (raw and adjusted), the generalised Pareto
@@ -75,12 +77,19 @@ def embedding_table(
     their ``power``) and, with ``bounds`` (schema ``bounds``), its one-sided bounds on the
     AUC from resampling its members: what a list that is not learnable could still hold.
     ``for_people`` prints p-values as text: one at its floor as "< 1/(R+1)" (see
-    :func:`format_pvalue`), and the bounds as one range."""
+    :func:`format_pvalue`), and the bounds as one range. ``unscored``: list -> (its words
+    in the space, why it is not scored) for the lists the embedding cannot score: their
+    size is given, their metrics are empty, and ``for_people`` marks their name, else a
+    ``not scored`` column gives the reason."""
+    unscored = unscored or {}
     s = summary[summary["embedding"] == embedding]
     wide = s.pivot(index="list", columns="metric", values="mean").reindex(lists)
     sizes = s.drop_duplicates("list").set_index("list")["size"].reindex(lists)
+    sizes = sizes.fillna(pd.Series({name: n for name, (n, _) in unscored.items()}, dtype=float))
     pv = pvalues[pvalues["embedding"] == embedding].set_index("list").reindex(lists)
-    out = pd.DataFrame({"list": lists, "Size": sizes.to_numpy()})
+    names = [f"{name} (not scored)" if for_people and name in unscored else name
+             for name in lists]  # fmt: skip
+    out = pd.DataFrame({"list": names, "Size": sizes.to_numpy()})
     for m in METRICS:
         out[HEADERS[m]] = wide[m].to_numpy()
     adjustment = pv["adjustment"].dropna()
@@ -117,6 +126,8 @@ def embedding_table(
         for source, header in (("list", "compression"), ("null", "null compression")):
             part = cl[cl["source"] == source].set_index("list")["compression"]
             out[header] = part.reindex(lists).to_numpy(dtype=float)
+    if not for_people:
+        out["not scored"] = [unscored[name][1] if name in unscored else "" for name in lists]
     rr = random_rows[(random_rows["embedding"] == embedding) & (random_rows["size"] == size)]
     for row in ("random(max)", "random(avg)"):
         vals = rr[rr["row"] == row].set_index("metric")["value"]
@@ -124,6 +135,42 @@ def embedding_table(
         rec.update({HEADERS[m]: vals.get(m, np.nan) for m in METRICS})
         out = pd.concat([out, pd.DataFrame([rec])], ignore_index=True)
     return out
+
+
+def unscored_lists(coverage: pd.DataFrame | None) -> dict[str, dict[str, tuple[int, str]]]:
+    """embedding -> list -> (its words in the space it is scored in, why it is not
+    scored), from the coverage table's ``not_scored`` (schema ``coverage``)."""
+    if coverage is None:
+        return {}
+    rows = coverage[coverage["not_scored"].fillna("") != ""]
+    out: dict[str, dict[str, tuple[int, str]]] = {}
+    for rec in rows.itertuples():
+        out.setdefault(rec.embedding, {})[rec.list] = (int(rec.n_in_vocab), rec.not_scored)
+    return out
+
+
+def unscored_footer(
+    unscored: dict[str, dict[str, tuple[int, str]]], embeddings: list[str], reasons: bool = False
+) -> str:
+    """The lines under a table that name the lists it has no numbers for, and on which
+    embeddings (with ``reasons``, each list's reason): empty where every list is scored."""
+    on: dict[str, list[str]] = {}
+    for e in embeddings:
+        for name in unscored.get(e, {}):
+            on.setdefault(name, []).append(e)
+    if not on:
+        return ""
+    if reasons:
+        lines = [f"- {name}: {unscored[es[0]][name][1]}" for name, es in on.items()]
+        return "Not scored (see results/tables/coverage.md):\n\n" + "\n".join(lines) + "\n\n"
+    where = "; ".join(
+        f"{name} ({words(unscored[es[0]][name][0])} in the vocabulary) on {', '.join(es)}"
+        for name, es in on.items()
+    )
+    return (
+        f"Not scored, too few of their words in the vocabulary (learnability.min_words): "
+        f"{where}. See results/tables/coverage.md.\n"
+    )
 
 
 def detectable_header(pv: pd.DataFrame) -> str:
@@ -339,6 +386,7 @@ def write_all(
     codelength: pd.DataFrame | None = None,
     bounds: pd.DataFrame | None = None,
     headline_footer: str | None = None,
+    coverage: pd.DataFrame | None = None,
 ) -> None:
     """Write the tables of one negatives scheme (keys of ``out``: ``table6_md``, ...);
     with ``codelength``, the learnability tables show each list's compression;
@@ -352,6 +400,7 @@ def write_all(
     codelength = None if codelength is None else scheme(codelength)
     bounds = None if bounds is None else scheme(bounds)
     note = f" ({negatives} non-members)"
+    unscored = unscored_lists(coverage)
     t6 = table6(summary, random_rows, embeddings, lists, size)
     bold, italic = best_marks(t6, embeddings)
     write_table_files(
@@ -363,6 +412,7 @@ def write_all(
         tex_path=out.get("table6_tex"),
         bold=bold,
         italic=italic,
+        footer=unscored_footer(unscored, embeddings),
     )
     parts = [
         embedding_table(
@@ -375,18 +425,28 @@ def write_all(
             for_people=True,
             codelength=codelength,
             bounds=bounds,
+            unscored=unscored.get(e),
         )  # fmt: skip
         for e in embeddings
     ]
     numbers = [
         embedding_table(
-            summary, random_rows, pvalues, e, lists, size, codelength=codelength, bounds=bounds
+            summary,
+            random_rows,
+            pvalues,
+            e,
+            lists,
+            size,
+            codelength=codelength,
+            bounds=bounds,
+            unscored=unscored.get(e),
         )  # fmt: skip
         for e in embeddings
     ]
     write_text(
         "".join(
-            f"## {e}{note}\n\n{to_markdown(t)}\n" for e, t in zip(embeddings, parts, strict=True)
+            f"## {e}{note}\n\n{to_markdown(t)}\n{unscored_footer(unscored, [e], reasons=True)}"
+            for e, t in zip(embeddings, parts, strict=True)
         ),
         out["learnability_md"],
     )

@@ -14,3 +14,41 @@ def concept_files():
         embedding=EMBEDDINGS,
         list=list(LISTS),
     )
+
+
+def resolved_concepts(embedding):
+    """Input functions only: list name -> (its resolution, the vocabulary it was resolved
+    against) on ``embedding``, once the resolve_concept checkpoints have run."""
+    out = {}
+    for name in LISTS:
+        path = checkpoints.resolve_concept.get(embedding=embedding, list=name).output[0]
+        # read where the checkpoint's output lies: a module's prefix: moves both
+        vocab = beside_output(
+            path,
+            f"results/concepts/{embedding}/{name}.parquet",
+            f"{space(embedding)}/vocab.parquet",
+        )
+        if not os.path.exists(vocab):
+            # The resolution exists but the vocabulary it was made from is gone (an
+            # embedding deleted to retrain it): rebuild both before reading a key.
+            raise IncompleteCheckpointException(
+                checkpoints.resolve_concept.rule, checkpoint_target(path)
+            )
+        out[name] = (path, vocab)
+    return out
+
+
+MIN_WORDS = config["learnability"]["min_words"]
+
+
+def unscored(embedding, name):
+    """Why list ``name`` cannot be scored on ``embedding`` (too few of its words in the
+    space), or None; input functions only. Such a list gets no job: its row in the
+    tables says why (learnability.pipeline.config.unscored_concept)."""
+    path, vocab = resolved_concepts(embedding)[name]
+    return unscored_concept(path, vocab, MIN_WORDS)
+
+
+def scored_lists(embedding):
+    """The lists scored on ``embedding``, in LISTS order; input functions only."""
+    return [name for name in LISTS if unscored(embedding, name) is None]

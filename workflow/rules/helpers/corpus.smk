@@ -72,3 +72,8 @@ def extract_sizes(wildcards, input):
     ranges = corpus_ranges(wildcards)
     ranged = sum(range_mb(path, a, b) for path, (a, b) in ranges.items())
     return dict(part_mb=input_mb([f for f in input if f not in ranges]) + ranged)
+
+
+def list_sources(wildcards=None):
+    # every file a list is read from, each once
+    return sorted({spec["path"] for spec in LISTS.values()})

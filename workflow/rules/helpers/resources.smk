@@ -141,6 +141,14 @@ def unknown_download(wildcards, input):
     return dict(size_mb=0)
 
 
+def corpus_coverage_sizes(wildcards, input):
+    # the parts' count tables: all are read, one at a time
+    sizes = [input_mb([f]) for f in input.counts]
+    if not sizes:  # behind the dump's manifest, not yet fetched: to be determined
+        raise FileOrDirectoryNotFoundError(f"results/corpus/{wildcards.dump}/parts")
+    return dict(counts_mb=sum(sizes), largest_mb=max(sizes))
+
+
 def join_sizes(wildcards, input):
     # join_corpus's parts (named txt), or corpus_prefix's corpus
     text = input.txt if hasattr(input, "txt") else list(input)
