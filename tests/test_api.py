@@ -64,9 +64,18 @@ def test_keyed_vectors_score_a_planted_concept_and_chance(seed):
         lists.loc["chance", "compression"] < 1.0 and lists.loc["chance", "null_compression"] < 1.0
     )
     assert lists.loc["chance", "in_vocab"] == 40 and lists.loc["chance", "entries"] == 41
-    # the list too small to score is reported, not dropped
+    # the list too small to score is reported, not dropped: a row of its own, in the
+    # lists' order, without metrics, that says why, and its coverage row says the same
     assert result.skipped["list"].tolist() == ["tiny"]
     assert "2 of its 3 entries" in result.skipped["reason"].iloc[0]
+    assert result.lists["list"].tolist() == ["planted", "chance", "tiny"]
+    tiny = lists.loc["tiny"]
+    assert tiny["in_vocab"] == 2 and tiny["entries"] == 3 and np.isnan(tiny["auc"])
+    assert tiny["not_scored"].startswith("only 2 words in the embedding's vocabulary; at least 4")
+    assert (lists.drop(index="tiny")["not_scored"] == "").all()
+    covered = result.coverage.set_index("list")["not_scored"]
+    assert covered["planted"] == covered["chance"] == ""
+    assert covered["tiny"] and tiny["not_scored"].startswith(covered["tiny"])
     # every table is in the workflow's documented schema
     for table in ("pvalues", "summary", "iterations", "members", "null", "concept_words",
                   "coverage", "codelength"):  # fmt: skip

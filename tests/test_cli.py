@@ -73,6 +73,8 @@ def _planted_files(tmp_path, seed=0):
 
 def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, capsys, seed):
     emb, lists, outsiders = _planted_files(tmp_path, seed)
+    # a list the vectors cover with three words: a row that says why, not a stop
+    (lists / "few.txt").write_text("kin1\nkin2\nw5\nnotaword\nnorthis\n")
     out = tmp_path / "table.csv"
     code = main(
         ["evaluate", "--embedding", str(emb), "--lists", str(lists), "--iterations", "40",
@@ -90,6 +92,12 @@ def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, c
     line = next(li for li in weakest.splitlines() if li.startswith("| kin |"))
     first_two = line.split("|")[3].strip().split(", ")[:2]
     assert {w.split(" ")[0] for w in first_two} == set(outsiders)
+    few = table.set_index("list").loc["few"]
+    assert few["entries"] == 5 and few["in_vocab"] == 3 and np.isnan(few["auc"])
+    reason = "only 3 words in the embedding's vocabulary; at least 4 are needed"
+    assert few["not_scored"].startswith(reason)
+    assert printed.count(f"not scored: few: {reason}") == 1
+    assert printed.index("| few | 5 | 3 |") < printed.index("not scored: few:")
 
 
 def test_evaluate_gives_what_each_test_could_see_and_the_words_needed(tmp_path, capsys):

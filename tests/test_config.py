@@ -641,3 +641,48 @@ def test_figures_are_named_after_the_users_config_unless_it_names_itself():
     # a module given config: reads no file: its config's own name, or the schema's
     bare = fill_defaults({"report": {}}, SCHEMA)
     assert report_name(bare, {}) == "default"
+
+
+def test_the_coverage_table_says_which_lists_have_no_job_and_why(tmp_path):
+    """The workflow's rule (common.smk, from the resolve_concept checkpoint) and the
+    coverage table's not_scored read one resolution the same way: a list with 3 words of
+    a 10-word space is not scored (and has no job), one of 4 is; only the row of the
+    space an embedding is scored in says so (a compared embedding's own-vocabulary row
+    is null)."""
+    import pandas as pd
+
+    from learnability.concepts.lists import Entry, coverage, resolve
+    from learnability.pipeline.config import unscored_concept
+    from learnability.pipeline.jobs import mark_unscored
+    from learnability.schemas import write_table
+
+    words = [f"w{i}" for i in range(10)]
+    vocab = tmp_path / "vocab.parquet"
+    pd.DataFrame({"word": words, "count": range(10, 0, -1)}).to_parquet(vocab)
+    rows, paths = [], {}
+    for name, entries in {
+        "three": ["w1", "w2", "w3", "zz"],
+        "four": ["w1", "w2", "w3", "w4"],
+    }.items():
+        resolved = resolve([Entry(e, i) for i, e in enumerate(entries)], words, list_name=name,
+                           embedding="e", source="s")  # fmt: skip
+        paths[name] = tmp_path / f"{name}.parquet"
+        write_table(resolved, paths[name], "concept_words")
+        rows += [coverage(resolved, "shared"), coverage(resolved, "own")]
+    table = mark_unscored(pd.concat(rows, ignore_index=True), {"e": "shared"}, {"e": 10}, 4)
+    marked = table.set_index(["list", "vocabulary"])["not_scored"]
+    reason = (
+        "only 3 words in the embedding's vocabulary; at least 4 are needed so that both "
+        "halves hold two members"
+    )
+    assert marked[("three", "shared")] == reason and marked[("four", "shared")] == ""
+    assert marked[[("three", "own"), ("four", "own")]].isna().all()
+    assert unscored_concept(str(paths["three"]), str(vocab), 4) == reason
+    assert unscored_concept(str(paths["four"]), str(vocab), 4) is None
+    # half the vocabulary at most: 4 of 7 words is more than half
+    assert (
+        mark_unscored(table, {"e": "shared"}, {"e": 7}, 4)
+        .set_index(["list", "vocabulary"])
+        .loc[("four", "shared"), "not_scored"]
+        .startswith("4 words but the vocabulary has only 7")
+    )

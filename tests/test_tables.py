@@ -194,3 +194,47 @@ def test_pvalues_at_their_floor_print_as_a_bound(tmp_path):
     assert r"\textless{} 0.001" in (tmp_path / "learnability.tex").read_text()
     learn = pd.read_csv(out["learnability_csv"])
     assert set(learn["p"].dropna()) == {1 / 1001}
+
+
+def test_a_list_an_embedding_cannot_score_is_a_row_that_says_why(tmp_path):
+    """anger has 3 words in glove_x's space (coverage's not_scored), so no numbers there:
+    its row keeps its size and is marked, the reason is under that embedding's table and
+    in the CSV's column, table6 names it under the table; on w2v it is an ordinary row."""
+    _, summary, random_rows = _summary_and_random()
+    summary = summary[~((summary["list"] == "anger") & (summary["embedding"] == "glove_x"))]
+    pairs = [(n, e) for n in ("family", "work", "anger") for e in ("w2v", "glove_x")]
+    pvalues = pvalue_rows([pair for pair in pairs if pair != ("anger", "glove_x")],
+                          p=0.01, adjusted=0.03, lists=99)  # fmt: skip
+    reason = "only 3 words in the embedding's vocabulary; at least 4 are needed"
+    rows = [{**dict.fromkeys(schemas.columns("coverage"), 0), "list": n, "embedding": e,
+             "vocabulary": "own", "n_in_vocab": 3 if n == "anger" else 20,
+             "not_scored": reason if (n, e) == ("anger", "glove_x") else ""}
+            for n, e in pairs]  # fmt: skip
+    coverage = pd.DataFrame(rows)
+    names = ["table6", "learnability", "wilcoxon"]
+    out = {f"{n}_{e}": str(tmp_path / f"{n}.{e}") for n in names for e in ("md", "csv", "tex")}
+    write_all(summary=summary, random_rows=random_rows, pvalues=pvalues,
+              wilcoxon=schemas.empty("wilcoxon"), embeddings=["w2v", "glove_x"],
+              lists=["family", "work", "anger"], size=400, negatives="uniform", out=out,
+              coverage=coverage)  # fmt: skip
+    md = open(out["learnability_md"]).read()
+    w2v, glove = md.split("## glove_x")
+    assert "(not scored)" not in w2v and "Not scored" not in w2v
+    assert glove.count("| anger (not scored) | 3 |") == 1
+    assert f"Not scored (see results/tables/coverage.md):\n\n- anger: {reason}\n" in glove
+    learn = pd.read_csv(out["learnability_csv"]).set_index(["embedding", "list"])
+    assert learn.loc[("glove_x", "anger"), "not scored"] == reason
+    assert learn.loc[("glove_x", "anger"), "Size"] == 3
+    assert np.isnan(learn.loc[("glove_x", "anger"), "AUC"])
+    assert learn.loc[("w2v", "anger"), "AUC"] == pytest.approx(0.6004)
+    t6 = open(out["table6_md"]).read()
+    assert (
+        "Not scored, too few of their words in the vocabulary (learnability.min_words): "
+        "anger (3 words in the vocabulary) on glove_x." in t6
+    )
+    # every list scored: no note at all
+    write_all(summary=summary, random_rows=random_rows, pvalues=pvalues,
+              wilcoxon=schemas.empty("wilcoxon"), embeddings=["w2v"],
+              lists=["family", "work", "anger"], size=400, negatives="uniform", out=out,
+              coverage=coverage)  # fmt: skip
+    assert "ot scored" not in open(out["learnability_md"]).read() + open(out["table6_md"]).read()

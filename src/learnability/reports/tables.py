@@ -89,7 +89,7 @@ def embedding_table(
     pv = pvalues[pvalues["embedding"] == embedding].set_index("list").reindex(lists)
     names = [f"{name} (not scored)" if for_people and name in unscored else name
              for name in lists]  # fmt: skip
-    out = pd.DataFrame({"list": names, "Size": sizes.to_numpy()})
+    out = pd.DataFrame({"list": names, "Size": sizes.astype("Int64").to_numpy()})
     for m in METRICS:
         out[HEADERS[m]] = wide[m].to_numpy()
     adjustment = pv["adjustment"].dropna()
