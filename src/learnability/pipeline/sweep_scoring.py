@@ -10,7 +10,7 @@ import pandas as pd
 from learnability.concepts.lists import member_indices
 from learnability.errors import InputError
 from learnability.pipeline.sweeps import Point
-from learnability.protocol.evaluate import evaluate_concept_full, summarize
+from learnability.protocol.evaluate import evaluate_concept_full, summarize, unscored_reason
 from learnability.protocol.metrics import METRICS
 
 
@@ -59,7 +59,8 @@ def score_point(
     for scheme, protocol in protocols.items():
         for name in lists:
             members = member_indices(concepts[concepts["list"] == name], words)
-            if np.unique(members).size < max(min_words, 2):
+            # too few words (or more than half the vocabulary): a row, not a stop
+            if unscored_reason(np.unique(members).size, len(words), max(min_words, 2)):
                 summaries.append(
                     pd.DataFrame(
                         {"list": name, "negatives": scheme, "size": np.unique(members).size,
