@@ -111,6 +111,11 @@ def test_every_benchmark_runs_in_the_environment_its_line_names(script, embeddin
         done = run_benchmark(script, "--expected-size", "--smoke")
         assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
         assert "| word2vec-like | 1000 | 10 | 200 | auto |" in done.stdout, done.stdout[-3000:]
+    if script == "corpus_halves.py":  # its other mode: Python's hard-wrapped reference
+        done = run_benchmark(script, "--wrapped", "--smoke")
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        assert "ratio lines/documents" in done.stdout, done.stdout[-3000:]
+        assert "| exceptions |" in done.stdout, done.stdout[-3000:]  # wrapped vs joined
 
 
 def test_a_benchmark_outside_its_environment_says_what_it_needs_in_one_line(tmp_path):
