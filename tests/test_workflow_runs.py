@@ -202,6 +202,8 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
                        "group_column": "half", "part_mb": size / 2**20}  # fmt: skip
         parts = 3
     cfg["corpus"]["min_document_tokens"] = 1
+    # random lists of 5000 words: more than half of what the corpus' embeddings know
+    cfg["random_lists"]["sizes"] = [20, 5000]
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     result = run(wd, *([] if kind == "text" else ["results/corpus/lee/stats.json"]))
     assert result.returncode == 0, result.stderr[-5000:]
@@ -245,6 +247,9 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     assert "| anger |  |  |" in table6
     assert "Not scored, too few of their words in the vocabulary" in table6
     assert "anger (1 word in the vocabulary) on word2vec, random" in table6
+    # the fixed size the space cannot hold is left out, not a failed null job
+    nulls = {f.name for f in (wd / "results/null").rglob("size-*.parquet")}
+    assert "size-20.parquet" in nulls and "size-5000.parquet" not in nulls
     learnability = (wd / "results/tables/uniform/learnability.md").read_text()
     assert learnability.count("| anger (not scored) | 1") == 2
     assert "- anger: only 1 word in the embedding's vocabulary" in learnability

@@ -34,6 +34,7 @@ from learnability.pipeline.config import (
     report_name,
     unscored_concept,
 )
+from learnability.pipeline.jobs import vocab_index
 from learnability.pipeline.corpus_draws import CORPORA_SWEEP
 from learnability.pipeline.sweeps import trained_points
 
@@ -158,11 +159,15 @@ def beside_output(output, pattern, other):
 
 
 def null_keys(embedding, negatives):
-    """Fixed sizes, plus the key of each list once the concepts are resolved: its size,
-    or its frequency profile under frequency-matched negatives."""
-    keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
+    """Fixed sizes the space holds (at most half of it: a small corpus leaves the
+    tables' random rows empty, not a job failed), and each scored list's key once the
+    concepts are resolved: its size, or its frequency profile (frequency-matched)."""
+    # once the concepts are resolved, the space's vocabulary exists
+    concepts = resolved_concepts(embedding)
+    words = len(vocab_index(next(iter(concepts.values()))[1]))
+    keys = {f"size-{n}" for n in config["random_lists"]["sizes"] if 2 * n <= words}
     if config["random_lists"]["match_sizes"]:
-        for name, (path, vocab) in resolved_concepts(embedding).items():
+        for name, (path, vocab) in concepts.items():
             if unscored(embedding, name) is None:
                 keys.add(matched_null_key(path, vocab, negatives, N_BINS))
     return sorted(keys)
@@ -173,8 +178,6 @@ def null_vocabs(wildcards):
     read the keys, so that a vocabulary a killed run left missing is rebuilt, and the
     concepts resolved against it with it, before the keys are read (else the job gets the
     checkpoint's placeholder as its nulls)."""
-    if not config["random_lists"]["match_sizes"]:
-        return []
     embeddings = (
         [wildcards.embedding] if "embedding" in wildcards.keys() else EMBEDDINGS
     )
@@ -186,28 +189,20 @@ LEARNED = "results/learnability/{embedding}/{list}/{negatives}"
 
 
 def learnability_files(file, embeddings=EMBEDDINGS, negatives=NEGATIVES):
-    """One output ``file`` of the learnability jobs of ``embeddings`` x every list each
-    scores (scored_lists) x ``negatives``, embedding by embedding, in LISTS order; input
-    functions only (it reads the resolve_concept checkpoints)."""
-    return [
-        path
-        for embedding in embeddings
-        for path in expand(
-            f"{LEARNED}/{file}",
-            embedding=[embedding],
-            list=scored_lists(embedding),
-            negatives=negatives,
-        )
-    ]
+    """One output ``file`` of the learnability jobs of ``embeddings`` x every list x
+    ``negatives``, embedding by embedding, in LISTS order (a list the embedding cannot
+    score has a job too, whose tables are empty: the DAG is known before the concepts
+    are resolved, and a dry run shows every job)."""
+    return expand(
+        f"{LEARNED}/{file}",
+        embedding=embeddings,
+        list=list(LISTS),
+        negatives=negatives,
+    )
 
 
 def summaries(embeddings, negatives=NEGATIVES):
     return learnability_files("summary.parquet", embeddings, negatives)
-
-
-def learned(file, embeddings=EMBEDDINGS):
-    """Input function: learnability_files of every scheme, for a rule's input."""
-    return lambda wildcards: learnability_files(file, embeddings)
 
 
 def scheme_summaries(wildcards):
@@ -262,7 +257,7 @@ EXPLORER = config["explorer"]["enabled"] and "suggestions" in ANALYSES_ON
 FIGURE = ["png", "svg", "pdf"]
 
 
-def get_final_outputs(wildcards=None):
+def get_final_outputs():
     """Every table, figure and page of the run (rule all)."""
     # the corpus, when an embedding is trained on it: its stats, the lists' coverage
     corpus = [f"results/corpus/{DUMP}/{f}" for f in ("stats.json", "coverage.md")]

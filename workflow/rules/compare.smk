@@ -3,9 +3,9 @@ include: "helpers/compare.smk"
 
 rule pvalues:
     input:
-        summaries=learned("summary.parquet"),
+        summaries=summaries(EMBEDDINGS),
         # method: truncated tests each list's first random_lists.iterations splits
-        iterations=learned("iterations.parquet"),
+        iterations=learnability_files("iterations.parquet", EMBEDDINGS),
         null=null_files,
         vocabs=null_vocabs,
     output:
@@ -33,7 +33,7 @@ rule pvalues:
 
 rule wilcoxon:
     input:
-        summaries=learned("summary.parquet", COMPARED),
+        summaries=summaries(config["compare"]["embeddings"]),
         overlap="results/concepts/overlap.parquet",
     output:
         "results/stats/wilcoxon.parquet",
@@ -56,7 +56,7 @@ rule wilcoxon:
 
 rule ranking:
     input:
-        iterations=learned("iterations.parquet", COMPARED),
+        iterations=learnability_files("iterations.parquet", COMPARED),
     output:
         **ranking_outputs(),
     log:

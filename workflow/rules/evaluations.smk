@@ -36,7 +36,7 @@ for kind in EVALUATION_KINDS:
 rule evaluations_summary:
     input:
         unpack(evaluation_outputs),
-        summaries=learned("summary.parquet"),
+        summaries=summaries(EMBEDDINGS),
     output:
         **evaluation_summary_tables(),
         **evaluation_reports(),

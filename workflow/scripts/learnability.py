@@ -2,14 +2,18 @@ import pandas as pd
 
 from learnability.io import save_array
 from learnability.logs import logged
-from learnability.pipeline.jobs import bins_for, job_protocol, load_concept_job
-from learnability.protocol.evaluate import evaluate_concept_full, mean_roc, summarize
+from learnability.pipeline.jobs import bins_for, job_protocol, load_concept_job, write_unscored
+from learnability.protocol.evaluate import (
+    evaluate_concept_full,
+    mean_roc,
+    summarize,
+    unscored_reason,
+)
 from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
 
-with logged(snakemake) as log, limit_threads(snakemake.threads):
-    i, p, w = snakemake.input, snakemake.params, snakemake.wildcards
-    vectors, members = load_concept_job(i.vectors, i.vocab, i.concept)
+
+def score(vectors, members):
     result = evaluate_concept_full(
         vectors,
         members,
@@ -27,3 +31,14 @@ with logged(snakemake) as log, limit_threads(snakemake.threads):
     write_table(summary, snakemake.output.summary, "summary")
     write_table(mean_roc(result), snakemake.output.roc, "roc")
     log.info("\n%s", summary[["metric", "mean", "std", "ci_low", "ci_high"]].to_string(index=False))
+
+
+with logged(snakemake) as log, limit_threads(snakemake.threads):
+    i, p, w = snakemake.input, snakemake.params, snakemake.wildcards
+    vectors, members = load_concept_job(i.vectors, i.vocab, i.concept)
+    unscored = unscored_reason(members.size, vectors.shape[0], p.min_words)
+    if unscored is None:
+        score(vectors, members)
+    else:  # a row that says why in the tables (coverage's not_scored), not a failed run
+        log.warning("list %s is not scored on %s: %s", w.list, w.embedding, unscored)
+        write_unscored(dict(snakemake.output.items()))

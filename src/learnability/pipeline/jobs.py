@@ -118,15 +118,16 @@ def lists_job(analysis, input, params, wildcards):
     )
     vocab = pd.read_parquet(input.vocab, columns=["word", "count"])
     counts = vocab["count"].to_numpy()
-    # the lists the embedding cannot score have no learnability job (their coefficients
-    # are not inputs) and are left out here, as score() leaves them out of its analyses
+    # the lists the embedding cannot score (their learnability jobs wrote empty outputs)
+    # are left out here, as score() leaves them out of its analyses
     members = {
         name: rows for name, rows in members.items()
         if unscored_reason(rows.size, len(vocab), params.min_words) is None
     }  # fmt: skip
     coefficients = None
     if analysis.coefficients:
-        coefficients = {name: np.load(path) for name, path in zip(members, input.coef, strict=True)}
+        files = dict(zip(params.lists, input.coef, strict=True))
+        coefficients = {name: np.load(files[name]) for name in members}
     return Lists(
         vectors=vectors, members=members, embedding=wildcards.embedding,
         negatives=wildcards.negatives, words=vocab["word"], counts=counts,
@@ -184,3 +185,22 @@ def mark_unscored(
     ]  # fmt: skip
     table["not_scored"] = pd.array(reasons, dtype="string")
     return table
+
+
+def write_unscored(outputs: dict[str, str]) -> None:
+    """The outputs of a list's job (learnability, learning curve) where the embedding
+    cannot score the list: each table of its schema (the output's name) with no rows, an
+    array with none. Read with the other lists' outputs, they add nothing, as a list
+    left out would; its rows in the tables say why (the coverage table's not_scored).
+    The job still exists so that the workflow's DAG is known before the concepts are
+    resolved (a dry run plans every job)."""
+    import numpy as np
+
+    from learnability.io import save_array
+    from learnability.schemas import empty, write_table
+
+    for name, path in outputs.items():
+        if str(path).endswith(".npy"):
+            save_array(np.empty((0, 0)), path)
+        else:
+            write_table(empty(name), path, name)

@@ -43,12 +43,8 @@ MIN_WORDS = config["learnability"]["min_words"]
 
 def unscored(embedding, name):
     """Why list ``name`` cannot be scored on ``embedding`` (too few of its words in the
-    space), or None; input functions only. Such a list gets no job: its row in the
-    tables says why (learnability.pipeline.config.unscored_concept)."""
+    space), or None; input functions only (the random lists of its size are not drawn).
+    Its learnability job writes empty tables, and its row in the tables says why
+    (learnability.pipeline.config.unscored_concept)."""
     path, vocab = resolved_concepts(embedding)[name]
     return unscored_concept(path, vocab, MIN_WORDS)
-
-
-def scored_lists(embedding):
-    """The lists scored on ``embedding``, in LISTS order; input functions only."""
-    return [name for name in LISTS if unscored(embedding, name) is None]
