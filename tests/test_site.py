@@ -44,6 +44,12 @@ RUN_ELSEWHERE = {
     "workflow_runs.py::test_the_corpus_comparison_plans_a_draw_and_a_training_per_corpus_"
     "and_seed plans it; test_workflow_runs.py::test_two_groups_of_one_table_compared_at_"
     "equal_size_show_a_planted_concept runs every job of a comparison on real text",
+    r"sudo apt-get install dict-gcide|\.venv/bin/python docs/results/gcide_corpus\.py "
+    r"resources/dumps/gcide\.jsonl\.gz|\.venv/bin/snakemake --cores \d+ results/tables/"
+    r"corpora\.md results/plots/corpora\.png --configfile config/corpora-gcide\.yaml": "test_"
+    "workflow_runs.py::test_the_dictionary_comparison_prepares_its_corpus_and_plans_its_"
+    "draws runs the conversion on the installed dict-gcide (elsewhere on a database of its "
+    "format) and plans the comparison on it",
     r"snakemake --cores N( -n)?": "test_workflow.py::test_code_edits_rerun_exactly_the_jobs_"
     "that_run_that_code plans it after each kind of edit, on a finished run",
     r"(\.venv/bin/)?pip install -e '\.\[transformer\]'": "the extra that "

@@ -411,8 +411,11 @@ def shipped_dry_runs(tmp_path_factory) -> dict[str, str]:
 def test_every_shipped_config_is_dry_run_here():
     shipped = {f"config/{p.name}" for p in (REPO / "config").glob("*.yaml")}
     # config.yaml is the default every run merges into; glove6b50d.yaml runs for real in
-    # the module test
-    assert shipped - set(SHIPPED_CONFIGS) == {"config/config.yaml", "config/glove6b50d.yaml"}
+    # the module test; corpora-gcide.yaml reads a corpus its own test prepares first
+    # (test_the_dictionary_comparison_prepares_its_corpus_and_plans_its_draws)
+    assert shipped - set(SHIPPED_CONFIGS) == {
+        "config/config.yaml", "config/glove6b50d.yaml", "config/corpora-gcide.yaml"
+    }  # fmt: skip
 
 
 def test_paper_config_plans_offline_without_a_traceback(shipped_dry_runs):
@@ -431,6 +434,122 @@ def test_the_corpus_comparison_plans_a_draw_and_a_training_per_corpus_and_seed(s
     assert jobs.get("plot_corpora") == 1 and jobs.get("sweep_scores") == 30, jobs
     assert jobs.get("extract_part") == 2, jobs  # the sample's dump and the news
     assert jobs["train_embedding"] == 3 + 30, jobs  # the default's three, and the draws'
+
+
+GCIDE = Path("/usr/share/dictd")  # where Debian's dict-gcide installs the dictionary
+
+# dict-gcide's format, for where the package is not installed: entries as the package
+# writes them (pronunciations, accent codes, etymologies, sources, attributions,
+# synonyms, a source left open), the header entries, and two headwords of one entry
+GCIDE_ENTRIES = {
+    ("00-database-info", "00-web1913-info"): "00-database-info\n   The licence.\n",
+    ("Aback", "aback"): 'Aback \\A*back"\\ ([.a]*b[a^]k"), adv. [Pref. a- + back; AS. on\n'
+    "   b[ae]c at, on, or toward the back. See {Back}.]\n"
+    '   1. Toward the back or rear; backward. "Therewith aback she\n'
+    '      started." --Chaucer.\n      [1913 Webster]\n\n'
+    "   2. Behind; in the rear. --Knolles.\n      [1913 Webster]\n\n",
+    ("Cafe",): "Caf['e] \\Ca*f['e]\\, n. [F.]\n   A coffee house; a restaurant.\n"
+    "   [1913 Webster]\n\n",
+    ("Love",): "Love \\Love\\, v. t.\n"
+    '   To have a feeling of love for. "Thou shalt love thy\n'
+    '   neighbor as thy self." --Matt.\n   xxii. 39.\n   [1913 Webster]\n\n',
+    ("0",): "0 \\0\\ adj.\n   1. indicating the absence of any units.\n\n"
+    "   Syn: zero\n        [WordNet 1.5\n\n",  # a bracket the file leaves open
+}
+GCIDE_TEXTS = {
+    "Aback": 'Aback , adv.\n1. Toward the back or rear; backward. "Therewith aback she\n'
+    'started."\n\n2. Behind; in the rear.',
+    "Cafe": "Cafe , n.\nA coffee house; a restaurant.",
+    "Love": 'Love , v. t.\nTo have a feeling of love for. "Thou shalt love thy\n'
+    'neighbor as thy self."',
+    "0": "0 adj.\n1. indicating the absence of any units.\n\nzero",
+}
+
+
+def _gcide_database(folder: Path) -> Path:
+    """GCIDE_ENTRIES as dictd writes them: gcide.dict.dz (dictzip, which gzip reads) and
+    gcide.index (headword, offset and length in base 64)."""
+    import gzip
+
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    def code(n: int) -> str:
+        out = b64[n % 64]
+        while n >= 64:
+            n //= 64
+            out = b64[n % 64] + out
+        return out
+
+    folder.mkdir()
+    data, index = b"", []
+    for words, entry in GCIDE_ENTRIES.items():
+        raw = entry.encode()
+        index += [f"{w}\t{code(len(data))}\t{code(len(raw))}" for w in words]
+        data += raw
+    with gzip.open(folder / "gcide.dict.dz", "wb") as f:
+        f.write(data)
+    (folder / "gcide.index").write_text("\n".join(sorted(index)) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_the_dictionary_comparison_prepares_its_corpus_and_plans_its_draws(tmp_path):
+    """docs/results/corpora.md's commands, as the page gives them, in the environment
+    `make run` gives: docs/results/gcide_corpus.py converts Debian's dict-gcide (where it
+    is installed; elsewhere a database of its format, written here) to one JSON Lines
+    entry a headword, without the dictionary's apparatus, and config/corpora-gcide.yaml
+    plans the comparison's jobs on it: the two corpora read, five draws of each, the
+    three algorithms trained and scored on each draw, and none of the default run's."""
+    import shlex
+    import subprocess
+
+    import userenv
+    from test_site import shell_commands
+
+    commands = [c for c in shell_commands(REPO / "docs/results/corpora.md") if "gcide" in c]
+    assert [c.split()[:3] for c in commands] == [
+        ["sudo", "apt-get", "install"],
+        [".venv/bin/python", "docs/results/gcide_corpus.py", "resources/dumps/gcide.jsonl.gz"],
+        [".venv/bin/snakemake", "--cores", "2"],
+    ], commands
+    installed = (GCIDE / "gcide.index").is_file()
+    _copy_workflow(tmp_path)
+    for folder in ("config", "resources"):
+        shutil.copytree(REPO / folder, tmp_path / folder, dirs_exist_ok=True)
+    (tmp_path / "docs/results").mkdir(parents=True)
+    shutil.copy(REPO / "docs/results/gcide_corpus.py", tmp_path / "docs/results")
+    env = dict(userenv.env_vars(userenv.user_env(())), PYTHONHASHSEED="0")
+    prepare = [userenv.python(), *shlex.split(commands[1])[1:]]
+    if not installed:
+        prepare += ["--dictd", str(_gcide_database(tmp_path / "dictd"))]
+    done = subprocess.run(prepare, cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    corpus = tmp_path / "resources/dumps/gcide.jsonl.gz"
+    assert done.stdout.startswith(f"{corpus.relative_to(tmp_path)}: "), done.stdout
+    import gzip
+
+    with gzip.open(corpus, "rt", encoding="utf-8") as f:
+        entries = [json.loads(line) for line in f]
+    texts = "\n".join(e["text"] for e in entries)
+    for markup in ("[1913 Webster]", "[WordNet 1.5", "{", "--Chaucer", "Syn:"):
+        assert markup not in texts, markup
+    assert not [e["id"] for e in entries if e["id"].startswith("00-")]  # the header's
+    if installed:  # the sizes the page gives
+        assert len(entries) > 120_000 and len(texts.split()) > 4_000_000, done.stdout
+        assert "Toward the back or rear; backward." in texts
+    else:
+        assert {e["id"]: e["text"] for e in entries} == GCIDE_TEXTS
+    plan = [userenv.python(), "-m", "snakemake", *shlex.split(commands[2])[1:], "-n"]
+    done = subprocess.run(plan, cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    out = done.stdout + done.stderr
+    assert done.returncode == 0 and "Traceback" not in out, out[-3000:]
+    jobs = scheduled(out)
+    assert jobs == {
+        "fetch_dump": 1, "extract_part": 2, "join_corpus": 2, "corpus_coverage": 2,
+        "draw_corpus": 10, "train_embedding": 30, "sweep_vocabulary": 1, "sweep_concepts": 1,
+        "sweep_scores": 30, "corpus_comparison": 1, "plot_corpora": 1,
+    }, jobs  # fmt: skip
 
 
 # Modules that our dependencies import when they are present (numba imports `coverage`,

@@ -44,6 +44,8 @@ NAMED = {"ae": "ae", "AE": "AE", "oe": "oe", "OE": "OE", "imac": "i", "aum": "a"
 NAMED_CODE = re.compile(r"\[(" + "|".join(NAMED) + r")\]")
 SYMBOL_CODE = re.compile(r"\[(root|deg|sect|cre|hand|pause|prime|minus|min)\]")
 BRACKETS = re.compile(r"\[[^\[\]]*\]")  # innermost first: etymologies, labels, sources
+# a source whose bracket the file leaves open ("[WordNet 1.5" at a line's end)
+UNCLOSED = re.compile(r"\[(?:WordNet|PJC|Webster|\d{4} Webster)[^\]\n]*$", re.M)
 ATTRIBUTION = re.compile(r"--[A-Z][^\n]*$", re.M)  # --Chaucer.  (not "-- said of")
 # what an attribution leaves on its own line: a chapter and verse ("xxii. 39.")
 CITATION = re.compile(
@@ -84,7 +86,7 @@ def clean(entry: str) -> str:
         text, n = BRACKETS.subn(" ", text)
         if not n:
             break
-    text = CITATION.sub("", ATTRIBUTION.sub("", text))
+    text = CITATION.sub("", ATTRIBUTION.sub("", UNCLOSED.sub("", text)))
     text = LABEL.sub(r"\1", text.replace("{", "").replace("}", ""))
     lines = [" ".join(line.split()) for line in BLANKS.sub("\n\n", text.strip()).split("\n")]
     return "\n".join(lines).strip()
