@@ -6,6 +6,7 @@ model against (the rehearsal, benchmarks/scale.py, predates the rule).
     .venv/bin/python benchmarks/corpus_coverage.py                 # prints the rows
     .venv/bin/python benchmarks/corpus_coverage.py --write         # and replaces them
     .venv/bin/python benchmarks/corpus_coverage.py --sizes 16      # a quick look
+    .venv/bin/python benchmarks/corpus_coverage.py --smoke         # every path, seconds
 
 Each size: the dump scale.py rehearses (`learnability synthetic-dump`, its parts and seed,
 cached in --work), each part extracted to its count table as the workflow's extract_part
@@ -27,7 +28,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from learnability.pipeline import resources as cost
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from toysize import add_smoke  # noqa: E402
+
+from learnability.pipeline import resources as cost  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "scale"
@@ -73,8 +77,14 @@ def part_counts(size_mb: float, work: Path) -> list[Path]:
         if not out.exists():
             out.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory() as tmp:
-                extract_corpus([part], Path(tmp) / "text.txt.gz", Path(tmp) / "stats.json",
-                               out_counts=out, min_article_tokens=50, max_line_tokens=1000)
+                extract_corpus(
+                    [part],
+                    Path(tmp) / "text.txt.gz",
+                    Path(tmp) / "stats.json",
+                    out_counts=out,
+                    min_article_tokens=50,
+                    max_line_tokens=1000,
+                )
         counts.append(out)
     return counts
 
@@ -109,7 +119,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=float, nargs="+", default=[256, 512, 1024])
     parser.add_argument("--work", type=Path, default=OUT)
     parser.add_argument("--write", action="store_true", help=f"replace the rows in {REHEARSAL}")
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:  # a 2 MB dump in a folder of its own, the rehearsal left as it is
+        args.sizes, args.write = [2], False
+        args.work = Path(tempfile.mkdtemp(prefix="corpus-coverage-smoke-"))
     rehearsal = pd.read_csv(REHEARSAL)
     rows = []
     for size in args.sizes:
@@ -124,8 +138,10 @@ def main() -> None:
     declared_ok = (measured["rss_mb"] <= measured["declared_mem_mb"]) & (
         measured["wall_s"] / 60 <= measured["declared_runtime"]
     )
-    print(f"within the declaration: {int(declared_ok.sum())} of {len(measured)}; peak "
-          f"memory / declared: {(measured['rss_mb'] / measured['declared_mem_mb']).max():.2f}")
+    print(
+        f"within the declaration: {int(declared_ok.sum())} of {len(measured)}; peak "
+        f"memory / declared: {(measured['rss_mb'] / measured['declared_mem_mb']).max():.2f}"
+    )
     if args.write:
         kept = rehearsal[rehearsal["rule"] != "corpus_coverage"]
         pd.concat([kept, measured], ignore_index=True).to_csv(REHEARSAL, index=False)

@@ -296,6 +296,7 @@ def job_table(run: Path, dump: str, size_mb: float, sizes: dict) -> pd.DataFrame
         corpus_mb=(run / f"results/corpus/{dump}/text.txt.gz").stat().st_size / 1e6,
         words=words,
         dim=dim,
+        parts=len(parts),
     )
     lists = len(list((run / "results/concepts/word2vec").glob("*.parquet")))
     peaks = json.loads((run / "tmp_peaks.json").read_text())

@@ -26,6 +26,7 @@ EXTRA = {
 # what each prints when it ran through: its ratio against the baseline, or its table
 PRINTS = {
     "c_sensitivity.py": "L-BFGS iterations per fit",
+    "corpus_coverage.py": "peak memory / declared",
     "corpus_halves.py": "below 0.05",
     "draw_corpus.py": "x the baseline",
     "calibration.py": "rescaled_skew",

@@ -190,3 +190,70 @@ def test_evaluation_scripts_on_bad_files(tmp_path, case):
         wildcards={"embedding": "e"},
     )  # fmt: skip
     assert re.search(match, msg), msg
+
+
+def _run_quietly(name: str, smk) -> None:
+    runpy.run_path(str(SCRIPTS / f"{name}.py"), init_globals={"snakemake": smk})
+
+
+def _space(tmp: Path, words: int = 12):
+    import numpy as np
+
+    from learnability.concepts.lists import Entry, resolve
+    from learnability.schemas import write_table
+
+    vocab = [f"w{i}" for i in range(words)]
+    np.save(tmp / "vectors.npy", np.random.default_rng(0).normal(size=(words, 5)))
+    pd.DataFrame({"word": vocab, "count": range(words, 0, -1)}).to_parquet(tmp / "vocab.parquet")
+    resolved = resolve([Entry(e, i) for i, e in enumerate(["w1", "w2", "w3", "nope"])], vocab,
+                       list_name="few", embedding="e", source="few.txt")  # fmt: skip
+    write_table(resolved, tmp / "few.parquet", "concept_words")
+    return dict(vectors=str(tmp / "vectors.npy"), vocab=str(tmp / "vocab.parquet"))
+
+
+FIT = dict(C=1.0, seed=1, n_bins=None, solver="batched", chunk_mb=16, device="cpu",
+           min_words=4)  # fmt: skip
+
+
+def test_a_list_the_space_cannot_score_gets_empty_tables_and_a_logged_reason(tmp_path):
+    """The learnability job of a list with 3 words in the space, and the random lists of
+    a fixed size larger than half the space: each writes its outputs in their schemas
+    with no rows (read beside the others', they add nothing) and logs why, instead of
+    failing the run."""
+    import numpy as np
+
+    from learnability import schemas
+
+    space = _space(tmp_path)
+    out = {name: str(tmp_path / "out" / f"{name}.parquet")
+           for name in ("iterations", "summary", "roc", "members")}  # fmt: skip
+    out["coef"] = str(tmp_path / "out" / "coefficients.npy")
+    smk = SimpleNamespace(
+        rule="learnability", threads=1,
+        input=Namedlist(fromdict={**space, "concept": str(tmp_path / "few.parquet")}),
+        output=Namedlist(fromdict=out),
+        params=Namedlist(fromdict={**FIT, "iterations": 4, "bootstrap": 0, "confidence": 0.95}),
+        wildcards=Namedlist(fromdict={"embedding": "e", "list": "few", "negatives": "uniform"}),
+        log=Namedlist([str(tmp_path / "logs" / "learnability.log")]),
+    )  # fmt: skip
+    _run_quietly("learnability", smk)
+    for name in ("iterations", "summary", "roc", "members"):
+        table = pd.read_parquet(out[name])
+        assert len(table) == 0 and list(table.columns) == schemas.columns(name), name
+    assert np.load(out["coef"]).size == 0
+    log = Path(smk.log[0]).read_text()
+    assert "list few is not scored on e: only 3 words in the embedding's vocabulary" in log
+    null_out = str(tmp_path / "out" / "size-7.parquet")
+    smk = SimpleNamespace(
+        rule="null_distribution", threads=1, input=Namedlist(fromdict=space),
+        output=Namedlist([null_out]),
+        params=Namedlist(fromdict={**FIT, "lists": 3, "iterations": 2}),
+        wildcards=Namedlist(fromdict={"embedding": "e", "negatives": "uniform", "key": "size-7"}),
+        log=Namedlist([str(tmp_path / "logs" / "null.log")]),
+    )  # fmt: skip
+    _run_quietly("null_distribution", smk)
+    null = pd.read_parquet(null_out)
+    assert len(null) == 0 and list(null.columns) == schemas.columns("null")
+    assert "random lists size-7 are not drawn on e: 7 words but the vocabulary has only 12" in (
+        Path(smk.log[0]).read_text()
+    )

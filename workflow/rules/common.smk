@@ -34,7 +34,6 @@ from learnability.pipeline.config import (
     report_name,
     unscored_concept,
 )
-from learnability.pipeline.jobs import vocab_index
 from learnability.pipeline.corpus_draws import CORPORA_SWEEP
 from learnability.pipeline.sweeps import trained_points
 
@@ -159,15 +158,11 @@ def beside_output(output, pattern, other):
 
 
 def null_keys(embedding, negatives):
-    """Fixed sizes the space holds (at most half of it: a small corpus leaves the
-    tables' random rows empty, not a job failed), and each scored list's key once the
-    concepts are resolved: its size, or its frequency profile (frequency-matched)."""
-    # once the concepts are resolved, the space's vocabulary exists
-    concepts = resolved_concepts(embedding)
-    words = len(vocab_index(next(iter(concepts.values()))[1]))
-    keys = {f"size-{n}" for n in config["random_lists"]["sizes"] if 2 * n <= words}
+    """Fixed sizes, plus each scored list's key once the concepts are resolved: its
+    size, or its frequency profile under frequency-matched negatives."""
+    keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
     if config["random_lists"]["match_sizes"]:
-        for name, (path, vocab) in concepts.items():
+        for name, (path, vocab) in resolved_concepts(embedding).items():
             if unscored(embedding, name) is None:
                 keys.add(matched_null_key(path, vocab, negatives, N_BINS))
     return sorted(keys)
@@ -178,6 +173,8 @@ def null_vocabs(wildcards):
     read the keys, so that a vocabulary a killed run left missing is rebuilt, and the
     concepts resolved against it with it, before the keys are read (else the job gets the
     checkpoint's placeholder as its nulls)."""
+    if not config["random_lists"]["match_sizes"]:
+        return []
     embeddings = (
         [wildcards.embedding] if "embedding" in wildcards.keys() else EMBEDDINGS
     )

@@ -234,6 +234,8 @@ class Scale(NamedTuple):
     corpus_mb: float
     words: dict[str, float]
     dim: int
+    # the dump's parts (their count tables are read by the lists' coverage in the corpus)
+    parts: int = 1
 
     def words_of(self, rule: str, wildcards: dict[str, str]) -> float:
         """The vocabulary a job of ``rule`` reads: its embedding's own (training, the
@@ -251,6 +253,7 @@ ENWIKI_SCALE = Scale(
     corpus_mb=ENWIKI_GZ / 1e6,
     words={"shared": ENWIKI_WORDS},
     dim=ENWIKI_DIM,
+    parts=ENWIKI_PARTS,
 )
 
 
@@ -276,6 +279,9 @@ def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, sc
         return dict(size_mb=part_mb)
     if rule == "extract_part":
         return dict(part_mb=part_mb)
+    if rule == "corpus_coverage":
+        largest = cost.part_counts_mb(part_mb)
+        return dict(counts_mb=largest * scale.parts, largest_mb=largest)
     if rule == "join_corpus":
         return dict(tokens=scale.corpus_mb * cost.TOKENS_PER_GZ_MB, text_mb=scale.corpus_mb)
     if rule == "train_embedding":

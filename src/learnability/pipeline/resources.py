@@ -150,6 +150,14 @@ def join_need(tokens: float, text_mb: float) -> Need:
     return Need(200 + 1.5 * millions, STARTUP_MINUTES + 0.1 * millions / 60, disk_mb=text_mb)
 
 
+def part_counts_mb(part_bz2_mb: float) -> float:
+    """The MB of one dump part's count table (word, count), from the part's bz2 MB:
+    1.20/1.71/2.48 MB at 9.3/18.5/36.9 MB of bz2 a part in the rehearsal's dumps
+    (benchmarks/corpus_coverage.py), whose vocabulary grows like enwiki's: a power law of
+    slope 0.53 (new words thin out as a part grows), 10.6 MB at enwiki's 593 MB parts."""
+    return 2.48 * (part_bz2_mb / 36.9) ** 0.53
+
+
 def corpus_coverage_need(counts_mb: float, largest_mb: float) -> Need:
     """The lists against a corpus' counts before training
     (learnability.concepts.corpus_coverage): one part's count table at a time, its words
