@@ -387,8 +387,7 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
         assert jobs.get("codelength") == 8, jobs  # one per embedding and scheme: all lists
         upstream = CORPUS_JOBS | {"train_embedding", "random_embedding"}
         assert not upstream & set(jobs), jobs
-        # the lists' coverage in the corpus gains the new list's row (and trains nothing:
-        # the training waits for it, ancient, only to come after it)
+        # the lists' coverage in the corpus gains the new list's row (and trains nothing)
         assert jobs.get("corpus_coverage") == 1, jobs
         assert set(jobs) <= {
             "corpus_coverage",

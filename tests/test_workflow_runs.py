@@ -220,13 +220,11 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     assert stats.get("groups") == ({"first": 150, "second": 150} if kind == "csv" else None)
     if kind != "text":
         return
-    # before any training, one line a list from the corpus' counts: anger is not covered
+    # one line a list from the corpus' counts, its job started with the join, before any
+    # training can start: anger is not covered
     out = result.stderr
-    first_training = out.index("rule train_embedding:")
-    assert out.index("(Rule: corpus_coverage)") < first_training
-    assert out.index("list anger: 1 word of its 96 entries in lee; it will not be") < (
-        first_training
-    )
+    assert out.index("rule corpus_coverage:") < out.index("rule train_embedding:")
+    assert out.count("list anger: 1 word of its 96 entries in lee; it will not be") == 1
     before = pd.read_parquet(wd / "results/corpus/lee/coverage.parquet")
     assert before.set_index("list")["not_scored"].ne("").to_dict() == {
         name: name == "anger" for name in shipped
@@ -549,7 +547,7 @@ def test_the_dictionary_comparison_prepares_its_corpus_and_plans_its_draws(tmp_p
     assert done.returncode == 0 and "Traceback" not in out, out[-3000:]
     jobs = scheduled(out)
     assert jobs == {
-        "fetch_dump": 1, "extract_part": 2, "join_corpus": 2, "corpus_coverage": 2,
+        "fetch_dump": 1, "extract_part": 2, "join_corpus": 2,
         "draw_corpus": 10, "train_embedding": 30, "sweep_vocabulary": 1, "sweep_concepts": 1,
         "sweep_scores": 30, "corpus_comparison": 1, "plot_corpora": 1,
     }, jobs  # fmt: skip

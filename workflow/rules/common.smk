@@ -280,10 +280,11 @@ def get_final_outputs():
     for sweep in (s for s in SWEEPS if s != CORPORA_SWEEP):
         outputs.append(f"results/tables/sweeps/{sweep}.md")
         outputs += [f"results/plots/sweeps/{sweep}.{e}" for e in FIGURE]
-    if CORPORA_SWEEP in SWEEPS:  # compare_corpora
+    if CORPORA_SWEEP in SWEEPS:  # compare_corpora, and the lists in each corpus
         outputs += [
             "results/tables/corpora.md",
             *expand("results/plots/corpora.{e}", e=FIGURE),
+            *expand("results/corpus/{c}/coverage.md", c=COMPARED_CORPORA),
         ]
     if LEARNING_CURVE:
         outputs += learnability_files("learning_curve.parquet")

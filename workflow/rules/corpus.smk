@@ -136,8 +136,10 @@ rule join_corpus:
 
 
 # How each list meets the corpus, from the extraction's counts: logged, a line a list,
-# before any embedding is trained on it (train_embedding waits for it), so that a list
-# the text does not cover is known in minutes and not after training.
+# as soon as the extraction ends, so that a list the text does not cover is known in
+# minutes and not after training. Ready when the join is, before any training can be,
+# and first among ready jobs (priority); no training waits for it as an input, which
+# would retrain every embedding when it is rewritten or missing.
 rule corpus_coverage:
     input:
         counts=lambda wildcards: extracted_parts(wildcards)["counts"],
@@ -149,6 +151,7 @@ rule corpus_coverage:
         "logs/corpus_coverage/{dump}.log",
     benchmark:
         "benchmarks/out/corpus_coverage/{dump}.tsv"
+    priority: 50
     conda:
         "../envs/learnability.yaml"
     resources:

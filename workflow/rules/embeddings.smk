@@ -4,7 +4,6 @@ include: "helpers/embeddings.smk"
 rule train_embedding:
     input:
         training_corpus,
-        coverage=training_coverage,
     output:
         vectors="results/embeddings/{embedding}/vectors.npy",
         vocab="results/embeddings/{embedding}/vocab.parquet",

@@ -177,8 +177,8 @@ CHECKPOINTS = {"dump_manifest", "resolve_concept"}
 UPSTREAM = {
     "fetch_dump_part", "extract_part", "join_corpus", "train_embedding", "random_embedding",
     "restrict_embedding", "shared_vocabulary", "fetch_embedding", "import_embedding",
-    "corpus_prefix", "sweep_vocabulary", "evaluate_analogy", "evaluate_hierarchy",
-    "evaluate_multi_answer", "evaluate_pseudo", "evaluate_word_pairs",
+    "corpus_coverage", "corpus_prefix", "sweep_vocabulary", "evaluate_analogy",
+    "evaluate_hierarchy", "evaluate_multi_answer", "evaluate_pseudo", "evaluate_word_pairs",
 }  # fmt: skip
 
 

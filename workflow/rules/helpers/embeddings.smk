@@ -30,15 +30,6 @@ def training_corpus(wildcards):
     return f"results/corpus/{DUMP}/text.txt.gz"
 
 
-def training_coverage(wildcards):
-    """The lists' coverage in the corpus an embedding trains on (rule corpus_coverage):
-    an input only to have it logged before training, so ancient: its being rewritten
-    (a list edited) retrains nothing."""
-    draw = SPEC[wildcards.embedding].get("draw")
-    corpus = draw["corpus"] if draw else DUMP
-    return ancient(f"results/corpus/{corpus}/coverage.parquet")
-
-
 # Sizes for the cost models (learnability.pipeline.resources; helpers/resources.smk).
 def training_sizes(wildcards, input):
     # the configured threads, not the job's `threads`: a dry run caps those at its

@@ -142,10 +142,12 @@ def unknown_download(wildcards, input):
 
 
 def corpus_coverage_sizes(wildcards, input):
-    # the parts' count tables: all are read, one at a time
-    sizes = [input_mb([f]) for f in input.counts]
-    if not sizes:  # behind the dump's manifest, not yet fetched: to be determined
+    # the parts' count tables: all are read, one at a time (behind the dump's manifest,
+    # not yet fetched, the input is the manifest's: to be determined)
+    counts = [f for f in input if str(f).endswith(".counts.parquet")]
+    if not counts:
         raise FileOrDirectoryNotFoundError(f"results/corpus/{wildcards.dump}/parts")
+    sizes = [input_mb([f]) for f in counts]
     return dict(counts_mb=sum(sizes), largest_mb=max(sizes))
 
 
