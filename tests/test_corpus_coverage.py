@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from learnability import schemas
-from learnability.concepts.corpus_coverage import corpus_coverage
+from learnability.concepts.corpus_coverage import corpus_candidates, corpus_coverage
 from learnability.concepts.lists import Entry, coverage, resolve
 from learnability.corpus.extract import write_counts
 
@@ -26,6 +26,7 @@ LISTS = {
     "anger": ["anger", "Rage", "fury", "furious", "hat*", "irate", "ire", "well-known"],
     "tiny": ["angry", "irate", "nothing", "fur*"],
     "none": ["zzz", "qqq*"],
+    "one": ["anger", "zzz"],
 }
 
 
@@ -87,3 +88,18 @@ def test_a_word_summed_over_parts_and_a_wildcard_over_parts_count_at_min_count(t
         "least 4 are needed"
     )
     assert table.loc["none", "n_in_vocab"] == 0 and table.loc["none", "not_scored"] != ""
+    assert table.loc["one", "not_scored"].startswith("only 1 of its words is in the corpus")
+
+
+def test_the_candidates_are_the_kept_words_most_frequent_first(tmp_path):
+    """What the lists' entries can match, as the trainers would order their vocabulary:
+    most frequent first, ties alphabetical; nothing from no parts."""
+    words, counts = corpus_candidates(_parts(tmp_path), _entries(), 3)
+    total = Counter(" ".join(PARTS).split())
+    entries = [e.lower() for es in LISTS.values() for e in es]
+    prefixes = [e[:-1] for e in entries if e.endswith("*")]
+    can = {w for w in total if w in entries or any(w.startswith(p) for p in prefixes)}
+    expected = sorted((w for w in can if total[w] >= 3), key=lambda w: (-total[w], w))
+    assert words == expected and counts.tolist() == [total[w] for w in expected]
+    words, counts = corpus_candidates([], _entries(), 3)
+    assert words == [] and counts.shape == (0,)

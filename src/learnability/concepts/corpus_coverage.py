@@ -61,13 +61,12 @@ def corpus_candidates(
         vocab = table["word"].astype(object)
         keep = np.array(vocab.isin(list(words)), dtype=bool)
         for length, group in prefixes.items():
-            keep |= vocab.str[:length].isin(list(group)).to_numpy() if length else True
+            keep |= vocab.str[:length].isin(list(group)).to_numpy()
         pieces.append(table[keep])
     if not pieces:
         return [], np.empty(0, np.int64)
     found = pd.concat(pieces, ignore_index=True).groupby("word", sort=False)["count"].sum()
     found = found[found >= min_count].reset_index()
-    found["word"] = found["word"].astype(str)
     found = found.sort_values(["count", "word"], ascending=[False, True], kind="stable")
     return found["word"].tolist(), found["count"].to_numpy(np.int64)
 
