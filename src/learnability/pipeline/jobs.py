@@ -168,10 +168,11 @@ def mark_unscored(
 ) -> pd.DataFrame:
     """The coverage ``table`` with ``not_scored`` filled: on the row of the space each
     embedding is scored in (``scored_in``: embedding -> ``own`` or ``shared``), the
-    reason a list has no learnability job there, or "" where it has one (the same rule
-    as :func:`learnability.protocol.evaluate.unscored_reason`, on the vocabulary's size
-    ``vocab_sizes``); null on the other rows. The workflow schedules no job for a list
-    that is not scored, so this table is where its absence is explained."""
+    reason a list is not scored there, or "" where it is (the same rule as
+    :func:`learnability.protocol.evaluate.unscored_reason`, on the vocabulary's size
+    ``vocab_sizes``); null on the other rows. The learnability job of a list that is not
+    scored writes empty tables (:func:`write_unscored`), so this table is where its
+    absence from the numbers is explained."""
     import pandas as pd
 
     from learnability.protocol.evaluate import unscored_reason
