@@ -163,7 +163,8 @@ def null_keys(embedding, negatives):
     keys = {f"size-{n}" for n in config["random_lists"]["sizes"]}
     if config["random_lists"]["match_sizes"]:
         for name, (path, vocab) in resolved_concepts(embedding).items():
-            if unscored(embedding, name) is None:
+            # a list the space cannot score draws no random lists of its size
+            if unscored_concept(path, vocab, MIN_WORDS) is None:
                 keys.add(matched_null_key(path, vocab, negatives, N_BINS))
     return sorted(keys)
 

@@ -39,12 +39,3 @@ def resolved_concepts(embedding):
 
 
 MIN_WORDS = config["learnability"]["min_words"]
-
-
-def unscored(embedding, name):
-    """Why list ``name`` cannot be scored on ``embedding`` (too few of its words in the
-    space), or None; input functions only (the random lists of its size are not drawn).
-    Its learnability job writes empty tables, and its row in the tables says why
-    (learnability.pipeline.config.unscored_concept)."""
-    path, vocab = resolved_concepts(embedding)[name]
-    return unscored_concept(path, vocab, MIN_WORDS)
