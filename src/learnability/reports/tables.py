@@ -137,7 +137,7 @@ def embedding_table(
     return out
 
 
-def unscored_lists(coverage: pd.DataFrame | None) -> dict[str, dict[str, tuple[int, str]]]:
+def unscored_by_embedding(coverage: pd.DataFrame | None) -> dict[str, dict[str, tuple[int, str]]]:
     """embedding -> list -> (its words in the space it is scored in, why it is not
     scored), from the coverage table's ``not_scored`` (schema ``coverage``)."""
     if coverage is None:
@@ -400,7 +400,7 @@ def write_all(
     codelength = None if codelength is None else scheme(codelength)
     bounds = None if bounds is None else scheme(bounds)
     note = f" ({negatives} non-members)"
-    unscored = unscored_lists(coverage)
+    unscored = unscored_by_embedding(coverage)
     t6 = table6(summary, random_rows, embeddings, lists, size)
     bold, italic = best_marks(t6, embeddings)
     write_table_files(
