@@ -64,10 +64,47 @@ def pytest_configure(config):
         os.nice(scheduling.WORKER_NICE)
 
 
+def seed_override(item) -> str | None:
+    """How ``item`` replaces the ``seed`` fixture above (None where it takes it, or
+    takes no seed): a test that parametrizes ``seed`` (``parametrize("seed", [0])``,
+    directly or indirectly), or that sees another fixture of that name (one defined in
+    its module, class or a nearer conftest), runs at that seed whatever ``--seed`` says,
+    so tests/seeds.py would rerun one seed twenty times and call it twenty."""
+    if "seed" not in item.fixturenames:
+        return None
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "seed" in callspec.params:
+        return "parametrizes `seed`"
+    defs = item._fixtureinfo.name2fixturedefs.get("seed", ())
+    func = defs[-1].func if defs else None
+    code = getattr(func, "__code__", None)
+    if code is None or code.co_filename != __file__ or code.co_name != "seed":
+        where = getattr(code, "co_filename", "?")
+        return f"sees another fixture named `seed` (defined in {where})"
+    return None
+
+
+SEED_OVERRIDE = pytest.StashKey[str]()
+
+
+def pytest_runtest_setup(item):
+    reason = item.stash.get(SEED_OVERRIDE, None)
+    if reason is not None:
+        pytest.fail(
+            f"{item.nodeid} {reason}: a statistical test takes tests/conftest.py's `seed` "
+            "fixture, draws its data from it and passes at any --seed (tests/seeds.py "
+            "checks 20); remove the override",
+            pytrace=False,
+        )
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "seed" in item.fixturenames:
             item.add_marker(pytest.mark.statistical)
+            reason = seed_override(item)
+            if reason is not None:  # the test fails at its setup (pytest_runtest_setup)
+                item.stash[SEED_OVERRIDE] = reason
         if "workflow_dir" in item.fixturenames and item.path.name not in scheduling.SMOKE_MODULES:
             raise pytest.UsageError(
                 f"{item.nodeid} reads the smoke run: add its module to scheduling.SMOKE_MODULES"

@@ -3,6 +3,7 @@ marker, and how CI's workers get the tests (tests/scheduling.py)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -89,3 +90,67 @@ def test_the_units_of_work_keep_together_exactly_the_tests_that_share_a_module_f
     assert len(found) > 500 and sum(found.values()) > 10
     for nodeid, shared in found.items():
         assert (unit_of(nodeid) != nodeid) == shared, nodeid
+
+
+PINNED = """
+import pytest
+
+@pytest.mark.parametrize("seed", [0])
+def test_pinned(seed):
+    pass
+
+@pytest.mark.parametrize("seed", [3], indirect=True)
+def test_indirect(seed):
+    pass
+
+class TestOwn:
+    @pytest.fixture
+    def seed(self):
+        return 0
+
+    def test_in_a_class(self, seed):
+        pass
+
+def test_honest(seed):
+    assert seed == 7
+
+def test_without_a_seed():
+    pass
+"""
+
+REDEFINED = """
+import pytest
+
+@pytest.fixture
+def seed():
+    return 0
+
+def test_redefined(seed):
+    pass
+"""
+
+
+def test_a_test_that_overrides_the_seed_fixture_fails(tmp_path):
+    """tests/seeds.py varies every statistical test only if each takes conftest's `seed`:
+    one that pins it (parametrize, directly or indirectly) or sees another fixture of
+    that name (its module's, its class's) fails at its setup, naming why; the others
+    run at the --seed given."""
+    (tmp_path / "test_pinned.py").write_text(PINNED)
+    (tmp_path / "test_redefined.py").write_text(REDEFINED)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", str(tmp_path), "-p", "conftest", "-o", "addopts=",
+         "-q", "-rA", "-p", "no:cacheprovider", "-p", "no:randomly", "--seed", "7",
+         "--rootdir", str(tmp_path), "-W", "ignore::pytest.PytestUnknownMarkWarning"],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO / "tests")},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    outcome = dict(
+        (test.rsplit("::", 1)[-1], status)
+        for status, test in re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", done.stdout, re.M)
+    )
+    assert outcome == {
+        "test_pinned[0]": "ERROR", "test_indirect[3]": "ERROR", "test_in_a_class": "ERROR",
+        "test_redefined": "ERROR", "test_honest": "PASSED", "test_without_a_seed": "PASSED",
+    }, done.stdout[-3000:]  # fmt: skip
+    assert "test_pinned[0] parametrizes `seed`" in done.stdout
+    assert "sees another fixture named `seed`" in done.stdout
