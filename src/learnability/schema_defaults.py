@@ -70,6 +70,7 @@ DEFAULTS = {
     'entanglement.min_z': 2.0,
     'entanglement.adjust': 'holm',
     'entanglement.alpha': 0.05,
+    'entanglement.margin': 0.1,
     'ranking': {},
     'ranking.resamples': 1000,
     'ranking.confidence': 0.95,

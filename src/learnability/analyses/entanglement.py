@@ -24,6 +24,21 @@ vocabulary along one another's directions: :data:`PAIR_SHARE`); ``pairs="sharing
 measures only A = B and the pairs that share members, a fifth of them among 200 real
 lists, for runs over hundreds of lists.
 
+Which pairs are reported: three questions, one column each. ``beyond_null``: is erasing
+A worse for B than erasing a random list of A's size (the pair's p-value against
+:mod:`learnability.analyses.entanglement_null`, adjusted over every ordered pair)? With
+hundreds of thousands of words nearly any two coherent lists pass that, so it says
+nothing of how much. ``overlap``: a pair beyond the null whose A, outside B, is not
+aligned with B beyond the null (the direction test alone, adjusted over the same family):
+the two share members, which is the dictionary's doing, not the embedding's (on Gaussian
+random vectors nested lists pass the null so). ``entangled``: beyond the null, not by
+overlap alone, and with a share above ``entanglement.margin`` with confidence: the
+one-sided test of share <= margin against share > margin, Student's t over the paired
+splits (``p_margin``), adjusted over every ordered pair as the null's p-values are
+(``p_margin_adjusted`` <= alpha). Both tests must reject, each at alpha: an
+intersection-union test, so the pair's level stays alpha without a further correction.
+``share_low`` is the share's one-sided lower confidence bound at 1 - alpha (unadjusted).
+
 Cost: one eraser per list (two d-vectors once the covariance's roots are known), one
 matrix-vector product per list for the screen, and ``measured pairs x iterations`` fits
 (``lists^2 x iterations`` for all pairs), which is why ``entanglement.iterations``
@@ -34,11 +49,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
 from learnability.analyses.entanglement_null import pair_pvalues
@@ -68,6 +84,9 @@ NULL_PASS_SECONDS = 2.5e-10
 NULL_PAIR_SECONDS = 3e-4
 # the adjustments of the pairs' p-values (the config's entanglement.adjust enum)
 ADJUST = ("holm", "bh")
+# the tests' columns a pair gets before its share is measured (the diagonal and the
+# unmeasured pairs keep these)
+UNMEASURED = {"share_low": np.nan, "p_margin": np.nan}
 PAIR_SHARE = {"related": 1.0, "sharing": 0.2, "all": 1.0}
 
 
@@ -157,6 +176,7 @@ def entanglement(
     min_z: float = default("entanglement.min_z"),
     adjust: str = default("entanglement.adjust"),
     alpha: float = default("entanglement.alpha"),
+    margin: float = default("entanglement.margin"),
 ) -> pd.DataFrame:
     """Every ordered pair of ``lists`` (name -> member rows), one row each: B's mean AUC
     over ``protocol.iterations`` splits before and, for the measured pairs (``pairs``:
@@ -196,6 +216,10 @@ def entanglement(
     off = ~np.eye(k, dtype=bool)
     adjusted = np.full((k, k), np.nan)
     adjusted[off] = adjust_pvalues(tests.p_value[off], adjust)
+    # the direction test alone, over the same family: a pair beyond the null without it
+    # is beyond by the members it shares (a nested pair's direction is untested: NaN, 1)
+    direction = np.full((k, k), np.nan)
+    direction[off] = adjust_pvalues(np.nan_to_num(tests.p_direction[off], nan=1.0), adjust)
     index = {name: i for i, name in enumerate(tests.names)}
     todo = sum(measured.values())
     # its cost grows with the square of the list count: said before it starts
@@ -233,6 +257,7 @@ def entanglement(
                 "auc_after": np.nan,
                 "share": np.nan,
                 "share_se": np.nan,
+                **UNMEASURED,
             }
             i, j = index[a], index[b]
             row.update(
@@ -243,7 +268,9 @@ def entanglement(
                 p_adjusted=float(adjusted[i, j]),
                 adjust=adjust,
                 alpha=float(alpha),
-                entangled=bool(adjusted[i, j] <= alpha),
+                margin=float(margin),
+                beyond_null=bool(adjusted[i, j] <= alpha),
+                overlap=bool(adjusted[i, j] <= alpha and not direction[i, j] <= alpha),
             )
             found[a, b] = row
             if not measured[a, b]:
@@ -259,11 +286,43 @@ def entanglement(
                 # difference from chance that is noise is noise (it ran to 34 on the
                 # sample's fastText `anger`, AUC 0.48), so there is none
                 above = np.nan
-            row.update(auc_after=float(after.mean()), share=float(diff.mean() / above),
-                       share_se=float(se / above))  # fmt: skip
+            share, share_se = float(diff.mean() / above), float(se / above)
+            row.update(auc_after=float(after.mean()), share=share, share_se=share_se,
+                       **margin_test(share, share_se, diff.size, margin, alpha))  # fmt: skip
     rows = [found[a, b] for a in members for b in members]  # A's rows together
     progress.finish()
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    return relevant(table, adjust, alpha)
+
+
+def margin_test(share: float, share_se: float, splits: int, margin: float,
+                alpha: float) -> dict[str, float]:  # fmt: skip
+    """The one-sided test of share <= ``margin`` against share > ``margin`` from the
+    share's mean and standard error over ``splits`` paired splits (Student's t, splits -
+    1 degrees of freedom: the standard error is estimated from those splits), and the
+    share's one-sided lower confidence bound at 1 - ``alpha``. NaN where there is no
+    share (B not above chance) or fewer than two splits."""
+    if not (np.isfinite(share) and np.isfinite(share_se)) or splits < 2:
+        return dict(UNMEASURED)
+    df = splits - 1
+    if share_se > 0:
+        p = float(stats.t.sf((share - margin) / share_se, df))
+    else:  # every split took the same share: no doubt either way
+        p = 0.0 if share > margin else 1.0
+    return {"share_low": float(share - stats.t.ppf(1 - alpha, df) * share_se), "p_margin": p}
+
+
+def relevant(table: pd.DataFrame, adjust: str, alpha: float) -> pd.DataFrame:
+    """``table`` with ``p_margin_adjusted`` (the margin tests adjusted over every ordered
+    pair A != B, as the null's p-values are: a pair without a share cannot pass, p 1)
+    and ``entangled``: beyond the null, not by overlap alone, and share > margin after
+    adjustment."""
+    off = (table["list_a"] != table["list_b"]).to_numpy()
+    adjusted = np.full(len(table), np.nan)
+    adjusted[off] = adjust_pvalues(table["p_margin"].fillna(1.0).to_numpy()[off], adjust)
+    entangled = (table["beyond_null"].to_numpy(dtype=bool)
+                 & ~table["overlap"].to_numpy(dtype=bool) & (adjusted <= alpha))  # fmt: skip
+    return table.assign(p_margin_adjusted=adjusted, entangled=entangled)
 
 
 def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
@@ -273,15 +332,27 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
                         embedding=lists.embedding, pairs=settings["entanglement_pairs"],
                         min_z=settings["entanglement_min_z"],
                         adjust=settings["entanglement_adjust"],
-                        alpha=settings["entanglement_alpha"])  # fmt: skip
+                        alpha=settings["entanglement_alpha"],
+                        margin=settings["entanglement_margin"])  # fmt: skip
+
+
+def _ordered(pairs: pd.DataFrame) -> pd.DataFrame:
+    return pairs.sort_values(["share", "p_adjusted"], ascending=[False, True],
+                             na_position="last", kind="stable")  # fmt: skip
 
 
 def beyond_null(table: pd.DataFrame) -> pd.DataFrame:
-    """The pairs A != B entangled beyond their null after adjustment, the largest share
-    first (a pair beyond the null whose share was not measured last)."""
-    off = table[(table["list_a"] != table["list_b"]) & table["entangled"].astype(bool)]
-    return off.sort_values(["share", "p_adjusted"], ascending=[False, True],
-                           na_position="last", kind="stable")  # fmt: skip
+    """The pairs A != B beyond their null after adjustment (entangled, merely beyond
+    chance, or by overlap), the largest share first (a pair whose share was not
+    measured last)."""
+    off = table["list_a"] != table["list_b"]
+    return _ordered(table[off & table["beyond_null"].astype(bool)])
+
+
+def entangled(table: pd.DataFrame) -> pd.DataFrame:
+    """The pairs reported entangled (``entangled``: beyond the null, not by overlap
+    alone, share above the margin with confidence), the largest share first."""
+    return _ordered(table[table["entangled"].astype(bool)])
 
 
 def tested(table: pd.DataFrame) -> int:
@@ -289,18 +360,54 @@ def tested(table: pd.DataFrame) -> int:
     return int(table["p_value"].notna().sum())
 
 
+@dataclass(frozen=True)
+class Counts:
+    """The ordered pairs A != B of one table by what they are reported as: ``beyond``
+    = ``entangled`` + ``chance`` (beyond the null, share not shown above the margin) +
+    ``overlap`` (beyond the null by shared members alone)."""
+
+    tested: int
+    beyond: int
+    entangled: int
+    chance: int
+    overlap: int
+
+
+def counts(table: pd.DataFrame) -> Counts:
+    """What every page says of ``table`` (one embedding and scheme): one count each."""
+    beyond = beyond_null(table)
+    n_entangled = int(beyond["entangled"].astype(bool).sum())
+    n_overlap = int(beyond["overlap"].astype(bool).sum())
+    return Counts(tested(table), len(beyond), n_entangled,
+                  len(beyond) - n_entangled - n_overlap, n_overlap)  # fmt: skip
+
+
+def short_count(table: pd.DataFrame) -> str:
+    """The counts in a few words, for a figure's legend or a panel's title."""
+    c = counts(table)
+    return (f"{c.entangled} of {c.tested} pairs entangled; {c.chance} more beyond chance "
+            f"only, {c.overlap} by overlap")  # fmt: skip
+
+
 def summary_line(table: pd.DataFrame) -> str:
-    """How many pairs are beyond the null, of how many tested, at which level."""
-    found = len(beyond_null(table))
-    level = f"{table['adjust'].iloc[0]}-adjusted p <= {table['alpha'].iloc[0]:g}" if len(
-        table) else "none tested"  # fmt: skip
-    return (f"{found} of {tested(table)} ordered pairs tested entangled beyond erasing a "
-            f"random list of A's size ({level})")  # fmt: skip
+    """How many pairs are beyond the null, of how many tested, at which level, and of
+    them how many are entangled, merely beyond chance, or beyond by overlap alone."""
+    c = counts(table)
+    if not len(table):
+        return "0 of 0 ordered pairs tested (none tested)"
+    first = table.iloc[0]
+    level = f"{first['adjust']}-adjusted p <= {first['alpha']:g}"
+    return (f"{c.beyond} of {c.tested} ordered pairs tested beyond erasing a random list "
+            f"of A's size ({level}): {c.entangled} entangled (share above "
+            f"{first['margin']:g} with confidence, {first['adjust']}-adjusted), "
+            f"{c.chance} more merely beyond chance (share not shown above "
+            f"{first['margin']:g}), {c.overlap} by the members they share alone "
+            "(overlap)")  # fmt: skip
 
 
 def _describe(table: pd.DataFrame) -> str:
-    top = beyond_null(table).head(5)
-    cols = ["list_a", "list_b", "auc_before", "auc_after", "share", "p_adjusted"]
+    top = entangled(table).head(5)
+    cols = ["list_a", "list_b", "auc_before", "auc_after", "share", "share_low", "p_adjusted"]
     return summary_line(table) + ("\n" + top[cols].to_string() if len(top) else "")
 
 
@@ -342,8 +449,14 @@ ANALYSIS = Analysis(
         Setting(
             "entanglement_alpha",
             "entanglement.alpha",
-            "the level at which an adjusted p-value marks a pair entangled",
+            "the level of the pairs' adjusted tests (against the null, and of share > margin)",
             "--entanglement-alpha",
+        ),  # fmt: skip
+        Setting(
+            "entanglement_margin",
+            "entanglement.margin",
+            "the share above which, with confidence, a pair beyond the null is reported entangled",
+            "--entanglement-margin",
         ),  # fmt: skip
         Setting(
             "entanglement_min_z",
