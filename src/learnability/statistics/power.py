@@ -41,35 +41,55 @@ def critical_value(values: np.ndarray, alpha: float) -> float:
     return float(np.sort(values)[::-1][allowed])
 
 
-def power_at(values: np.ndarray, alpha: float, auc: np.ndarray | float) -> np.ndarray:
+def power_at(
+    values: np.ndarray, alpha: float, auc: np.ndarray | float, spread: float = 1.0
+) -> np.ndarray:
     """The power of a list's test at level ``alpha`` when its lists' mean AUC is ``auc``
-    (each of an array): the share of random lists whose value, shifted to that mean,
-    exceeds the critical value."""
+    (each of an array): the share of random lists whose value, its deviation from their
+    mean times ``spread`` and shifted to that mean, exceeds the critical value.
+    ``spread`` is how much more a concept's lists' statistic spreads than a random
+    list's (an SD ratio, :func:`concept_spread`); 1 is the model's assumption that they
+    spread alike."""
     values = np.asarray(values, dtype=float)
     crit = critical_value(values, alpha)
-    shift = np.atleast_1d(np.asarray(auc, dtype=float)) - values.mean()
+    auc = np.atleast_1d(np.asarray(auc, dtype=float))
     if not np.isfinite(crit):
-        return np.zeros(shift.shape)
+        return np.zeros(auc.shape)
+    centre = values.mean()
     ordered = np.sort(values)
-    # #{V + shift > crit} = R - #{V <= crit - shift}
-    above = values.size - np.searchsorted(ordered, crit - shift, side="right")
+    # #{auc + spread (V - centre) > crit} = R - #{V <= centre + (crit - auc) / spread}
+    above = values.size - np.searchsorted(ordered, centre + (crit - auc) / spread, side="right")
     return above / values.size
 
 
-def detectable_auc(values: np.ndarray, alpha: float, power: float) -> float:
+def detectable_auc(values: np.ndarray, alpha: float, power: float, spread: float = 1.0) -> float:
     """The smallest mean AUC that a list of this null's size is detected at with
-    probability ``power`` at level ``alpha`` (:func:`power_at`): the critical value plus
-    the null's mean less its (1 - power) quantile, i.e. the k-th largest random list's
-    value, k = ceil(power R). NaN where no AUC up to 1 is (``alpha`` below the floor
-    1 / (R + 1), or the null too wide)."""
+    probability ``power`` at level ``alpha`` (:func:`power_at`, at the same ``spread``):
+    the critical value plus ``spread`` times the null's mean less its (1 - power)
+    quantile, i.e. the k-th largest random list's value, k = ceil(power R). NaN where no
+    AUC up to 1 is (``alpha`` below the floor 1 / (R + 1), or the null too wide)."""
     values = np.asarray(values, dtype=float)
     crit = critical_value(values, alpha)
     if not np.isfinite(crit):
         return float("nan")
     k = int(np.ceil(power * values.size - 1e-9))
     kth = float(np.sort(values)[::-1][k - 1])
-    out = crit + values.mean() - kth
+    out = crit + spread * (values.mean() - kth)
     return float(out) if out <= 1.0 else float("nan")
+
+
+def concept_spread(values: np.ndarray, between: float, split_var: float, splits: int) -> float:
+    """How much more the statistic of lists drawn from a concept spreads than the random
+    lists' ``values``: sqrt((between + split_var / splits) / var(values)), an SD ratio for
+    :func:`power_at` and :func:`detectable_auc`. ``between`` is the variance of the
+    concept's lists' true mean AUCs at this size (a list's delete-a-group jackknife,
+    :func:`jackknife_variance`, estimates it from the list alone), ``split_var`` their
+    splits' variance and ``splits`` how many splits the statistic averages (the null's
+    under ``truncated``, the list's under the rescaling methods). Lists drawn from a
+    concept spread more than random lists of their size even when every member carries
+    it equally (docs/explanation/power.md has the measurements)."""
+    null_var = float(np.var(np.asarray(values, dtype=float), ddof=1))
+    return float(np.sqrt((between + split_var / splits) / null_var))
 
 
 def jackknife_variance(group_means: np.ndarray, split_var: float, splits: int) -> float:
