@@ -292,3 +292,39 @@ def test_scans_read_back_from_the_cache_equal_fresh_ones_and_a_bad_cache_is_igno
         assert codedigest.module(name) == fresh
     finally:
         codedigest._module.cache_clear()
+
+
+def test_an_edited_source_is_scanned_again_though_its_path_size_and_mtime_are_the_old_ones(
+    tmp_path, monkeypatch
+):
+    # the disk cache is keyed by content: a source edited to the same length with its
+    # mtime set back (an editor or a copy that keeps times, a checkout within the clock's
+    # tick) must not read back the old scan in a new process (cache_clear below)
+    import os
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = tmp_path / "edited.py"
+    name = "learnability.statistics.edited"
+    real = codedigest.module_path
+    monkeypatch.setattr(codedigest, "module_path", lambda n: source if n == name else real(n))
+    old = "import numpy\n\n\ndef f(x):\n    return x + 1\n"
+    new = "import scipy\n\n\ndef f(x):\n    return x - 1\n"
+    assert len(old) == len(new)
+    source.write_text(old)
+    stamp = source.stat().st_mtime_ns
+    codedigest._module.cache_clear()
+    try:
+        first = codedigest.module(name)
+        assert first.libraries == {"numpy"}
+        assert len(list((tmp_path / "cache").rglob("*.json"))) == 1  # written
+        source.write_text(new)
+        os.utime(source, ns=(stamp, stamp))
+        assert source.stat().st_size == len(old) and source.stat().st_mtime_ns == stamp
+        codedigest._module.cache_clear()
+        second = codedigest.module(name)
+    finally:
+        codedigest._module.cache_clear()
+    assert second.libraries == {"scipy"} and second.digest != first.digest
+    # and the new scan is what a fresh one gives, the old one still cached beside it
+    assert second == codedigest.scan(new, name, str(source))
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 2
