@@ -214,14 +214,15 @@ def print_diagnostics(scores, shown: int) -> None:
         print(to_markdown(table.drop(columns=["embedding"])), end="")
     pairs = scores.entanglement
     if (pairs["list_a"] != pairs["list_b"]).any():  # more than one list
-        from learnability.analyses.entanglement import beyond_null, summary_line
+        from learnability.analyses.entanglement import entangled, summary_line
 
-        print("\n## Entangled pairs (share of B's AUC above chance lost when A is erased), "
-              "beyond erasing random lists\n")  # fmt: skip
+        print("\n## Entangled pairs (share of B's AUC above chance lost when A is erased): "
+              "beyond erasing random lists, and above the margin with confidence\n")  # fmt: skip
         print(summary_line(pairs) + ".")
-        top = beyond_null(pairs).head(shown)
+        top = entangled(pairs).head(shown)
         if len(top):
-            cols = ["list_a", "list_b", "auc_before", "auc_after", "share", "p_adjusted"]
+            cols = ["list_a", "list_b", "auc_before", "auc_after", "share", "share_low",
+                    "p_adjusted", "p_margin_adjusted"]  # fmt: skip
             print("\n" + to_markdown(top[cols]), end="")
     if len(scores.words_needed):
         from learnability.reports.diagnostics_tables import words_needed_markdown

@@ -64,18 +64,30 @@ def check_table(check: pd.DataFrame, lists: Sequence[str]) -> pd.DataFrame:
 
 
 NOT_MEASURED = "·"
+# a cell's mark: entangled (beyond the null, share above the margin with confidence),
+# beyond the null by the shared members alone, beyond the null only
+MARKS = {"entangled": "*", "overlap": "o", "chance": "+"}
+
+
+def reported_as(row) -> str:
+    """What a pair beyond the null is reported as: ``entangled``, ``overlap`` or
+    ``chance`` (beyond chance only); "" for the others and the diagonal."""
+    if row.list_a == row.list_b or not row.beyond_null:
+        return ""
+    return "entangled" if row.entangled else "overlap" if row.overlap else "chance"
 
 
 def entanglement_matrix(table: pd.DataFrame, embedding: str, lists: Sequence[str]) -> pd.DataFrame:
     """Rows: the erased list A; columns: the rescored list B; cells: B's share to two
-    decimals (a star where the pair is entangled beyond its null after adjustment), blank
-    where B is not above chance, ``NOT_MEASURED`` for a pair not measured."""
+    decimals, marked (:data:`MARKS`) where the pair is beyond its null after adjustment:
+    * entangled, + beyond chance only, o by overlap alone; blank where B is not above
+    chance, ``NOT_MEASURED`` for a pair not measured."""
     part = table[table["embedding"] == embedding]
     present = [name for name in lists if name in set(part["list_a"])]
 
     def cell(row) -> str:
-        star = "*" if row.entangled and row.list_a != row.list_b else ""
-        return (format_value(row.share, 2) if row.measured else NOT_MEASURED) + star
+        mark = MARKS.get(reported_as(row), "")
+        return (format_value(row.share, 2) if row.measured else NOT_MEASURED) + mark
 
     m = (
         part.assign(cell=[cell(r) for r in part.itertuples()])
@@ -148,10 +160,16 @@ def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Se
         parts += [f"### {emb}", "", summary_line(part) + ":", ""]
         found = beyond_null(part)
         if len(found):
-            shown = found[["list_a", "list_b", "n_shared", "share", "alignment",
-                           "p_adjusted"]].rename(columns={
+            # the entangled first, then the merely beyond chance, then the overlap
+            what = pd.Series([reported_as(r) for r in found.itertuples()], index=found.index)
+            rank = what.map({"entangled": 0, "chance": 1, "overlap": 2})
+            found = found.assign(reported=what.replace({"chance": "beyond chance only"}))
+            found = found.loc[rank.sort_values(kind="stable").index]
+            shown = found[["list_a", "list_b", "reported", "n_shared", "share", "share_low",
+                           "alignment", "p_adjusted", "p_margin_adjusted"]].rename(columns={
                 "list_a": "erased (A)", "list_b": "rescored (B)", "n_shared": "shared",
-                "p_adjusted": "p (adjusted)"})  # fmt: skip
+                "share_low": "share (lower bound)", "p_adjusted": "p vs null (adjusted)",
+                "p_margin_adjusted": "p share > margin (adjusted)"})  # fmt: skip
             parts += [to_markdown(shown, digits=3), ""]
         else:
             parts += ["none.", ""]
@@ -161,12 +179,21 @@ def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Se
                  f"not above chance; {NOT_MEASURED}: not measured (no shared member, and the "
                  "column list's members are not apart along the row list's erased "
                  "direction: entanglement.min_z; entanglement.pairs: all measures every "
-                 "pair); *: beyond the null. A pair is beyond the null where erasing the "
+                 "pair); *: entangled, +: beyond the null only, o: beyond the null by the "
+                 "members the two share alone (overlap). A pair is beyond the null where "
+                 "erasing the "
                  "row list takes more of the column list than erasing a random list of its "
                  "size (and frequency profile, under frequency-matched non-members) would, "
                  "after adjustment over all ordered pairs (entanglement.adjust, "
                  "entanglement.alpha): by its members' alignment with the column list's "
-                 "direction, or by the members the two share. alignment: the squared "
+                 "direction, or by the members the two share. It is entangled where it is "
+                 "beyond the null, not by overlap alone (its members outside the column "
+                 "list are aligned with it beyond the null), and its share is above "
+                 "entanglement.margin with confidence: the one-sided t test over the paired "
+                 "splits, adjusted as the null's p-values are; share (lower bound): the "
+                 "share's one-sided lower confidence bound at 1 - alpha, unadjusted. "
+                 "Overlap is the dictionary's doing, not the embedding's: nested lists pass "
+                 "the null so on random vectors. alignment: the squared "
                  "cosine in the coordinates where a random list's direction is uniform "
                  "(a random list's is about 1/dimensions).\n")  # fmt: skip
     write_text("\n".join(parts), md)

@@ -14,6 +14,7 @@ libraries from a CDN unless a separate package inlines them.
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,9 @@ from learnability.reports.formats import format_pvalue
 # test non-members: the embedding places it with the non-members, not the list
 OUTSIDER_SHARE = 0.5
 SUGGESTIONS_SHOWN = 20
+# the subtitle's longest line: at its font (12 px, about 6.5 px a character) 90 fit in
+# the 700 px that plotly draws a page of unknown width at, within its margins
+SUBTITLE_CHARACTERS = 90
 COLORS = {"member": "#0072B2", "outsider": "#D55E00", "suggestion": "#009E73",
           "non-member": "#BBBBBB"}  # fmt: skip
 
@@ -144,6 +148,12 @@ def _projection_traces(panel: Panel):
     return traces
 
 
+def wrapped(text: str, width: int = SUBTITLE_CHARACTERS) -> str:
+    """``text`` broken into lines of at most ``width`` characters (plotly does not wrap
+    a title), joined by ``<br>``."""
+    return "<br>".join(textwrap.wrap(text, width, break_long_words=False))
+
+
 def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, title: str):
     """The page's one figure: 2 x 2 panels and a dropdown over (embedding, list)."""
     import plotly.graph_objects as go
@@ -167,7 +177,7 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
             fig.add_trace(trace, row=2, col=1)
             owner.append((panel.embedding, panel.list))
     if entanglement is not None and len(entanglement):
-        from learnability.analyses.entanglement import beyond_null, tested
+        from learnability.analyses.entanglement import short_count
 
         for emb in embeddings:
             part = entanglement[entanglement["embedding"] == emb]
@@ -175,19 +185,31 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
                 continue
             order = list(dict.fromkeys(part["list_a"]))
             # only the pairs beyond the null after adjustment (and the diagonal, each
-            # list erased from itself): the rest of a matrix of shares is mostly noise
-            beyond = part["entangled"].astype(bool) | (part["list_a"] == part["list_b"])
-            m = (
-                part.assign(share=part["share"].where(beyond))
-                .pivot(index="list_a", columns="list_b", values="share")
-                .reindex(index=order, columns=order)
+            # list erased from itself): the rest of a matrix of shares is mostly noise;
+            # what each shown pair is reported as, in its hover text
+            diagonal = part["list_a"] == part["list_b"]
+            beyond = part["beyond_null"].astype(bool) | diagonal
+            status = np.select(
+                [diagonal, part["entangled"].astype(bool), part["overlap"].astype(bool),
+                 beyond], ["itself", "entangled", "overlap: by shared members alone",
+                 "beyond chance only: share not shown above the margin"], ""
+            )  # fmt: skip
+            shown = part.assign(share=part["share"].where(beyond), status=status)
+            m, what = (
+                shown.pivot(index="list_a", columns="list_b", values=column).reindex(
+                    index=order, columns=order
+                )
+                for column in ("share", "status")
             )
-            title = f"share: {len(beyond_null(part))} of {tested(part)} pairs beyond the null"
+            # its own embedding's counts: a name of its own, not the page's title
+            legend = "share: " + short_count(part).replace("; ", "<br>")
             fig.add_trace(
                 go.Heatmap(z=m.to_numpy(), x=order, y=order, zmin=-1, zmax=1,
                            colorscale="RdBu", reversescale=True,
-                           colorbar={"title": title, "len": 0.42, "y": 0.2},
-                           hovertemplate="erase %{y}, rescore %{x}: %{z:.2f}<extra></extra>"),
+                           customdata=what.fillna("").to_numpy(),
+                           colorbar={"title": legend, "len": 0.42, "y": 0.2},
+                           hovertemplate="erase %{y}, rescore %{x}: %{z:.2f}"
+                                         "<br>%{customdata}<extra></extra>"),
                 row=2, col=2,
             )  # fmt: skip
             owner.append((emb, None))
@@ -195,8 +217,10 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
     for panel in panels:
         visible = [e == panel.embedding and (li is None or li == panel.list) for e, li in owner]
         label = f"{panel.list} · {panel.embedding}"
-        heading = f"{title}<br><sub>{panel.list} on {panel.embedding}: mean AUC {panel.auc:.3f}, " \
-                  f"{len(panel.members)} members{panel.verdict}</sub>"  # fmt: skip
+        # the subtitle wrapped: one line of it ran off the page's right edge
+        sub = wrapped(f"{panel.list} on {panel.embedding}: mean AUC {panel.auc:.3f}, "
+                      f"{len(panel.members)} members{panel.verdict}")  # fmt: skip
+        heading = f"{title}<br><sub>{sub}</sub>"
         buttons.append({"label": label, "method": "update",
                         "args": [{"visible": visible}, {"title.text": heading}]})  # fmt: skip
     first = buttons[0]["args"] if buttons else [{"visible": []}, {"title.text": title}]
@@ -205,7 +229,7 @@ def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, 
     fig.update_layout(
         title={"text": first[1]["title.text"], "x": 0.01},
         height=980,
-        margin={"t": 140, "l": 60, "r": 40, "b": 60},
+        margin={"t": 160, "l": 60, "r": 40, "b": 60},
         legend={"orientation": "h", "y": -0.06, "x": 0.0},
         updatemenus=[
             {

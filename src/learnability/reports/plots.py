@@ -369,8 +369,11 @@ def entanglement_figure(
     """One heatmap per embedding: row A (erased), column B (rescored), the share of B's
     AUC above chance that erasing A removes (schema ``entanglement``); a grey dot marks
     a pair not measured (``entanglement.pairs: related``), a star a pair entangled
-    beyond erasing random lists after adjustment (``entangled``)."""
-    from learnability.analyses.entanglement import beyond_null, tested
+    (``entangled``: beyond erasing random lists, and its share above the margin with
+    confidence), a + a pair beyond the null only, an o one beyond it by overlap alone
+    (:data:`learnability.reports.diagnostics_tables.MARKS`)."""
+    from learnability.analyses.entanglement import counts
+    from learnability.reports.diagnostics_tables import MARKS, reported_as
 
     lists = [li for li in lists if li in set(table["list_a"])]
     embeddings = [e for e in embeddings if e in set(table["embedding"])]
@@ -391,23 +394,25 @@ def entanglement_figure(
             .fillna(False)
             .to_numpy(dtype=bool)
         )
-        beyond = (
-            part.pivot(index="list_a", columns="list_b", values="entangled")
+        marks = (
+            part.assign(mark=[MARKS.get(reported_as(r), "") for r in part.itertuples()])
+            .pivot(index="list_a", columns="list_b", values="mark")
             .reindex(index=lists, columns=lists)
-            .fillna(False)
-            .to_numpy(dtype=bool)
+            .fillna("")
+            .to_numpy()
         )
         im = ax.imshow(values, cmap="RdBu_r", vmin=-1, vmax=1, aspect="equal")
         ax.set_xticks(range(len(lists)), lists, rotation=60, ha="right", fontsize=7)
         ax.set_yticks(range(len(lists)), lists, fontsize=7)
-        ax.set_title(f"{panel_title(name)}\n{len(beyond_null(part))} of {tested(part)} "
-                     "pairs beyond the null (*)", fontsize=8)  # fmt: skip
+        c = counts(part)
+        ax.set_title(f"{panel_title(name)}\n{c.entangled} of {c.tested} pairs entangled (*)\n"
+                     f"{c.chance} beyond chance only (+), {c.overlap} overlap (o)",
+                     fontsize=8)  # fmt: skip
         ax.set_xlabel("rescored list (B)", fontsize=8)
         if len(lists) <= 25:
             for (i, j), v in np.ndenumerate(values):
                 if np.isfinite(v):
-                    star = "*" if beyond[i, j] else ""
-                    ax.text(j, i, f"{v:.2f}{star}", ha="center", va="center", fontsize=5.5,
+                    ax.text(j, i, f"{v:.2f}{marks[i, j]}", ha="center", va="center", fontsize=5.5,
                             color="w" if abs(v) > 0.6 else "k")  # fmt: skip
                 elif not measured[i, j]:  # a pair that cannot matter: not measured
                     ax.text(j, i, "·", ha="center", va="center", fontsize=12, color="0.35")
