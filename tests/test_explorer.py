@@ -150,3 +150,51 @@ def test_the_page_draws_from_file_asks_no_server_and_the_selector_switches_the_l
         (suggested,) = state["suggested"]
         assert len(unlisted(name) & set(suggested)) >= 8, suggested
     assert before_png != after_png  # and the screen shows it, not only the page's model
+
+
+def _panel(emb: str, name: str):
+    from learnability.reports.explorer import Panel
+
+    words = [f"{name}{i}" for i in range(5)]
+    members = pd.DataFrame({"rank": range(1, 6), "mean_share_outscored": 0.9, "word": words})
+    suggestions = pd.DataFrame({"rank": [1], "word": ["x"], "mean_probability": [0.5],
+                                "top_share": [0.5], "count": [3]})  # fmt: skip
+    projection = pd.DataFrame({"index": range(5), "word": words, "role": "member",
+                               "x": np.arange(5.0), "y": np.arange(5.0)})  # fmt: skip
+    # the sample's longest verdict (p-value, power, bounds): the subtitle that ran off
+    verdict = ("; p 0.000999 (floor 0.000999); 80% power from AUC 0.612 (p <= 0.05); AUC "
+               "0.581-0.702 (95% bounds each)")  # fmt: skip
+    return Panel(emb, name, 0.7, members, suggestions, projection, verdict)
+
+
+def test_the_page_counts_each_embedding_s_own_pairs_and_its_headings_fit():
+    """Each heatmap's legend counts its own embedding's pairs (entangled, beyond chance
+    only, overlap) as the table's statuses give them (tests/tangles.py: the two differ);
+    no heading carries another's count (the page's title was overwritten by the last
+    legend); every line of a heading fits the 600 px plotly draws between the margins of
+    a 700 px page at the subtitle's 12 px (about 6.5 px a character: 92 characters)."""
+    import tangles
+
+    from learnability.reports.explorer import explorer_figure
+
+    panels = [_panel(emb, name) for emb in tangles.STATUS for name in tangles.LISTS]
+    title = "learnability explorer: sample (uniform non-members)"
+    fig = explorer_figure(panels, tangles.table(), title)
+    maps = [t for t in fig.data if t.type == "heatmap"]
+    assert len(maps) == len(tangles.STATUS)
+    for trace, emb in zip(maps, tangles.STATUS, strict=True):
+        c = tangles.count(emb)
+        legend = trace.colorbar.title.text.replace("<br>", " ")
+        assert legend == (f"share: {c['entangled']} of {c['tested']} pairs entangled "
+                          f"{c['chance']} more beyond chance only, {c['overlap']} by "
+                          "overlap"), legend  # fmt: skip
+        # the shares shown: the pairs beyond the null and the diagonal
+        assert np.isfinite(np.asarray(trace.z, dtype=float)).sum() == (
+            len(tangles.LISTS) + c["entangled"] + c["chance"] + c["overlap"]
+        )
+    headings = [b["args"][1]["title.text"] for b in fig.layout.updatemenus[0].buttons]
+    assert len(headings) == len(panels) and fig.layout.title.text == headings[0]
+    for heading in headings:
+        assert heading.startswith(title + "<br><sub>") and "pairs" not in heading, heading
+        lines = heading.removeprefix(title + "<br><sub>").removesuffix("</sub>").split("<br>")
+        assert len(lines) > 1 and max(map(len, lines)) <= 92, lines

@@ -261,3 +261,23 @@ def test_a_long_title_stays_inside_a_narrow_figure():
     box = fig._suptitle.get_window_extent()
     assert box.x0 >= 0 and box.x1 <= fig.bbox.width, (box, fig.bbox.width)
     assert fig._suptitle.get_text().count("\n") >= 2  # its second line was wrapped
+
+
+def test_the_entanglement_heatmap_counts_and_marks_each_embedding_s_own_pairs():
+    """Each panel's title counts its own embedding's entangled pairs, and those beyond
+    chance only and by overlap, as the table's statuses give them (tests/tangles.py: the
+    two embeddings differ); its cells carry one mark per such pair."""
+    import tangles
+
+    table = tangles.table()
+    fig = plots.entanglement_figure(table, tangles.LISTS, list(tangles.STATUS), "E")
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    assert len(panels) == len(tangles.STATUS)
+    for ax, emb in zip(panels, tangles.STATUS, strict=True):
+        c = tangles.count(emb)
+        assert (f"{c['entangled']} of {c['tested']} pairs entangled (*)\n{c['chance']} beyond "
+                f"chance only (+), {c['overlap']} overlap (o)") in ax.get_title()  # fmt: skip
+        texts = [t.get_text() for t in ax.texts]
+        for mark, key in (("*", "entangled"), ("+", "chance"), ("o", "overlap")):
+            assert sum(t.endswith(mark) for t in texts) == c[key], (emb, mark, texts)
+    plots.save(fig)
