@@ -160,10 +160,72 @@ def _overlap_p(
     return float(min(1.0, max(pmf[shared:].sum(), 0.0)))
 
 
+def _fpc_weights(profile: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The weights of the bins' covariances in the covariance of a random list's mean,
+    for a list with ``profile`` words per bin drawn without replacement from bins of ``n``
+    rows: ``profile_j (n_j - profile_j) / (n_j - 1)``, normalised (a bin drawn nearly whole
+    varies less than its share of the list; with one bin it is a scale, which the
+    alignment does not see)."""
+    profile = np.asarray(profile, dtype=float)
+    w = profile * np.clip(n - profile, 0.0, None) / np.maximum(n - 1.0, 1.0)
+    total = w.sum()
+    return w / total if total > 0 else profile / max(profile.sum(), 1.0)
+
+
+def _overlap_tails(
+    a_counts: np.ndarray, b_counts: np.ndarray, n: np.ndarray, log_fact: np.ndarray, depth: int
+) -> np.ndarray:
+    """P(S >= s) for s = 0 ... ``depth`` (columns), S the members a random list with
+    ``a_counts`` words per bin shares with each B (rows of ``b_counts``): the per-bin
+    hypergeometric pmfs up to ``depth``, convolved and truncated (exact for s <= depth).
+    The tails are 1 - the cumulative pmf, so their absolute error is about 1e-16."""
+    x = np.arange(depth + 1)[None, None, :]
+    a = np.asarray(a_counts, dtype=np.int64)[None, :, None]
+    b = np.asarray(b_counts, dtype=np.int64)[:, :, None]
+    total = np.asarray(n, dtype=np.int64)[None, :, None]
+    ok = (x <= np.minimum(a, b)) & (a - x <= total - b)
+
+    def lf(i):
+        return log_fact[np.clip(i, 0, log_fact.size - 1)]
+
+    log = (lf(b) - lf(x) - lf(b - x) + lf(total - b) - lf(a - x) - lf(total - b - a + x)
+           - lf(total) + lf(a) + lf(total - a))  # fmt: skip
+    pmf = np.where(ok, np.exp(np.where(ok, log, 0.0)), 0.0)
+    out = np.zeros((b.shape[0], depth + 1))
+    out[:, 0] = 1.0
+    for j in np.flatnonzero(np.asarray(a_counts) > 0):
+        top = int(min(a_counts[j], np.asarray(b_counts)[:, j].max(), depth))
+        conv = out * pmf[:, j, :1]
+        for s in range(1, top + 1):
+            conv[:, s:] += out[:, : depth + 1 - s] * pmf[:, j, s : s + 1]
+        out = conv
+    tails = np.ones_like(out)
+    tails[:, 1:] = 1.0 - np.cumsum(out, axis=1)[:, :-1]
+    return np.clip(tails, 0.0, 1.0)
+
+
+def _attainable_below(tails: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Per row, P(p_overlap <= t): the largest overlap tail at most ``t`` (an overlap
+    p-value takes only the values of its tails, each with exactly that probability), or
+    ``t`` itself, an upper bound, where every tail computed exceeds it (the depth ran out)."""
+    below = np.where(tails <= t[:, None], tails, -1.0).max(axis=1)
+    return np.where(below >= 0, below, t)
+
+
+def _combine(p_overlap: np.ndarray, p_direction: np.ndarray, below: np.ndarray) -> np.ndarray:
+    """The pair's p-value from its two independent tests: the null probability that the
+    smaller of the two is at most the observed smaller t, 1 - (1 - P(p_overlap <= t))
+    (1 - t), with ``below`` = P(p_overlap <= t). A uniform p_overlap gives Sidak's
+    1 - (1 - t)^2; a pair that can share no member, or whose sharing is too likely to be
+    significant at t, gets about t (Sidak would double it)."""
+    t = np.fmin(p_overlap, p_direction)
+    return -np.expm1(np.log1p(-np.minimum(below, t)) + np.log1p(-t))
+
+
 class _Solver:
-    """z' C^-1 z and v' C v for C = sum_b w_b Cov_b / sum_b w_b, with the Cholesky
-    factors of the last :data:`KEPT` weights kept (a cache of every pair's would hold two
-    d x d matrices a pair)."""
+    """z' C^-1 z for C = sum_b w_b Cov_b / sum_b w_b, with the Cholesky factors of the
+    last :data:`KEPT` weights kept (a cache of every pair's would hold two d x d matrices
+    a pair)."""
 
     KEPT = 4
 
@@ -171,8 +233,8 @@ class _Solver:
         self.m = moments
         self.kept: dict[tuple, tuple] = {}
 
-    def forms(self, weights: np.ndarray, z: np.ndarray, v: np.ndarray) -> tuple:
-        """(z' C^-1 z, v' C v) per row of z and v (2-D), C the weights' covariance."""
+    def form(self, weights: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """z' C^-1 z per row of z (2-D), C the weights' covariance."""
         share = weights / weights.sum()
         key = tuple(share.round(12))  # one bin (uniform words): always the same C
         if key not in self.kept:
@@ -182,10 +244,9 @@ class _Solver:
             ridge = 1e-10 * max(np.trace(c) / c.shape[0], 1e-300)
             if len(self.kept) >= self.KEPT:
                 self.kept.pop(next(iter(self.kept)))
-            self.kept[key] = (c, linalg.cho_factor(c + ridge * np.eye(c.shape[0])))
-        c, factor = self.kept[key]
-        inv = linalg.cho_solve(factor, z.T).T
-        return (z * inv).sum(axis=-1), ((v @ c) * v).sum(axis=-1)
+            self.kept[key] = linalg.cho_factor(c + ridge * np.eye(c.shape[0]))
+        inv = linalg.cho_solve(self.kept[key], z.T).T
+        return (z * inv).sum(axis=-1)
 
 
 def pair_pvalues(
@@ -205,33 +266,45 @@ def pair_pvalues(
     names = list(members)
     rows = {name: np.unique(np.asarray(members[name], dtype=np.int64)) for name in names}
     counts = {name: np.bincount(row_bins[r], minlength=k) for name, r in rows.items()}
-    # each list's unit rows summed per bin (read once): the means of the rows outside
+    # each list's unit rows (read once), summed per bin: the means of the rows outside
     # it, and over the bins its sum
-    bin_sums = {}
+    units, bin_sums = {}, {}
     for name, r in rows.items():
         s = np.zeros((k, d))
+        units[name] = unit_rows(x, r, white) if r.size else np.zeros((0, d))
         if r.size:
-            np.add.at(s, row_bins[r], unit_rows(x, r, white))
+            np.add.at(s, row_bins[r], units[name])
         bin_sums[name] = s
     sums = {name: s.sum(axis=0) for name, s in bin_sums.items()}
     n_bins = moments.counts.astype(float)
+    b_counts = np.array([counts[b] for b in names])
     # each bin's whitened mean over the rows outside B, for every B (lists x bins x d)
-    left = np.maximum(n_bins[None, :] - np.array([counts[b] for b in names]), 1.0)
+    left = np.maximum(n_bins[None, :] - b_counts, 1.0)
     outside = (n_bins[None, :, None] * moments.means[None] - np.array(
         [bin_sums[b] for b in names])) / left[:, :, None]  # fmt: skip
     # B's direction: its members' mean against what a random list of its profile has
     directions = np.full((len(names), d), np.nan)
+    # and each bin's variance along it over the rows outside B, where a random A's
+    # members outside B come from: B's own rows lie far along B's direction, so without
+    # them the spread there is smaller (by about r / n on the sample's word2vec, 3 %),
+    # and the whole bin's variance made the test conservative (0.85 of its level at 1e-3)
+    spread = np.zeros((len(names), k))
     for j, b in enumerate(names):
         size = max(rows[b].size, 1)
         v = sums[b] / size - counts[b] @ moments.means / size
         norm = np.linalg.norm(v)
-        if norm > 0:
-            directions[j] = v / norm
+        if norm == 0:
+            continue
+        v = directions[j] = v / norm
+        squares = n_bins * (np.einsum("d,kde,e->k", v, moments.covariances, v)
+                            + (moments.means @ v) ** 2)  # fmt: skip
+        own = np.bincount(row_bins[rows[b]], weights=(units[b] @ v) ** 2, minlength=k)
+        spread[j] = (squares - own) / left[j] - (outside[j] @ v) ** 2
     solver = _Solver(moments)
     usable = np.isfinite(directions).all(axis=1)
 
-    def aligned(weights: np.ndarray, z: np.ndarray, v: np.ndarray) -> np.ndarray:
-        zz, vv = solver.forms(weights, z, v)
+    def aligned(weights: np.ndarray, z: np.ndarray, v: np.ndarray, vv: np.ndarray):
+        zz = solver.form(weights, z)
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.minimum((z * v).sum(axis=-1) ** 2 / (zz * vv), 1.0)
         return np.where((zz > 0) & (vv > 0), out, np.nan)
@@ -249,11 +322,12 @@ def pair_pvalues(
     p_overlap = np.ones_like(alignment)
     for i, a in enumerate(names):
         m_a = rows[a].size
+        weights_a = _fpc_weights(counts[a], n_bins)
         # every B at once as if it shared no member with A; a pair that does is redone
         if m_a >= MIN_OWN:
             z = sums[a] / m_a - np.einsum("j,bjd->bd", counts[a].astype(float), outside) / m_a
-            alignment[i, usable] = aligned(counts[a].astype(float), z[usable],
-                                           directions[usable])  # fmt: skip
+            alignment[i, usable] = aligned(weights_a, z[usable], directions[usable],
+                                           spread[usable] @ weights_a)  # fmt: skip
         for j in np.flatnonzero(shared_counts[i]):
             if j == i:
                 continue
@@ -271,16 +345,31 @@ def pair_pvalues(
                 # within COVARIANCE_TV of A's whole one (a few shared members of many),
                 # A's own, whose factor is at hand (a d x d factorisation per pair made
                 # a frequency-matched run over 300 lists take minutes)
-                weights = own / m
-                if np.abs(weights - counts[a] / m_a).sum() / 2 <= COVARIANCE_TV:
-                    weights = counts[a] / m_a
-                alignment[i, j] = aligned(weights, z[None], directions[j][None])[0]
+                weights = _fpc_weights(own, n_bins)
+                if np.abs(weights - weights_a).sum() / 2 <= COVARIANCE_TV:
+                    weights = weights_a
+                alignment[i, j] = aligned(weights, z[None], directions[j][None],
+                                          spread[j][None] @ weights)[0]  # fmt: skip
     np.fill_diagonal(alignment, np.nan)
     np.fill_diagonal(p_overlap, np.nan)
     p_direction = np.full_like(alignment, np.nan)
     ok = np.isfinite(alignment)
     p_direction[ok] = stats.beta(0.5, (moments.rank - 1) / 2).sf(alignment[ok])
-    # Sidak for the smaller of two independent tests; the overlap's alone where A has
-    # too few members outside B for a direction
-    p_value = np.where(ok, -np.expm1(2 * np.log1p(-np.fmin(p_overlap, p_direction))), p_overlap)
+    # the two tests combined by the null law of the smaller (see _combine), which needs
+    # P(p_overlap <= t) at the pair's t: the overlap's tails, every B at once per A, deep
+    # enough that they pass t unless the lists share far more than chance has them
+    p_value = p_overlap.copy()
+    for i, a in enumerate(names):
+        cols = np.flatnonzero(ok[i])
+        if not cols.size:
+            continue
+        expected = (counts[a] * b_counts[cols] / np.maximum(n_bins, 1.0)).sum(axis=1).max()
+        depth = int(min(rows[a].size, b_counts[cols].sum(axis=1).max(),
+                        expected + 10 * np.sqrt(expected) + 10))  # fmt: skip
+        tails = _overlap_tails(counts[a], b_counts[cols], moments.counts, log_fact, depth)
+        t = np.fmin(p_overlap[i, cols], p_direction[i, cols])
+        # the observed overlap's own tail is attainable (computed apart, so kept exactly)
+        below = np.maximum(_attainable_below(tails, t),
+                           np.where(p_overlap[i, cols] <= t, p_overlap[i, cols], 0.0))  # fmt: skip
+        p_value[i, cols] = _combine(p_overlap[i, cols], p_direction[i, cols], below)
     return PairTests(names, alignment, p_overlap, p_direction, p_value)

@@ -1,0 +1,128 @@
+"""The entanglement null's direction test deep in its tail for the smallest lists: is a
+5-word list's p-value at most 1e-5 with probability 1e-5? The Beta(1/2, (r - 1)/2) law
+of the alignment is exact only for a spherically symmetric direction, and the mean of
+five unit rows is not Gaussian; this measures what the law gives.
+
+A reference simulation written from the claim, not from the module: the vectors
+whitened by numpy's own covariance (eigh) and each row scaled to unit length; for each of
+``--targets`` lists B (sizes log-uniform 5-200, uniform over the vocabulary) ``--draws``
+random 5-word lists A from the words outside B (where a random list's members outside B
+come from), each A's alignment (z . v)^2 / (z' C^-1 z  v' C_out v) computed in bulk (z:
+A's mean less the mean outside B, v: B's unit direction, C: the unit rows' covariance,
+C_out: that of the rows outside B) and its Beta tail. The first ``--check`` A of every B
+are also run through ``pair_pvalues`` (uniform words), whose p_direction must agree
+(the largest relative difference is printed). Printed: per level the count of p-values
+at most it, the expected count, and their ratio with its Poisson standard error.
+
+Usage: python benchmarks/entanglement_null_tail.py [--embedding
+results/embeddings/word2vec | --glove6b [--max-vocab 100000]] [--size 5]
+[--targets 20] [--draws 500000] [--check 20] [--smoke]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+from entanglement_null_pairs import glove6b
+from scipy import stats
+from threadpoolctl import threadpool_limits
+from toysize import add_smoke, require_embedding
+
+from learnability.analyses import entanglement_null
+from learnability.analyses.leace import Whitening
+
+LEVELS = (1e-3, 1e-4, 1e-5)
+CHUNK = 20_000
+
+
+def unit_whitened(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """Rows whitened by the pseudo-inverse root of numpy's covariance (eigenvalues below
+    1e-10 of the largest dropped), scaled to unit length; and the rank kept."""
+    x = np.asarray(x, dtype=np.float64)
+    values, vectors = np.linalg.eigh(np.cov(x.T, bias=True))
+    keep = values > 1e-10 * values.max()
+    z = (x - x.mean(axis=0)) @ (vectors[:, keep] / np.sqrt(values[keep])) @ vectors[:, keep].T
+    norm = np.linalg.norm(z, axis=1, keepdims=True)
+    return z / np.where(norm > 0, norm, 1.0), int(keep.sum())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--embedding", type=Path, default=Path("results/embeddings/word2vec"))
+    parser.add_argument("--glove6b", action="store_true")
+    parser.add_argument("--max-vocab", type=int, default=100_000)
+    parser.add_argument("--size", type=int, default=5, help="words in each random A")
+    parser.add_argument("--targets", type=int, default=20)
+    parser.add_argument("--draws", type=int, default=500_000, help="random A per B")
+    parser.add_argument("--check", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    add_smoke(parser)
+    args = parser.parse_args()
+    if args.smoke:
+        args.targets, args.draws, args.check, args.max_vocab = 2, 2000, 3, 3000
+    if args.glove6b:
+        x = glove6b(args.max_vocab)[0]
+        name = f"GloVe 6B 50d, first {x.shape[0]:,} words"
+    else:
+        require_embedding(args.embedding)
+        x = np.load(args.embedding / "vectors.npy", mmap_mode="r")
+        name = str(args.embedding)
+    rng = np.random.default_rng(args.seed)
+    started = time.perf_counter()
+    with threadpool_limits(1):
+        u, rank = unit_whitened(x)
+        n, d = u.shape
+        mu = u.mean(axis=0)
+        c = np.cov(u.T, bias=True)
+        values, vectors = np.linalg.eigh(c)
+        keep = values > 1e-10 * values.max()
+        # y = C^-1/2 u over C's range: z' C^+ z = |mean of A's y - mean outside B's y|^2
+        y = u @ (vectors[:, keep] / np.sqrt(values[keep]))
+        law = stats.beta(0.5, (rank - 1) / 2)
+        white = Whitening.of(x)
+        counts = np.zeros(len(LEVELS), dtype=np.int64)
+        total, worst = 0, 0.0
+        for _ in range(args.targets):
+            size = int(np.exp(rng.uniform(np.log(5), np.log(200))))
+            b = rng.choice(n, size, replace=False)
+            out = np.setdiff1d(np.arange(n), b)
+            v = u[b].mean(axis=0) - mu
+            v /= np.linalg.norm(v)
+            proj = u[out] @ v
+            vv = proj.var()
+            y_out, proj_out = y[out], proj - proj.mean()
+            y_centre = y_out.mean(axis=0)
+            for start in range(0, args.draws, CHUNK):
+                draws = min(CHUNK, args.draws - start)
+                a = rng.integers(0, out.size, (draws, args.size))
+                a.sort(axis=1)
+                a = a[(np.diff(a, axis=1) > 0).all(axis=1)]  # distinct members only
+                z_y = y_out[a].mean(axis=1) - y_centre
+                zv = proj_out[a].mean(axis=1)
+                alignment = np.minimum(zv**2 / ((z_y**2).sum(axis=1) * vv), 1.0)
+                p = law.sf(alignment)
+                counts += (p[:, None] <= np.array(LEVELS)[None]).sum(axis=0)
+                total += a.shape[0]
+                if start == 0:
+                    for row in a[: args.check]:
+                        tests = entanglement_null.pair_pvalues(x, {"a": out[row], "b": b}, white)
+                        zz = ((y_out[row].mean(axis=0) - y_centre) ** 2).sum()
+                        want = law.sf(min(proj_out[row].mean() ** 2 / (zz * vv), 1.0))
+                        worst = max(worst, abs(tests.p_direction[0, 1] / want - 1))
+    print(f"{name}: {n:,} words x {d} (rank {rank}); {args.targets} lists B, "
+          f"{total:,} random {args.size}-word lists A in all "
+          f"({time.perf_counter() - started:.0f} s)")  # fmt: skip
+    print(f"pair_pvalues' p_direction against the reference on {args.targets * args.check} "
+          f"A: largest relative difference {worst:.1e}")  # fmt: skip
+    for level, count in zip(LEVELS, counts, strict=True):
+        expected = level * total
+        print(f"p <= {level:g}: {count:,} of {total:,}, expected {expected:,.1f}: ratio "
+              f"{count / expected:.3f} ± {np.sqrt(max(count, 1)) / expected:.3f}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
