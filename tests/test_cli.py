@@ -3,6 +3,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from learnability import schemas
 from learnability.cli import main
@@ -117,8 +118,18 @@ def test_evaluate_gives_what_each_test_could_see_and_the_words_needed(tmp_path, 
     table = pd.read_parquet(out / "lists.parquet").set_index("list")
     bounds = pd.read_parquet(out / "bounds.parquet").set_index("list")
     assert table.loc["kin", "auc_high"] == bounds.loc["kin", "auc_high"]
-    assert bounds.loc["kin", "auc_low"] < table.loc["kin", "auc"] < bounds.loc["kin", "auc_high"]
-    assert bounds.loc["kin", "groups"] == 4
+    kin = bounds.loc["kin"]
+    assert kin["groups"] == 4
+    # one-sided bounds at the confidence each, Student's t on groups - 1 degrees of
+    # freedom around the list's mean (scipy's quantile: a two-sided one, a normal one or
+    # another df fails)
+    t = stats.t.ppf(kin["confidence"], kin["groups"] - 1)
+    assert kin["auc_low"] == pytest.approx(kin["auc"] - t * kin["auc_se"], rel=1e-12)
+    assert kin["auc_high"] == pytest.approx(kin["auc"] + t * kin["auc_se"], rel=1e-12)
+    # the list's own spread, not its splits': the two outsiders make the runs without
+    # their groups differ (auc_se 0.061 against a split SE of 0.003 here), so the bounds
+    # are wider than the interval from the splits alone would be
+    assert kin["auc_se"] > 5 * kin["auc_split_se"] > 0, kin
     curve = pd.read_parquet(out / "words_needed.parquet")
     assert list(curve["words"]) == [5, 8, 12, 20, 30]
     assert set(curve["power_alpha"]) == {0.1} and set(curve["power_target"]) == {0.5}
