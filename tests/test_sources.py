@@ -468,3 +468,52 @@ def test_a_large_paragraph_text_is_cut_into_parts_that_join_to_the_whole(tmp_pat
         joined = json.loads((tmp / "joined.json").read_text())
         for key in ("articles", "lines", "tokens", "types", "pages", "skipped"):
             assert joined[key] == whole_stats[key], key
+
+
+def test_a_folders_files_are_found_at_any_depth_with_hidden_files_and_folders_left_out(
+    tmp_path,
+):
+    # the corpus folder itself may sit inside a hidden folder (a user's ~/.data): only
+    # the parts below it count. A subfolder's files are read, a hidden file or folder's
+    # (.git, .cache, an editor's backup) are not, nor another source's files
+    root = tmp_path / ".data" / "corpus"
+    wanted = ["a.txt", "b.txt.gz", "sub/c.txt", "sub/deeper/d.text", "sub/e.cor.bz2", "notes"]
+    hidden = [".f.txt", ".git/g.txt", "sub/.cache/h.txt", "sub/.deeper/i.txt", ".j/k/l.txt"]
+    other = ["table.csv", "sub/rows.jsonl", "sub/readme.md"]
+    for name in wanted + hidden + other:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("words\n")
+    found = source_files(root, "text")
+    assert [p.relative_to(root).as_posix() for p in found] == sorted(wanted)
+    assert [p.name for p in source_files(root, "csv")] == ["table.csv"]
+    # a hidden folder's files only: none to read, said in one line
+    only_hidden = tmp_path / "only"
+    (only_hidden / ".git").mkdir(parents=True)
+    (only_hidden / ".git" / "x.txt").write_text("words\n")
+    with pytest.raises(InputError, match="no text file in this folder") as err:
+        source_files(only_hidden, "text")
+    assert "\n" not in str(err.value)
+
+
+def test_a_groups_corpus_holds_that_groups_documents_and_counts_the_others_left_out(tmp_path):
+    # dump.group keeps the documents whose group column holds it: the corpus is exactly
+    # the reference tokenisation of those documents, the others counted as other_group;
+    # a number in the column matches its text ("1990")
+    docs = _documents()[:60]
+    party = ["red" if i % 3 == 0 else "blue" for i in range(len(docs))]
+    year = [1990 if i % 4 == 0 else 2000 for i in range(len(docs))]
+    path = tmp_path / "speeches.csv"
+    pd.DataFrame({"text": docs, "party": party, "year": year}).to_csv(path, index=False)
+    for column, group, values in (("party", "red", party), ("year", "1990", list(map(str, year)))):
+        kept = [d for d, v in zip(docs, values, strict=True) if v == group]
+        text, stats = _extract(tmp_path, f"{column}-{group}", [path], "csv",
+                               group_column=column, group=group)  # fmt: skip
+        assert 0 < len(kept) < len(docs) / 2
+        assert text.decode() == "".join(" ".join(tokenize(d)) + "\n\n" for d in kept), group
+        assert stats["articles"] == len(kept) and stats["pages"] == len(docs)
+        assert stats["skipped"]["other_group"] == len(docs) - len(kept)
+        assert stats["groups"] == {group: len(kept)}
+    # a group the column never holds: one line naming the group and how many it kept
+    with pytest.raises(InputError, match=r"group \('green': 0 kept\)") as err:
+        _extract(tmp_path, "green", [path], "csv", group_column="party", group="green")
+    assert "\n" not in str(err.value)
