@@ -86,5 +86,13 @@ site: $(DOCS_STAMP)
 rulegraph: $(STAMP)
 	$(BIN)/snakemake --rulegraph 2>/dev/null | dot -Tsvg > docs/rulegraph.svg
 
+# mutation testing of the newest modules (tests/mutants.py; docs/contributing/tests.md):
+# hours on one core, so not in CI; incremental (a rerun tests only what changed, and
+# resumes). MODULES= some of tests/mutation/config.toml's; MUTANTS_ARGS=--max-minutes 60
+.PHONY: mutants
+mutants: $(DEV_STAMP)
+	nice -n 15 $(BIN)/python tests/mutants.py run $(MODULES) $(MUTANTS_ARGS)
+	$(BIN)/python tests/mutants.py report
+
 clean:
 	rm -rf results logs .snakemake benchmarks/out docs/_build

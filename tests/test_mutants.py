@@ -1,0 +1,176 @@
+"""The mutation tester's own parts (tests/mutants.py), each against a hand-computed case;
+none of these runs a mutant."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import textwrap
+from pathlib import Path
+
+import mutants
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+SOURCE = "def f(x, y):\n    return x + y * 2\n"
+
+
+def test_the_mutants_of_a_hand_written_function_are_mutmuts_three():
+    found, skipped = mutants.mutants_of("m.py", SOURCE)
+    # by hand: mutmut's operators change `+` to `-`, `*` to `/` and the number 2 to 3
+    assert {(m.line, m.before, m.after) for m in found} == {
+        (2, "    return x + y * 2", "    return x - y * 2"),
+        (2, "    return x + y * 2", "    return x + y / 2"),
+        (2, "    return x + y * 2", "    return x + y * 3"),
+    }
+    assert skipped == []
+    for m in found:  # each source is the module with that one line changed
+        assert m.source == SOURCE.replace(m.before, m.after)
+
+
+def test_a_module_parso_cannot_read_is_mutated_statement_by_statement():
+    # parenthesised context managers (Python 3.10) are beyond mutmut's parser
+    source = textwrap.dedent("""\
+        def g(a):
+            with (
+                open(a) as f,
+                open(a) as h,
+            ):
+                return f.read() + h.read()
+
+
+        def f(x, y):
+            return x + y * 2
+        """)
+    found, skipped = mutants.mutants_of("m.py", source)
+    assert skipped == [(1, 6)]
+    assert sorted(m.after.strip() for m in found) == [
+        "return x + y * 3", "return x + y / 2", "return x - y * 2"]  # fmt: skip
+    assert {m.line for m in found} == {10}
+    for m in found:
+        compile(m.source, "m.py", "exec")  # the whole module still parses
+
+
+def test_mutant_ids_name_the_change_not_its_line_number():
+    found, _ = mutants.mutants_of("m.py", SOURCE)
+    shifted, _ = mutants.mutants_of("m.py", "import os\n\n" + SOURCE)
+    assert mutants.mutant_ids(found) == mutants.mutant_ids(shifted)
+    assert len(set(mutants.mutant_ids(found))) == 3
+    # the same change on two identical lines: two ids
+    twice, _ = mutants.mutants_of("m.py", "a = 1\nb = [\n    1\n]\nc = [\n    1\n]\n")
+    ones = [i for i, m in zip(mutants.mutant_ids(twice), twice, strict=True)
+            if m.before.strip() == "1"]  # fmt: skip
+    assert len(ones) == 2 and ones[0] != ones[1]
+    # and another module's identical change is another mutant
+    other, _ = mutants.mutants_of("n.py", SOURCE)
+    assert not set(mutants.mutant_ids(other)) & set(mutants.mutant_ids(found))
+
+
+def test_the_cache_key_changes_with_everything_a_result_depends_on():
+    base = ("src", {"tests/a.py": "A", "tests/b.py": "B"}, "conf", {"timeout": 60})
+    key = mutants.cache_key(*base)
+    assert key == mutants.cache_key("src", {"tests/b.py": "B", "tests/a.py": "A"}, "conf",
+                                    {"timeout": 60})  # fmt: skip
+    changed = [
+        ("src2", base[1], "conf", base[3]),  # the module
+        ("src", {"tests/a.py": "A", "tests/b.py": "B2"}, "conf", base[3]),  # a test file
+        ("src", {"tests/a.py": "A"}, "conf", base[3]),  # a test file fewer
+        ("src", {"tests/a.py": "A", "tests/c.py": "B"}, "conf", base[3]),  # another file
+        ("src", base[1], "conf2", base[3]),  # conftest.py
+        ("src", base[1], "conf", {"timeout": 30}),  # the options
+        # the parts' boundaries count: not just their concatenation
+        ("sr", {"tests/a.py": "A", "tests/b.py": "B"}, "cconf", base[3]),
+    ]
+    keys = {mutants.cache_key(*c) for c in changed}
+    assert len(keys) == len(changed) and key not in keys
+
+
+def _result(status: str, before: str, after: str, line: int = 1) -> dict:
+    return {"status": status, "before": before, "after": after, "line": line}
+
+
+def test_a_listed_survivor_is_equivalent_and_a_listed_absent_mutant_is_stale():
+    results = {
+        "a": _result("survived", "    x = 1", "    x = 2"),
+        "b": _result("survived", "    y = 1", "    y = 2"),
+        "c": _result("killed", "    z = 1", "    z = 2"),
+    }
+    equivalents = [
+        {"module": "m.py", "before": "x = 1", "after": "x = 2  ", "reason": "r1"},
+        {"module": "m.py", "before": "z = 1", "after": "z = 2", "reason": "r2"},
+        {"module": "m.py", "before": "w = 1", "after": "w = 2", "reason": "r3"},
+        {"module": "n.py", "before": "y = 1", "after": "y = 2", "reason": "r4"},
+    ]
+    out, stale = mutants.classify("m.py", results, equivalents)
+    assert out["a"]["status"] == "equivalent" and out["a"]["reason"] == "r1"
+    assert out["b"]["status"] == "survived"  # listed for another module only
+    assert out["c"]["status"] == "killed"  # a killed mutant stays killed, listed or not
+    assert [e["reason"] for e in stale] == ["r3"]
+    c = mutants.counts(out)
+    assert c == {"killed": 1, "survived": 1, "equivalent": 1, "timeout": 0, "total": 3}
+
+
+def test_the_score_is_detected_over_not_equivalent():
+    c = {"killed": 8, "survived": 2, "equivalent": 1, "timeout": 1, "total": 12}
+    assert mutants.score(c) == pytest.approx(9 / 11)
+    assert mutants.score({**c, "killed": 0, "timeout": 0, "survived": 0, "equivalent": 12}) is None
+
+
+def test_the_table_reads_back_what_it_wrote():
+    c = {"killed": 8, "survived": 2, "equivalent": 1, "timeout": 1, "total": 12}
+    text = "\n".join(["before", mutants.BEGIN, mutants.HEADER, "|---|",
+                      mutants.table_row("a.py", c, "abc"), mutants.table_row("b.py", None, ""),
+                      mutants.END, "after"])  # fmt: skip
+    rows = mutants.parse_table(text)
+    assert rows["b.py"] is None
+    assert {k: rows["a.py"][k] for k in c} == c
+    assert rows["a.py"]["score"] == pytest.approx(round(9 / 11, 3))
+    replaced = mutants.replace_table(text, "NEW")
+    assert replaced == f"before\n{mutants.BEGIN}\nNEW\n{mutants.END}\nafter"
+
+
+def test_the_docs_score_table_is_the_configured_modules_and_adds_up():
+    rows = mutants.parse_table((REPO / "docs/contributing/tests.md").read_text())
+    assert set(rows) == set(mutants.load_config()["modules"])
+    for module, row in rows.items():
+        if row is None:
+            continue
+        parts = row["killed"] + row["survived"] + row["equivalent"] + row["timeout"]
+        assert parts == row["total"], module
+        detected = (row["killed"] + row["timeout"]) / (row["total"] - row["equivalent"])
+        assert row["score"] == pytest.approx(detected, abs=5e-4), module
+
+
+def test_every_equivalent_names_a_configured_module_and_a_reason():
+    modules = set(mutants.load_config()["modules"])
+    for e in mutants.load_equivalents():
+        assert e["module"] in modules and e["reason"].strip() and e["before"] != e["after"]
+
+
+def test_the_tests_a_mutant_runs_first_are_those_that_run_its_lines():
+    coverage = {"": [1, 2], "t::a": [5, 6], "t::b": [6, 7], "t::c": []}
+    assert mutants.tests_for(range(5, 6), coverage) == ["t::a"]
+    assert mutants.tests_for(range(6, 8), coverage) == ["t::a", "t::b"]
+    assert mutants.tests_for(range(2, 3), coverage) is None  # runs at import: every test
+    assert mutants.tests_for(range(9, 10), coverage) is None  # seen by none: every test
+
+
+def test_the_tracer_records_the_lines_each_test_runs(tmp_path):
+    path = tmp_path / "traced.py"
+    path.write_text("def f(x):\n    if x:\n        return 1\n    return 2\n")
+    spec = importlib.util.spec_from_file_location("traced", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tracer = mutants._LineTracer(str(path), str(tmp_path / "out.json"))
+    previous = sys.gettrace()
+    tracer.start()
+    try:
+        tracer.current = "t::yes"
+        module.f(True)
+        tracer.current = "t::no"
+        module.f(False)
+    finally:
+        sys.settrace(previous)
+    # by hand: the call event is the def line; then the lines each branch runs
+    assert tracer.lines == {"t::yes": {1, 2, 3}, "t::no": {1, 2, 4}}
