@@ -23,6 +23,7 @@ import concurrent.futures
 import dataclasses
 import datetime
 import difflib
+import fcntl
 import hashlib
 import io
 import json
@@ -465,6 +466,13 @@ def cmd_run(args) -> int:
     if unknown:
         raise SystemExit(f"not in {CONFIG.relative_to(REPO)}: {sorted(unknown)}")
     args.deadline = time.time() + 60 * args.max_minutes if args.max_minutes else None
+    # one run at a time: two would write their mutants into the same copies
+    WORK.mkdir(exist_ok=True)
+    lock = (WORK / "lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(f"another `mutants.py run` holds {WORK / 'lock'}") from None
     copies = [WORK / "work" / str(n) for n in range(args.jobs)]
     commit = ""
     for c in copies:

@@ -149,10 +149,12 @@ def test_every_equivalent_names_a_configured_module_and_a_reason():
 
 
 def test_the_tests_a_mutant_runs_first_are_those_that_run_its_lines():
-    coverage = {"": [1, 2], "t::a": [5, 6], "t::b": [6, 7], "t::c": []}
+    # line 4 is a def: run at import, and (its call event) by the tests that call it
+    coverage = {"": [1, 2, 4], "t::a": [4, 5, 6], "t::b": [6, 7], "t::c": []}
     assert mutants.tests_for(range(5, 6), coverage) == ["t::a"]
     assert mutants.tests_for(range(6, 8), coverage) == ["t::a", "t::b"]
     assert mutants.tests_for(range(2, 3), coverage) is None  # runs at import: every test
+    assert mutants.tests_for(range(4, 5), coverage) is None  # a default value, say
     assert mutants.tests_for(range(9, 10), coverage) is None  # seen by none: every test
 
 
