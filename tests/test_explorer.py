@@ -90,6 +90,12 @@ def test_the_cli_prints_and_writes_the_diagnostics(page):
     # most 0.012 at 20 seeds, 6 SEs)
     other = tangle.loc[("animals", "tools")]
     assert abs(other["share"]) < 4 * other["share_se"] + 0.02, other
+    # what the CLI prints counts the table's pairs (three orthogonal concepts: none
+    # entangled; the count line says how many are beyond the null and of what kind)
+    off = tangle[tangle.index.get_level_values(0) != tangle.index.get_level_values(1)]
+    assert (f"{int(off['beyond_null'].sum())} of 6 ordered pairs tested beyond erasing a "
+            f"random list") in printed, printed  # fmt: skip
+    assert f": {int(off['entangled'].sum())} entangled (share above" in printed
 
 
 def test_the_page_draws_from_file_asks_no_server_and_the_selector_switches_the_list(page, tmp_path):
