@@ -36,7 +36,9 @@ overlap alone, and with a share above ``entanglement.margin`` with confidence: t
 one-sided test of share <= margin against share > margin, Student's t over the paired
 splits (``p_margin``), adjusted over every ordered pair as the null's p-values are
 (``p_margin_adjusted`` <= alpha). Both tests must reject, each at alpha: an
-intersection-union test, so the pair's level stays alpha without a further correction.
+intersection-union test, so each pair's claim is at level alpha without a further
+correction; over all pairs (holm) the chance of any false claim is at most 2 alpha, the
+two families' levels together, and alpha where every pair is beyond the null or none is.
 ``share_low`` is the share's one-sided lower confidence bound at 1 - alpha (unadjusted).
 
 Cost: one eraser per list (two d-vectors once the covariance's roots are known), one
