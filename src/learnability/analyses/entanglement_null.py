@@ -14,21 +14,30 @@ coordinates where a random list's direction is uniform on the sphere:
 
 with z A's displacement from what a random list of its profile is expected to have and
 v B's whitened direction (its mean against the vocabulary's, or against its own profile's
-expectation). For a uniform direction the squared cosine with a fixed unit vector is
-Beta(1/2, (r - 1)/2), r the whitening's rank: an exact tail at every depth, which an
-empirical null of a few hundred erasures could not give (Holm over 90,000 pairs needs
-p < 6e-7). The squared cosine normalises itself: rows with large whitened norms (rare
-words) dominate a small list's direction and its length alike.
+expectation), C the bins' covariances weighted by the list's words per bin and each
+bin's finite-population factor. For a uniform direction the squared cosine with a fixed
+unit vector is Beta(1/2, (r - 1)/2), r the whitening's rank: a tail at every depth,
+which an empirical null of a few hundred erasures could not give (Holm over 90,000 pairs
+needs p < 6e-7). It is exact only where A's displacement is Gaussian; the mean of a few
+unit rows is not, and on the sample's word2vec 5- to 20-word lists fall below 1e-4 about
+1.4 times as often as the law says (benchmarks/entanglement_null_tail.py;
+docs/explanation/diagnostics.md has the table). The squared cosine normalises itself:
+rows with large whitened norms (rare words) dominate a small list's direction and its
+length alike.
 
 Shared members are the other way A can take B: a random list shares members with B by
 chance (hypergeometric, per frequency bin under a profile), and a shared row of large
 norm would put A's direction on B's. So the two are tested apart: ``p_overlap``, the
 chance that a random list shares at least as many members with B, and ``p_direction``,
-the alignment of A's members outside B (against the rows outside B, whose means shift by
-B's removal) with B's direction. Under the null the two are independent (the rest of a
-random list is a random list of the rows outside B), so the pair's p-value is Sidak's
-for the smaller of the two, 1 - (1 - min)^2, or p_overlap alone where A has fewer than
-:data:`MIN_OWN` members outside B (a list nested in B).
+the alignment of A's members outside B with B's direction, against the rows outside B:
+their means shift by B's removal, and their spread along B's direction is smaller (B's
+own rows lie far along it), so v'Cv is taken over them. Under the null the two are
+independent (the rest of a random list is a random list of the rows outside B), so the
+pair's p-value is the null probability that the smaller of the two is at most its
+observed value t, 1 - (1 - F(t)) (1 - t), F(t) the largest value at most t that the
+overlap's p-value takes (see :func:`_combine`; Sidak's 1 - (1 - t)^2 would double the
+direction's p-value of every pair that shares no member); or p_overlap alone where A has
+fewer than :data:`MIN_OWN` members outside B (a list nested in B).
 
 No fits: the statistic needs each list's whitened sum and, under a profile, each
 frequency bin's whitened mean and covariance (one pass over the vocabulary), so every
