@@ -6,16 +6,20 @@ made comparable with it (:func:`learnability.statistics.significance.comparison_
 Its p-value is at most ``alpha`` exactly when the statistic exceeds a critical value
 that the random lists fix (:func:`critical_value`). A list drawn from a concept whose
 lists of this size score ``auc`` on average is modelled as the random lists shifted to
-that mean: its statistic is ``auc + (V - mean(V))``, V one random list's value. Its
-power is then the share of random lists above ``critical - auc + mean(V)``, and the
+that mean: its statistic is ``auc + spread (V - mean(V))``, V one random list's value
+(``spread`` 1 by default). Its power is then the share of random lists above
+``mean(V) + (critical - auc) / spread``, and the
 smallest detectable AUC the mean at which that share reaches ``power``
 (:func:`detectable_auc`): about the null's mean plus (z_alpha + z_power) of its SDs.
 
 The model's one assumption, that a concept's lists spread about their mean as random
-lists of their size spread about theirs, is checked on planted concepts of several
-strengths and sizes (``tests/test_power.py``: measured power against predicted). The
-upper bound does not make it: it resamples the list's own members
-(:func:`jackknife_bound`, computed by :mod:`learnability.analyses.bound`).
+lists of their size spread about theirs, does not quite hold: they spread more (1.0-1.4
+times, more with more words), and the detectable AUC is then optimistic (0.72-0.74 of
+lists detected at 40 words, not 0.80: ``benchmarks/power_simulation.py``,
+docs/explanation/power.md). ``spread`` in :func:`power_at` and :func:`detectable_auc`
+takes the ratio where it is known (:func:`concept_spread` estimates it from a list's
+jackknife). The bounds do not make the assumption: they resample the list's own members
+(:func:`jackknife_bound`, computed by :mod:`learnability.analyses.bounds`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,215 @@
+"""Does the smallest detectable AUC detect 80 %, and do the bounds cover? An independent
+simulation of both claims (docs/explanation/power.md), written from the claims, not the
+code: concepts planted in clustered Gaussian vectors, lists drawn from each concept's
+pool of words, scored by ``learnability.score`` as a user would (its null, its p-values
+by ``auto`` and, forced, by ``rescaled_skew``; its ``auc_detectable``; its ``bounds``).
+
+**Power.** For each size (11, 40, 100 words) and member weighting (``equal``: every
+pool word carries the concept alike; ``unequal``: weights gamma(2, 0.5), CV 0.7), a
+concept whose lists' mean AUC lies near the reported detectable AUC (the strengths
+below, chosen by a pilot) gives ``--draws`` lists. Each list's statistic (what its
+p-value compares: the first 10 splits' mean under ``truncated``, its 200 splits' under
+``rescaled_skew``) is shifted by the same amount, the reported detectable AUC less the
+lists' mean AUC (a few thousandths), and the share reaching p <= 0.05 against the
+random lists is the power there (target 0.80). Its SE: binomial, plus the draws' mean
+AUC's error through the power curve's slope. Beside it: the AUC at which 80 % of these
+lists would be detected, the lists' spread against the random lists' (SD ratio), and
+the power at the detectable AUC that the lists' own spread (``spread``) gives.
+
+**Bounds** (``--bound-draws`` lists a size, ``--bound-sizes``): with the bounds
+analysis' defaults (10 groups of 200 splits, 95 % one-sided), a weaker concept (power
+about one half, so that many lists are not significant): the share of lists whose
+``auc_high`` is at least the concept's mean AUC at that size (the draws' mean, whose own
+error is a tenth of a list's SE), whose ``auc_low`` is at most it, and the first among
+the lists with p > 0.05 only (the "evidence of absence" reading). Also the power at the
+detectable AUC when each list's spread is estimated from its own jackknife
+(``power.concept_spread``: the median over the lists), against the concept's measured
+spread.
+
+    .venv/bin/python benchmarks/power_simulation.py             # about 8 min on 2 cores
+    .venv/bin/python benchmarks/power_simulation.py --draws 400 --bound-draws 300
+    .venv/bin/python benchmarks/power_simulation.py --smoke      # seconds; figures mean nothing
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+import learnability
+from learnability.statistics.power import concept_spread, detectable_auc
+from learnability.statistics.significance import (
+    comparison_null,
+    empirical_pvalue,
+)
+
+ALPHA, POWER, CONFIDENCE = 0.05, 0.8, 0.95
+WORDS, DIM, POOL, CLUSTERS = 4000, 50, 400, 80
+# the concept's strength a (members, size, method), from pilots at seed 0: its lists'
+# mean AUC near the detectable AUC that method reports (the shift takes the rest, and is
+# printed); rescaled_skew compares 200 splits' means, so it detects weaker concepts
+STRENGTH = {
+    ("equal", 11, "auto"): 4.0, ("equal", 40, "auto"): 1.85, ("equal", 100, "auto"): 1.15,
+    ("unequal", 11, "auto"): 4.8, ("unequal", 40, "auto"): 2.3, ("unequal", 100, "auto"): 1.4,
+    ("equal", 11, "rescaled_skew"): 3.1, ("equal", 40, "rescaled_skew"): 1.5,
+    ("equal", 100, "rescaled_skew"): 0.95, ("unequal", 11, "rescaled_skew"): 3.8,
+    ("unequal", 40, "rescaled_skew"): 1.85, ("unequal", 100, "rescaled_skew"): 1.15,
+}  # fmt: skip
+# weaker, for the bounds: about half the lists significant
+BOUND_STRENGTH = {11: 3.0, 40: 1.45, 100: 0.9}
+OFF = dict(suggestions=0, check_folds=0, entanglement_iterations=0, codelength_orders=0,
+           curve_subsamples=0)  # fmt: skip
+
+
+def embedding(seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Clustered Gaussian vectors (random lists' true AUCs vary, as on trained
+    embeddings) and a unit concept direction."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((CLUSTERS, DIM))
+    x = 1.5 * centres[rng.integers(0, CLUSTERS, WORDS)] + rng.standard_normal((WORDS, DIM))
+    u = rng.standard_normal(DIM)
+    return x, u / np.linalg.norm(u), [f"w{i}" for i in range(WORDS)]
+
+
+def planted(x: np.ndarray, u: np.ndarray, strength: float, members: str, seed: int):
+    """The pool (rows 0..POOL-1) shifted along ``u``: alike, or gamma-weighted."""
+    w = np.ones(POOL)
+    if members == "unequal":
+        w = np.random.default_rng(seed + 1000).gamma(2.0, 0.5, POOL)
+    y = x.copy()
+    y[:POOL] += (strength * w)[:, None] * u[None, :]
+    return y
+
+
+def draw_lists(words: list[str], size: int, draws: int, seed: int) -> dict[str, list[str]]:
+    rng = np.random.default_rng(seed + 2000 + size)
+    return {f"c{i}": [words[j] for j in rng.choice(POOL, size, replace=False)]
+            for i in range(draws)}  # fmt: skip
+
+
+def shifted_power(stat: np.ndarray, values: np.ndarray, at: float) -> float:
+    """The share of lists whose statistics, shifted to mean ``at``, reach p <= ALPHA."""
+    shifted = stat - stat.mean() + at
+    return float(np.mean([empirical_pvalue(t, values)[1] <= ALPHA for t in shifted]))
+
+
+def power_row(got, method: str, size: int, members: str, settings: dict) -> dict:
+    """The power at the detectable AUC that ``score()`` reported for these lists."""
+    k_l = settings["iterations"]
+    pv = got.pvalues
+    used = str(pv["method"].iloc[0])
+    values = comparison_null(got.null, used, k_l).values
+    reported = float(pv["auc_detectable"].iloc[0])
+    stat = pv["observed"].to_numpy(float)
+    n = stat.size
+    measured = shifted_power(stat, values, reported)
+    slope = (shifted_power(stat, values, reported + 0.005)
+             - shifted_power(stat, values, reported - 0.005)) / 0.01  # fmt: skip
+    mean_se = pv["auc"].std(ddof=1) / np.sqrt(n)
+    se = np.sqrt(measured * (1 - measured) / n + (slope * mean_se) ** 2)
+    # the AUC 80 % of these lists reach: the critical value (the floor(alpha (R + 1))-th
+    # largest random list's value) plus the lists' mean less their 20 % quantile
+    crit = np.sort(values)[::-1][int(np.floor(ALPHA * (values.size + 1) + 1e-9)) - 1]
+    auc80 = float(crit + stat.mean() - np.quantile(stat, 1 - POWER))
+    spread = float(stat.std(ddof=1) / values.std(ddof=1))
+    return {
+        "size": size, "members": members, "method": method, "used": used, "lists": n,
+        "mean_auc": float(pv["auc"].mean()), "shift": reported - float(pv["auc"].mean()),
+        "auc_detectable": reported, "power": measured, "power_se": float(se),
+        "auc_80": auc80, "spread": spread,
+        "auc_detectable_spread": detectable_auc(values, ALPHA, POWER, spread),
+    }  # fmt: skip
+
+
+def bound_rows(got, size: int, members: str, settings: dict) -> dict:
+    k_l = settings["iterations"]
+    b = got.bounds.set_index("list")
+    pv = got.pvalues.set_index("list").loc[b.index]
+    truth = float(b["auc"].mean())
+    n = len(b)
+    high, low = b["auc_high"].to_numpy(), b["auc_low"].to_numpy()
+    quiet = (pv["p_value"] > ALPHA).to_numpy()
+    # each list's spread from its own jackknife: between = se^2 - split noise, the splits'
+    # variance from the list's split SE over its splits
+    used = str(pv["method"].iloc[0])
+    values = comparison_null(got.null, used, k_l).values
+    k_stat = int(pv["null_iterations"].iloc[0]) if used == "truncated" else k_l
+    between = np.maximum(b["auc_se"] ** 2 - b["auc_split_se"] ** 2, 0.0)
+    split_var = b["auc_split_se"] ** 2 * b["iterations"]
+    spreads = np.array(
+        [concept_spread(values, v, s, k_stat) for v, s in zip(between, split_var, strict=True)]
+    )
+    stat = pv["observed"].to_numpy(float)
+    sde = detectable_auc(values, ALPHA, POWER, float(np.median(spreads)))
+    measured = shifted_power(stat, values, sde)
+
+    def share(x: np.ndarray) -> tuple[float, float]:
+        return float(x.mean()), float(np.sqrt(x.mean() * (1 - x.mean()) / max(x.size, 1)))
+
+    (hi, hi_se), (lo, lo_se), (hq, hq_se) = (
+        share(high >= truth),
+        share(low <= truth),
+        share(high[quiet] >= truth),
+    )
+    return {
+        "size": size, "members": members, "lists": n, "mean_auc": truth,
+        "significant": float(1 - quiet.mean()), "high_covers": hi, "high_se": hi_se,
+        "low_covers": lo, "low_se": lo_se, "not_significant": int(quiet.sum()),
+        "high_covers_if_not_significant": hq, "high_if_not_significant_se": hq_se,
+        "se_over_sd": float(b["auc_se"].mean() / b["auc"].std(ddof=1)),
+        "spread_jackknife_median": float(np.median(spreads)),
+        "spread_measured": float(stat.std(ddof=1) / values.std(ddof=1)),
+        "power_at_detectable_jackknife_spread": measured,
+        "power_se": float(np.sqrt(measured * (1 - measured) / n)),
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--draws", type=int, default=200, help="lists a power cell")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[11, 40, 100])
+    parser.add_argument("--bound-draws", type=int, default=150, help="lists a bounds cell")
+    parser.add_argument("--bound-sizes", type=int, nargs="*", default=[11])
+    parser.add_argument("--members", nargs="*", default=["equal", "unequal"])
+    parser.add_argument("--methods", nargs="*", default=["auto", "rescaled_skew"])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--smoke", action="store_true", help="a toy size, seconds")
+    args = parser.parse_args()
+    settings = dict(iterations=200, null_lists=1000, null_iterations=10, seed=args.seed)
+    if args.smoke:
+        args.draws, args.bound_draws, args.sizes, args.bound_sizes = 6, 6, [11], [11]
+        args.members = ["equal"]
+        settings.update(iterations=20, null_lists=1000, null_iterations=10)
+    x, u, words = embedding(args.seed)
+    start = time.perf_counter()
+    power, bounds = [], []
+    for size in args.sizes:
+        for members in args.members:
+            for method in args.methods:
+                y = planted(x, u, STRENGTH[members, size, method], members, args.seed)
+                lists = draw_lists(words, size, args.draws, args.seed)
+                got = learnability.score((words, y), lists, **settings, **OFF, bound_groups=0,
+                                         pvalue_method=method)  # fmt: skip
+                power.append(power_row(got, method, size, members, settings))
+                print(pd.DataFrame(power[-1:]).round(4).to_string(index=False), flush=True)
+    for size in args.bound_sizes:
+        y = planted(x, u, BOUND_STRENGTH[size], "unequal", args.seed)
+        lists = draw_lists(words, size, args.bound_draws, args.seed + 1)
+        got = learnability.score((words, y), lists, **settings, **OFF,
+                                 bound_iterations=settings["iterations"])  # fmt: skip
+        bounds.append(bound_rows(got, size, "unequal", settings))
+        print(pd.DataFrame(bounds[-1:]).round(4).to_string(index=False), flush=True)
+    print(f"\n{time.perf_counter() - start:.0f} s; seed {args.seed}\n")
+    with pd.option_context("display.width", 200):
+        print("power at the reported detectable AUC (target 0.80):")
+        print(pd.DataFrame(power).round(3).to_markdown(index=False))
+        if bounds:
+            print("\nbounds (95 % one-sided each), unequal members:")
+            print(pd.DataFrame(bounds).round(3).to_markdown(index=False))
+
+
+if __name__ == "__main__":
+    main()
