@@ -381,8 +381,10 @@ class Results:
 
 
 def module_key(root: Path, module: str, tests: list[str], options: dict) -> str:
+    # a test may be named by its node id (a file's one test that covers the module):
+    # its whole file is in the key
     return cache_key((root / PACKAGE / module).read_text(),
-                     {t: (root / t).read_text() for t in tests},
+                     {t: (root / t.split("::")[0]).read_text() for t in tests},
                      (root / "tests/conftest.py").read_text(), options)  # fmt: skip
 
 

@@ -176,3 +176,16 @@ def test_the_tracer_records_the_lines_each_test_runs(tmp_path):
         sys.settrace(previous)
     # by hand: the call event is the def line; then the lines each branch runs
     assert tracer.lines == {"t::yes": {1, 2, 3}, "t::no": {1, 2, 4}}
+
+
+def test_a_test_named_by_node_id_keys_on_its_file(tmp_path):
+    (tmp_path / "src/learnability").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src/learnability/m.py").write_text("x = 1\n")
+    (tmp_path / "tests/conftest.py").write_text("")
+    (tmp_path / "tests/test_m.py").write_text("def test_a(): pass\n")
+    named = ["tests/test_m.py::test_a"]
+    key = mutants.module_key(tmp_path, "m.py", named, {})
+    assert key == mutants.cache_key("x = 1\n", {named[0]: "def test_a(): pass\n"}, "", {})
+    (tmp_path / "tests/test_m.py").write_text("def test_a(): assert 0\n")
+    assert mutants.module_key(tmp_path, "m.py", named, {}) != key
