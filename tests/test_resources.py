@@ -250,3 +250,145 @@ def test_glove_entries_per_token_follow_the_rehearsal(rehearsal):
     for _, job in glove.iterrows():
         entries = json.loads(job.detail)["cooccurrence_entries"]
         assert cost.cooccurrence_entries(job.tokens) == pytest.approx(entries, rel=0.10), job.xml_mb
+
+
+# --- the models against the structures they count -------------------------------------
+# A memory term of a few percent at the rehearsal's sizes hides inside the 30 % that the
+# measurements allow, and grows to gigabytes at enwiki's (a vocabulary term x 3 M words,
+# a per-dim term x 300). These checks take each term from what the job really holds: the
+# trainers' own arrays (gensim's, our GloVe's), the bytes of a float32 matrix, a
+# vocabulary's words as the Python strings a job reads, the batch of splits the code
+# caps. Each compares the model's increase with the size that drives it (finite
+# differences, which the model's other terms leave alone), so a dropped term fails.
+
+EMBEDDING_READERS = ("learnability", "learning_curve", "null_distribution", "sweep_scores",
+                     "explorer", "restrict_embedding", "evaluate_analogy", "evaluate_pseudo",
+                     "entanglement", "bounds")  # fmt: skip
+
+
+def _reader_need(rule: str, words: float, dim: int) -> cost.Need:
+    if rule in ("learnability", "learning_curve", "null_distribution", "sweep_scores"):
+        return cost.need(rule, words=words, dim=dim, fits=1000, threads=2)
+    if rule in ("entanglement", "bounds"):
+        return cost.need(rule, words=words, dim=dim, seconds=60, threads=2)
+    return cost.need(rule, words=words, dim=dim)
+
+
+def _python_string_bytes(n: int) -> float:
+    """Bytes a vocabulary of ``n`` distinct words takes as the Python strings of a list
+    (what pyarrow's to_pylist gives a job), measured by tracemalloc: about 60-70."""
+    import tracemalloc
+
+    import pyarrow as pa
+
+    column = pa.array([f"w{i:07d}x" for i in range(n)])
+    tracemalloc.start()
+    words = column.to_pylist()
+    held, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(words) == n
+    return held / n
+
+
+def test_a_job_reading_an_embedding_counts_its_mapped_matrix_and_its_words():
+    import numpy as np
+
+    from learnability.protocol.evaluate import NULL_BATCH_BYTES
+
+    per_word = _python_string_bytes(50_000)
+    assert 40 < per_word < 150, per_word
+    words, dim = 1_000_000, 300
+    matrix_mb = words * dim * np.dtype(np.float32).itemsize / 1e6
+    for rule in EMBEDDING_READERS:
+        # the mapped pages: every float32 of the matrix, once read
+        by_dim = _reader_need(rule, words, dim).mem_mb - _reader_need(rule, words, 0).mem_mb
+        assert by_dim >= matrix_mb, rule
+        # the vocabulary as Python strings (the matrix out of it: dim 0)
+        by_words = _reader_need(rule, 2 * words, 0).mem_mb - _reader_need(rule, words, 0).mem_mb
+        assert by_words >= words * per_word / 1e6, (rule, by_words)
+    # a fitting job holds the batch of splits the code caps (evaluate.NULL_BATCH_BYTES,
+    # 256 MiB: the model counts 256 MB, 5 % below it, within its 1.3x margin)
+    for rule in ("null_distribution", "learnability", "entanglement"):
+        batch = _reader_need(rule, words, dim).mem_mb - cost.embedding_read_need(words, dim).mem_mb
+        assert batch >= 0.95 * NULL_BATCH_BYTES / 1e6, rule
+    # the jobs that read whole vocabularies (and no matrix): their words, each vocabulary
+    for rule, model in (("shared_vocabulary", cost.vocabulary_need),
+                        ("resolve_concept", cost.vocabulary_table_need),
+                        ("coverage", cost.vocabulary_table_need)):  # fmt: skip
+        assert cost.model(rule) is model
+        for n in (1, 3):
+            grown = model(2 * words, n).mem_mb - model(words, n).mem_mb
+            assert grown >= n * words * per_word / 1e6, (rule, n)
+
+
+def test_the_trainers_memory_counts_their_own_arrays():
+    """word2vec's and fastText's arrays as gensim allocates them for a vocabulary, and our
+    GloVe's parameters, AdaGrad sums and float32 output, per word and per dim; GloVe's
+    bucket of entries and its counting budget."""
+    import numpy as np
+    from gensim.models import FastText, Word2Vec
+
+    from learnability.corpus.cooccur import BUCKET_ENTRIES
+    from learnability.embeddings.glove import GloveModel
+
+    n, dim, bucket = 500, 100, 1000  # dim 100: a per-dim term outweighs a per-word one
+    sentences = [[f"w{i}" for i in range(j, j + 50)] for j in range(0, n, 50)]
+
+    def array_bytes(obj) -> int:
+        return sum(v.nbytes for v in vars(obj).values() if isinstance(v, np.ndarray))
+
+    w2v = Word2Vec(vector_size=dim, min_count=1, workers=1)
+    w2v.build_vocab(sentences)
+    w2v_per_word = (w2v.wv.vectors.nbytes + w2v.syn1neg.nbytes) / n
+    ft = FastText(vector_size=dim, min_count=1, workers=1, bucket=bucket)
+    ft.build_vocab(sentences)
+    ft_per_word = (ft.wv.vectors.nbytes + ft.wv.vectors_vocab.nbytes + ft.syn1neg.nbytes) / n
+    ft_per_bucket = ft.wv.vectors_ngrams.nbytes / bucket
+    glove_per_word = array_bytes(GloveModel(n, dim, 0)) / n + np.dtype(np.float32).itemsize * dim
+
+    def slope(method: str, **sizes) -> float:
+        """The model's bytes per word at ``dim``, between 1 M and 2 M words (MB per
+        million words), less a rounding's worth."""
+        one, two = (cost.training_memory_mb(method, w, dim, **sizes) for w in (1e6, 2e6))
+        return (two - one) * (1 + 1e-9)
+
+    assert slope("word2vec", threads=1) >= w2v_per_word == 8 * dim
+    assert slope("fasttext", threads=1, bucket=bucket) >= ft_per_word == 12 * dim
+    grown = (cost.training_memory_mb("fasttext", 1e6, dim, 1, bucket=2 * bucket)
+             - cost.training_memory_mb("fasttext", 1e6, dim, 1, bucket=bucket))  # fmt: skip
+    assert grown * 1e6 / bucket * (1 + 1e-9) >= ft_per_bucket == 4 * dim
+    # GloVe's training phase (a counting budget of 0 leaves it the larger)
+    assert slope("glove", threads=1, counting_mb=0) >= glove_per_word
+    # one bucket of entries in memory: int32 row and column, float64 count, int64 index
+    entry = sum(np.dtype(t).itemsize for t in (np.int32, np.int32, np.float64, np.int64))
+    assert cost.training_memory_mb("glove", 1, 1, 1, 0) >= BUCKET_ENTRIES * entry / 1e6
+    # the counting phase holds its budget, and each counting process the vocabulary
+    for budget in (4_000, 16_000):
+        assert cost.training_memory_mb("glove", 1e5, dim, 2, budget) >= budget
+    # (a budget of 20 GB: the counting phase the larger at these sizes): per process,
+    # the vocabulary's words
+    per_word = _python_string_bytes(50_000)
+    two, four = ({w: cost.training_memory_mb("glove", w, 1, t, 20_000) for w in (1, 1e6)}
+                 for t in (2, 4))  # fmt: skip
+    assert (four[1e6] - four[1]) - (two[1e6] - two[1]) >= 2 * 1e6 * per_word / 1e6
+
+
+def test_the_predicting_models_grow_at_least_as_the_rehearsal_grew(rehearsal):
+    """From the smallest rehearsal to the largest (71 k to 173 k words, 9.9 M to 39.6 M
+    tokens), a trainer's or the join's model grows by at least what its job measured: a
+    model that grows slower extrapolates below the measurements at enwiki's 25x the
+    vocabulary (word2vec's vocabulary term, 500 bytes a word, is 19 % of its growth)."""
+    lo, hi = rehearsal["xml_mb"].min(), rehearsal["xml_mb"].max()
+    jobs = rehearsal[rehearsal["rule"].isin(["train_embedding", "join_corpus"])]
+    assert len(jobs) == 12
+    checked = 0
+    # a training job is one per embedding at each size; the join one per size
+    key = jobs["job"].where(jobs["rule"] == "train_embedding", "")
+    for (rule, job), runs in jobs.groupby(["rule", key]):
+        small = runs[runs["xml_mb"] == lo].iloc[0]
+        large = runs[runs["xml_mb"] == hi].iloc[0]
+        measured = large.rss_mb - small.rss_mb
+        assert measured > 0, (rule, job)
+        assert large.need_mem_mb - small.need_mem_mb >= measured, (rule, job, measured)
+        checked += 1
+    assert checked == 4
