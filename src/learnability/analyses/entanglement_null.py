@@ -59,6 +59,10 @@ MIN_OWN = 2
 # the total variation between the frequency profile of A's members outside B and A's
 # whole profile up to which the null's covariance is taken from A's whole profile
 COVARIANCE_TV = 0.1
+# the deepest overlap whose tail the combination computes: beyond it (lists expected to
+# share hundreds of members) the pair's p-value takes the bound P(p_overlap <= t) <= t,
+# Sidak's (valid, conservative), as the convolution's cost grows with its square
+MAX_DEPTH = 256
 
 
 @dataclass(frozen=True)
@@ -373,7 +377,7 @@ def pair_pvalues(
         if not cols.size:
             continue
         expected = (counts[a] * b_counts[cols] / np.maximum(n_bins, 1.0)).sum(axis=1).max()
-        depth = int(min(rows[a].size, b_counts[cols].sum(axis=1).max(),
+        depth = int(min(rows[a].size, b_counts[cols].sum(axis=1).max(), MAX_DEPTH,
                         expected + 10 * np.sqrt(expected) + 10))  # fmt: skip
         tails = _overlap_tails(counts[a], b_counts[cols], moments.counts, log_fact, depth)
         t = np.fmin(p_overlap[i, cols], p_direction[i, cols])
