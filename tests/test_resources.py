@@ -28,16 +28,37 @@ def glove(corpus_mb: float) -> cost.Need:
     return cost.training_need(corpus_mb, 15, 16, 100_000, 7, 16_000, counts_cooccurrence=True)
 
 
-def test_glove_scratch_at_enwiki_is_the_larger_driver():
-    # at enwiki's 6.5 GB corpus, 1.3x the tokens-driven peak at most 350 GB
+def _training_rows(rehearsal, embedding: str):
+    rows = rehearsal[(rehearsal["rule"] == "train_embedding")
+                     & (rehearsal["job"] == f"embedding={embedding}")]  # fmt: skip
+    assert len(rows) == 3
+    return rows
+
+
+def test_glove_scratch_at_enwiki_covers_the_measured_peak_per_token(rehearsal):
+    # the most scratch a corpus token took in the rehearsal where the counts spill (20 M
+    # tokens and more: 89.1, 89.9 bytes), at enwiki's 2.6 B tokens (a 6.5 GB corpus);
+    # declared (1.3x) within the 350 GB a cluster node's scratch is assumed to hold
+    rows = _training_rows(rehearsal, "glove")
+    spilled = rows[rows["tokens"] > 15e6]
+    per_token = float((spilled["tmp_mb"] * 1e6 / spilled["tokens"]).max())
+    assert 85 < per_token < 95
     need = glove(6500)
-    assert need.tmp_mb >= 2.6e9 * cost.GLOVE_TMP_BYTES_PER_TOKEN / 1e6
+    assert need.tmp_mb >= 2.6e9 * per_token / 1e6
     assert cost.declare(need)["tmp_mb"] <= 350_000
 
 
-def test_word2vec_scratch_holds_its_plain_copy():
-    need = cost.training_need(6500, 5, 16, 25_000, 2, plain_copy=True)
-    assert need.tmp_mb == pytest.approx(cost.PLAIN_PER_GZ * 6500)
+def test_word2vec_scratch_holds_its_plain_copy(rehearsal):
+    # the plain-text copy measured: its MB per MB of the gzipped corpus, the same at the
+    # three sizes (2.19 on the synthetic dump, whose text compresses better than
+    # enwiki's), covered by the model at every size and at enwiki's
+    for method in ("word2vec", "fasttext"):
+        rows = _training_rows(rehearsal, method)
+        corpus_mb = rows["sizes"].map(lambda s: json.loads(s)["corpus_mb"])
+        ratio = float((rows["tmp_mb"] / corpus_mb).max())
+        assert 2 < ratio < 5 and (rows["need_tmp_mb"] >= rows["tmp_mb"]).all(), method
+        need = cost.training_need(6500, 5, 16, 25_000, 2, plain_copy=True)
+        assert need.tmp_mb >= ratio * 6500
     assert cost.training_need(6500, 5, 16, 25_000, 2).tmp_mb == 0
 
 
@@ -198,7 +219,8 @@ def test_the_rehearsal_measured_every_rule_of_the_paper_run(rehearsal):
 def test_every_rehearsal_job_ran_within_its_declaration(rehearsal):
     """Each job's peak memory, wall time and disk (outputs and scratch) within what its
     rule declares from its model at the job's sizes (declare() of the need recomputed
-    at the current code), and within what the dry run declared then."""
+    at the current code). (What the dry run declared then, the CSV's declared_*, is
+    history no code change can alter: not checked here.)"""
     for _, job in rehearsal.iterrows():
         need = cost.Need(job.need_mem_mb, job.need_runtime, job.need_disk_mb, job.need_tmp_mb)
         declared = cost.declare(need)
@@ -206,7 +228,6 @@ def test_every_rehearsal_job_ran_within_its_declaration(rehearsal):
         assert job.rss_mb <= declared["mem_mb"], where
         assert job.wall_s / 60 <= declared["runtime"], where
         assert job.disk_mb + job.tmp_mb <= declared["disk_mb"], where
-        assert job.rss_mb <= job.declared_mem_mb and job.wall_s / 60 <= job.declared_runtime
 
 
 def test_the_memory_models_follow_the_rehearsal(rehearsal):
@@ -227,6 +248,8 @@ def test_the_memory_models_follow_the_rehearsal(rehearsal):
 
 
 def test_the_docs_table_is_the_committed_measurements_against_the_current_models(rehearsal):
+    # the page's table is generated: this checks that it is current (any change of a
+    # model changes it, right or wrong), not that a model is right (the tests above)
     page = (REPO / measurements.PAGE).read_text(encoding="utf-8")
     assert measurements.with_table(page, rehearsal) == page, "regenerate: make docs"
 
