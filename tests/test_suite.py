@@ -137,10 +137,12 @@ def test_a_test_that_overrides_the_seed_fixture_fails(tmp_path):
     run at the --seed given."""
     (tmp_path / "test_pinned.py").write_text(PINNED)
     (tmp_path / "test_redefined.py").write_text(REDEFINED)
+    # (its own basetemp: the session's numbered folders are left alone)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", str(tmp_path), "-p", "conftest", "-o", "addopts=",
          "-q", "-rA", "-p", "no:cacheprovider", "-p", "no:randomly", "--seed", "7",
-         "--rootdir", str(tmp_path), "-W", "ignore::pytest.PytestUnknownMarkWarning"],
+         "--rootdir", str(tmp_path), "--basetemp", str(tmp_path / "base"),
+         "-W", "ignore::pytest.PytestUnknownMarkWarning"],
         cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO / "tests")},
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
