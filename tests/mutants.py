@@ -500,7 +500,7 @@ def cmd_list(args) -> int:
 
 # -- the report -----------------------------------------------------------------------
 
-HEADER = "| module | killed | survived | equivalent | timeout | total | score | commit |"
+HEADER = "| module | killed | survived | equivalent | timeout | total | score | run against |"
 
 
 def table_row(module: str, c: dict[str, int] | None, commit: str) -> str:
@@ -528,7 +528,7 @@ def parse_table(text: str) -> dict[str, dict]:
         c = dict(zip(("killed", "survived", "equivalent", "timeout", "total"),
                      map(int, cells[1:6]), strict=True))  # fmt: skip
         c["score"] = None if cells[6] == "–" else float(cells[6].rstrip(" %")) / 100
-        c["commit"] = cells[7]
+        c["run"] = cells[7]
         rows[module] = c
     return rows
 
@@ -544,14 +544,16 @@ def build_report(config: dict, equivalents: list[dict]) -> tuple[str, str]:
             continue
         results, stale = classify(module, data["results"], equivalents)
         c = counts(results)
-        rows.append(table_row(module, c, data.get("commit", "")))
         current = module_key(REPO, module, entry["tests"], data.get("options", {}))
-        state = []
+        state, notes = [], [data.get("commit", "")]
         if not data.get("finished"):
             run = len(data["results"])
             state.append(f"**Unfinished**: {run} of {data.get('mutants', '?')} mutants run.")
+            notes.append(f"{run} of {data.get('mutants', '?')} run")
         if data.get("key") != current:
             state.append("**Out of date**: the module, its tests or conftest.py changed since.")
+            notes.append("out of date")
+        rows.append(table_row(module, c, "; ".join(notes)))
         state += [f"Lines {a}-{b} not mutated: mutmut's parser (parso) cannot read them."
                   for a, b in data.get("unparsed", [])]  # fmt: skip
         lines = [f"## `{module}`", "",
