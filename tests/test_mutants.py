@@ -189,3 +189,44 @@ def test_a_test_named_by_node_id_keys_on_its_file(tmp_path):
     assert key == mutants.cache_key("x = 1\n", {named[0]: "def test_a(): pass\n"}, "", {})
     (tmp_path / "tests/test_m.py").write_text("def test_a(): assert 0\n")
     assert mutants.module_key(tmp_path, "m.py", named, {}) != key
+
+
+def test_the_report_shows_each_survivor_equivalent_and_stale_entry(tmp_path, monkeypatch):
+    monkeypatch.setattr(mutants, "WORK", tmp_path / "work")
+    monkeypatch.setattr(mutants, "REPO", tmp_path)
+    (tmp_path / "src/learnability").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src/learnability/m.py").write_text(SOURCE)
+    (tmp_path / "tests/conftest.py").write_text("")
+    (tmp_path / "tests/test_m.py").write_text("")
+    config = {"modules": {"m.py": {"tests": ["tests/test_m.py"]}, "n.py": {"tests": ["x"]}}}
+    results = mutants.Results("m.py")
+    results.reset(mutants.module_key(tmp_path, "m.py", ["tests/test_m.py"], {}),
+                  commit="abc", tests=["tests/test_m.py"], options={})  # fmt: skip
+    results.data.update(mutants=4, finished=False, baseline_s=1.5)
+    results.data["results"] = {
+        "a": _result("survived", "    return x + y * 2", "    return x - y * 2", 2),
+        "b": _result("survived", "    return x + y * 2", "    return x + y * 3", 2),
+        "c": _result("killed", "    return x + y * 2", "    return x + y / 2", 2),
+    }
+    results.save()
+    equivalents = [
+        {"module": "m.py", "before": "return x + y * 2", "after": "return x + y * 3",
+         "reason": "BECAUSE"},
+        {"module": "m.py", "before": "gone = 1", "after": "gone = 2", "reason": "OLD"},
+    ]  # fmt: skip
+    report, table = mutants.build_report(config, equivalents)
+    rows = mutants.parse_table(f"{mutants.BEGIN}\n{table}\n{mutants.END}")
+    assert rows["n.py"] is None  # never run
+    assert {k: rows["m.py"][k] for k in ("killed", "survived", "equivalent", "total")} == {
+        "killed": 1, "survived": 1, "equivalent": 1, "total": 3}  # fmt: skip
+    assert rows["m.py"]["score"] == pytest.approx(0.5)
+    assert rows["m.py"]["run"] == "abc; 3 of 4 run"
+    survivors = report.split("### Survivors (1)")[1].split("###")[0]
+    assert "-     return x + y * 2\n+     return x - y * 2" in survivors
+    assert "BECAUSE" in report.split("### Equivalent (1)")[1].split("###")[0]
+    assert "+ gone = 2" in report.split("### Stale equivalents (1)")[1]
+    # a test file changed since the run: the module's results are out of date
+    (tmp_path / "tests/test_m.py").write_text("def test_new(): pass\n")
+    report, table = mutants.build_report(config, equivalents)
+    assert "**Out of date**" in report and "3 of 4 run; out of date" in table
