@@ -9,14 +9,19 @@ whitened by numpy's own covariance (eigh) and each row scaled to unit length; fo
 random 5-word lists A from the words outside B (where a random list's members outside B
 come from), each A's alignment (z . v)^2 / (z' C^-1 z  v' C_out v) computed in bulk (z:
 A's mean less the mean outside B, v: B's unit direction, C: the unit rows' covariance,
-C_out: that of the rows outside B) and its Beta tail. The first ``--check`` A of every B
-are also run through ``pair_pvalues`` (uniform words), whose p_direction must agree
-(the largest relative difference is printed). Printed: per level the count of p-values
-at most it, the expected count, and their ratio with its Poisson standard error.
+C_out: that of the rows outside B) and its Beta tail. Under ``--scheme
+frequency_matched`` each B's A share one profile of frequency bins (a random list's),
+drawn bin by bin from the bin's words outside B; z subtracts each bin's mean outside B,
+v its profile's bin means, and C and C_out are the bins' weighted by a_j (n_j - a_j) /
+(n_j - 1). The first ``--check`` A of every B are also run through ``pair_pvalues``,
+whose p_direction must agree (the largest relative difference is printed). Printed: per
+level the count of p-values at most it, the expected count, and their ratio with its
+Poisson standard error.
 
 Usage: python benchmarks/entanglement_null_tail.py [--embedding
 results/embeddings/word2vec | --glove6b [--max-vocab 100000]] [--size 5]
-[--targets 20] [--draws 500000] [--check 20] [--smoke]
+[--scheme uniform|frequency_matched] [--targets 20] [--draws 500000] [--check 20]
+[--smoke]
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from entanglement_null_pairs import glove6b
 from scipy import stats
 from threadpoolctl import threadpool_limits
@@ -33,6 +39,8 @@ from toysize import add_smoke, require_embedding
 
 from learnability.analyses import entanglement_null
 from learnability.analyses.leace import Whitening
+from learnability.protocol.sampling import frequency_bins
+from learnability.schema_defaults import DEFAULTS
 
 LEVELS = (1e-3, 1e-4, 1e-5)
 CHUNK = 20_000
@@ -55,6 +63,7 @@ def main() -> int:
     parser.add_argument("--glove6b", action="store_true")
     parser.add_argument("--max-vocab", type=int, default=100_000)
     parser.add_argument("--size", type=int, default=5, help="words in each random A")
+    parser.add_argument("--scheme", choices=["uniform", "frequency_matched"], default="uniform")
     parser.add_argument("--targets", type=int, default=20)
     parser.add_argument("--draws", type=int, default=500_000, help="random A per B")
     parser.add_argument("--check", type=int, default=20)
@@ -64,60 +73,82 @@ def main() -> int:
     if args.smoke:
         args.targets, args.draws, args.check, args.max_vocab = 2, 2000, 3, 3000
     if args.glove6b:
-        x = glove6b(args.max_vocab)[0]
+        x, counts = glove6b(args.max_vocab)
         name = f"GloVe 6B 50d, first {x.shape[0]:,} words"
     else:
         require_embedding(args.embedding)
         x = np.load(args.embedding / "vectors.npy", mmap_mode="r")
+        counts = pd.read_parquet(args.embedding / "vocab.parquet")["count"].to_numpy()
         name = str(args.embedding)
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
     with threadpool_limits(1):
         u, rank = unit_whitened(x)
         n, d = u.shape
-        mu = u.mean(axis=0)
-        c = np.cov(u.T, bias=True)
-        values, vectors = np.linalg.eigh(c)
-        keep = values > 1e-10 * values.max()
-        # y = C^-1/2 u over C's range: z' C^+ z = |mean of A's y - mean outside B's y|^2
-        y = u @ (vectors[:, keep] / np.sqrt(values[keep]))
+        bins = np.zeros(n, dtype=np.int64)
+        if args.scheme == "frequency_matched":
+            bins = frequency_bins(counts, DEFAULTS["learnability.frequency_bins"])
+        k = int(bins.max()) + 1
+        size_j = np.bincount(bins, minlength=k)
+        means = np.array([u[bins == j].mean(axis=0) for j in range(k)])
+        covs = np.array([np.cov(u[bins == j].T, bias=True) for j in range(k)])
         law = stats.beta(0.5, (rank - 1) / 2)
         white = Whitening.of(x)
-        counts = np.zeros(len(LEVELS), dtype=np.int64)
+        found = np.zeros(len(LEVELS), dtype=np.int64)
         total, worst = 0, 0.0
         for _ in range(args.targets):
             size = int(np.exp(rng.uniform(np.log(5), np.log(200))))
             b = rng.choice(n, size, replace=False)
-            out = np.setdiff1d(np.arange(n), b)
-            v = u[b].mean(axis=0) - mu
+            # A's profile: a random list's of its size (one bin for uniform words)
+            prof = np.bincount(bins[rng.choice(n, args.size, replace=False)], minlength=k)
+            v = u[b].mean(axis=0) - np.bincount(bins[b], minlength=k) @ means / size
             v /= np.linalg.norm(v)
-            proj = u[out] @ v
-            vv = proj.var()
-            y_out, proj_out = y[out], proj - proj.mean()
-            y_centre = y_out.mean(axis=0)
+            # the null's covariance: the bins' weighted by a_j (n_j - a_j) / (n_j - 1)
+            w = prof * (size_j - prof) / np.maximum(size_j - 1, 1)
+            w = w / w.sum()
+            values, vectors = np.linalg.eigh(np.tensordot(w, covs, axes=1))
+            keep = values > 1e-10 * values.max()
+            # y = C^-1/2 u over C's range: z' C^+ z = |z in y coordinates|^2
+            y = u @ (vectors[:, keep] / np.sqrt(values[keep]))
+            proj = u @ v
+            inside = np.zeros(n, dtype=bool)
+            inside[b] = True
+            parts, vv = [], 0.0
+            for j in np.flatnonzero(prof):
+                out_j = np.flatnonzero((bins == j) & ~inside)
+                vv += w[j] * proj[out_j].var()
+                # the bin's rows outside B about their mean: A's members there come
+                # from them
+                parts.append((out_j, y[out_j] - y[out_j].mean(axis=0),
+                              proj[out_j] - proj[out_j].mean(), int(prof[j])))  # fmt: skip
             for start in range(0, args.draws, CHUNK):
                 draws = min(CHUNK, args.draws - start)
-                a = rng.integers(0, out.size, (draws, args.size))
-                a.sort(axis=1)
-                a = a[(np.diff(a, axis=1) > 0).all(axis=1)]  # distinct members only
-                z_y = y_out[a].mean(axis=1) - y_centre
-                zv = proj_out[a].mean(axis=1)
+                z_y, zv = np.zeros((draws, y.shape[1])), np.zeros(draws)
+                rows, distinct = [], np.ones(draws, dtype=bool)
+                for out_j, y_j, p_j, a_j in parts:
+                    a = np.sort(rng.integers(0, out_j.size, (draws, a_j)), axis=1)
+                    distinct &= (np.diff(a, axis=1) > 0).all(axis=1)
+                    z_y += y_j[a].sum(axis=1) / args.size
+                    zv += p_j[a].sum(axis=1) / args.size
+                    rows.append(out_j[a])
+                z_y, zv = z_y[distinct], zv[distinct]
                 alignment = np.minimum(zv**2 / ((z_y**2).sum(axis=1) * vv), 1.0)
                 p = law.sf(alignment)
-                counts += (p[:, None] <= np.array(LEVELS)[None]).sum(axis=0)
-                total += a.shape[0]
+                found += (p[:, None] <= np.array(LEVELS)[None]).sum(axis=0)
+                total += p.size
                 if start == 0:
-                    for row in a[: args.check]:
-                        tests = entanglement_null.pair_pvalues(x, {"a": out[row], "b": b}, white)
-                        zz = ((y_out[row].mean(axis=0) - y_centre) ** 2).sum()
-                        want = law.sf(min(proj_out[row].mean() ** 2 / (zz * vv), 1.0))
+                    members = np.concatenate(rows, axis=1)[distinct]
+                    for row, want in zip(members[: args.check], p[: args.check], strict=False):
+                        tests = entanglement_null.pair_pvalues(
+                            x, {"a": row, "b": b}, white, None if k == 1 else bins
+                        )
                         worst = max(worst, abs(tests.p_direction[0, 1] / want - 1))
-    print(f"{name}: {n:,} words x {d} (rank {rank}); {args.targets} lists B, "
-          f"{total:,} random {args.size}-word lists A in all "
+    print(f"{name}: {n:,} words x {d} (rank {rank}); {args.scheme}; {args.targets} lists "
+          f"B, {total:,} random {args.size}-word lists A in all "
           f"({time.perf_counter() - started:.0f} s)")  # fmt: skip
     print(f"pair_pvalues' p_direction against the reference on {args.targets * args.check} "
           f"A: largest relative difference {worst:.1e}")  # fmt: skip
-    for level, count in zip(LEVELS, counts, strict=True):
+    for level, count in zip(LEVELS, found, strict=True):
         expected = level * total
         print(f"p <= {level:g}: {count:,} of {total:,}, expected {expected:,.1f}: ratio "
               f"{count / expected:.3f} ± {np.sqrt(max(count, 1)) / expected:.3f}")  # fmt: skip
