@@ -115,11 +115,15 @@ def power_row(got, method: str, size: int, members: str, settings: dict) -> dict
     crit = np.sort(values)[::-1][int(np.floor(ALPHA * (values.size + 1) + 1e-9)) - 1]
     auc80 = float(crit + stat.mean() - np.quantile(stat, 1 - POWER))
     spread = float(stat.std(ddof=1) / values.std(ddof=1))
+    # where the extra spread comes from: the lists' splits' variance against the random
+    # lists' (the rest is which members a list holds)
+    split_var = got.iterations.groupby("list")["auc"].var().mean()
+    split_ratio = float(split_var / got.null["auc_var"].mean())
     return {
         "size": size, "members": members, "method": method, "used": used, "lists": n,
         "mean_auc": float(pv["auc"].mean()), "shift": reported - float(pv["auc"].mean()),
         "auc_detectable": reported, "power": measured, "power_se": float(se),
-        "auc_80": auc80, "spread": spread,
+        "auc_80": auc80, "spread": spread, "split_var_ratio": split_ratio,
         "auc_detectable_spread": detectable_auc(values, ALPHA, POWER, spread),
     }  # fmt: skip
 
@@ -176,6 +180,7 @@ def main() -> None:
     parser.add_argument("--members", nargs="*", default=["equal", "unequal"])
     parser.add_argument("--methods", nargs="*", default=["auto", "rescaled_skew"])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", default=None, help="a folder for each list's bounds (CSV)")
     parser.add_argument("--smoke", action="store_true", help="a toy size, seconds")
     args = parser.parse_args()
     settings = dict(iterations=200, null_lists=1000, null_iterations=10, seed=args.seed)
@@ -201,6 +206,10 @@ def main() -> None:
         got = learnability.score((words, y), lists, **settings, **OFF,
                                  bound_iterations=settings["iterations"])  # fmt: skip
         bounds.append(bound_rows(got, size, "unequal", settings))
+        if args.save:
+            # each list's bounds beside its p-value, to try other constructions on
+            pv = got.pvalues.set_index("list")[["p_value", "observed"]]
+            got.bounds.join(pv, on="list").to_csv(f"{args.save}/bounds_{size}.csv", index=False)
         print(pd.DataFrame(bounds[-1:]).round(4).to_string(index=False), flush=True)
     print(f"\n{time.perf_counter() - start:.0f} s; seed {args.seed}\n")
     with pd.option_context("display.width", 200):
