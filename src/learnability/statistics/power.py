@@ -14,8 +14,8 @@ smallest detectable AUC the mean at which that share reaches ``power``
 
 The model's one assumption, that a concept's lists spread about their mean as random
 lists of their size spread about theirs, does not quite hold: they spread more (1.0-1.4
-times, more with more words), and the detectable AUC is then optimistic (0.72-0.74 of
-lists detected at 40 words, not 0.80: ``benchmarks/power_simulation.py``,
+times, more with more words), and the detectable AUC is then optimistic (0.72-0.78 of
+lists detected at 40 and 100 words, not 0.80: ``benchmarks/power_simulation.py``,
 docs/explanation/power.md). ``spread`` in :func:`power_at` and :func:`detectable_auc`
 takes the ratio where it is known (:func:`concept_spread` estimates it from a list's
 jackknife). The bounds do not make the assumption: they resample the list's own members
