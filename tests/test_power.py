@@ -298,6 +298,29 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     assert noise_only < 0.8, noise_only
 
 
+def test_interchangeable_members_add_no_member_variance_to_the_bounds(seed):
+    """A list whose 11 members are one vector repeated (at the centre of the cloud, so
+    that its splits still vary) has no variance as a sample of its members: every run
+    without a group sees the same list. The bounds' jackknife variance (auc_se^2 less
+    the list's own split noise) is then the clamped remainder of the runs' split noise
+    once its expectation, (g - 1)^2 / g x split_var / splits, is taken out: about 0.2 of
+    that expectation (E max(chi2_9 - 9, 0) / 9 x 9 / 8.1), with an SE near 0.1 over 8
+    lists; below 0.5 of it. Without the subtraction it would be about 1."""
+    rng = np.random.default_rng(derive_seed(seed, "twins"))
+    iterations, groups, rows = 50, 10, []
+    for i in range(8):
+        x = rng.standard_normal((1000, 10))
+        x[:11] = 0.0
+        protocol = Protocol(iterations=iterations, C=C, seed=seed)
+        rows.append(bound_row(x, np.arange(11), protocol, groups=groups,
+                              iterations=iterations, confidence=0.95, list_name=f"twins{i}",
+                              embedding="e", bins=None, min_words=4))  # fmt: skip
+    jackknife = np.mean([r["auc_se"] ** 2 - r["auc_split_se"] ** 2 for r in rows])
+    # the runs' split noise, from the list's own (same splits a run, same variance)
+    expected_noise = (groups - 1) ** 2 / groups * np.mean([r["auc_split_se"] ** 2 for r in rows])
+    assert jackknife < 0.5 * expected_noise, jackknife / expected_noise
+
+
 # --- the words-needed curve -------------------------------------------------------------
 
 
