@@ -142,8 +142,9 @@ def mutant_ids(mutants: list[Mutant]) -> list[str]:
     seen: dict[tuple[str, str], int] = {}
     ids = []
     for m in mutants:
-        n = seen[m.before, m.after] = seen.get((m.before, m.after), -1) + 1
-        text = f"{m.module}\0{m.before.strip()}\0{m.after.strip()}\0{n}"
+        change = (_norm(m.before), _norm(m.after))  # as the equivalents file names it
+        n = seen[change] = seen.get(change, -1) + 1
+        text = f"{m.module}\0{change[0]}\0{change[1]}\0{n}"
         ids.append(hashlib.sha256(text.encode()).hexdigest()[:12])
     return ids
 

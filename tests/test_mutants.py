@@ -62,6 +62,12 @@ def test_mutant_ids_name_the_change_not_its_line_number():
     ones = [i for i, m in zip(mutants.mutant_ids(twice), twice, strict=True)
             if m.before.strip() == "1"]  # fmt: skip
     assert len(ones) == 2 and ones[0] != ones[1]
+    # and on two lines that differ only in their indentation
+    source = "def f(x):\n    if x:\n        return 1\n    return 1\n"
+    indented, _ = mutants.mutants_of("m.py", source)
+    ones = [i for i, m in zip(mutants.mutant_ids(indented), indented, strict=True)
+            if m.after.strip() == "return 2"]  # fmt: skip
+    assert len(ones) == 2 and ones[0] != ones[1]
     # and another module's identical change is another mutant
     other, _ = mutants.mutants_of("n.py", SOURCE)
     assert not set(mutants.mutant_ids(other)) & set(mutants.mutant_ids(found))
