@@ -401,9 +401,13 @@ def run_module(module: str, entry: dict, copies: list[Path], commit: str, args) 
     mutants, skipped = mutants_of(module, source)
     ids = mutant_ids(mutants)
     results.data.update(unparsed=skipped, mutants=len(mutants))
+    for gone in set(done) - set(ids):  # results of mutants this version no longer makes
+        del done[gone]
     todo = [(i, m) for i, m in zip(ids, mutants, strict=True) if i not in done]
     print(f"{module}: {len(mutants)} mutants, {len(todo)} to run ({commit})", flush=True)
     if not todo:
+        results.data["finished"] = True
+        results.save()
         return
     if "baseline_s" not in results.data:
         path = copies[0] / PACKAGE / module
