@@ -303,12 +303,14 @@ def test_interchangeable_members_add_no_member_variance_to_the_bounds(seed):
     that its splits still vary) has no variance as a sample of its members: every run
     without a group sees the same list. The bounds' jackknife variance (auc_se^2 less
     the list's own split noise) is then the clamped remainder of the runs' split noise
-    once its expectation, (g - 1)^2 / g x split_var / splits, is taken out: about 0.2 of
-    that expectation (E max(chi2_9 - 9, 0) / 9 x 9 / 8.1), with an SE near 0.1 over 8
-    lists; below 0.5 of it. Without the subtraction it would be about 1."""
+    once its expectation, (g - 1)^2 / g x split_var / splits, is taken out: measured
+    0.25 of that expectation, SD 0.12 between seeds 0-19 at 8 lists (a clamped,
+    heavy-tailed share), so here 16 lists (SD about 0.085) and a limit of 0.6, 4 SDs
+    above; without the subtraction the share is about 1 (SD about 0.12 at 16 lists).
+    """
     rng = np.random.default_rng(derive_seed(seed, "twins"))
     iterations, groups, rows = 50, 10, []
-    for i in range(8):
+    for i in range(16):
         x = rng.standard_normal((1000, 10))
         x[:11] = 0.0
         protocol = Protocol(iterations=iterations, C=C, seed=seed)
@@ -318,7 +320,7 @@ def test_interchangeable_members_add_no_member_variance_to_the_bounds(seed):
     jackknife = np.mean([r["auc_se"] ** 2 - r["auc_split_se"] ** 2 for r in rows])
     # the runs' split noise, from the list's own (same splits a run, same variance)
     expected_noise = (groups - 1) ** 2 / groups * np.mean([r["auc_split_se"] ** 2 for r in rows])
-    assert jackknife < 0.5 * expected_noise, jackknife / expected_noise
+    assert jackknife < 0.6 * expected_noise, jackknife / expected_noise
 
 
 # --- the words-needed curve -------------------------------------------------------------
