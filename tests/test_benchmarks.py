@@ -22,6 +22,7 @@ EXTRA = {
     "glove_vs_reference.py": "glove_python",
     "plan.py": "slurm",
     "entanglement_pairs.py": "empath,glove6b",
+    "entanglement_margin.py": "glove6b",
 }
 # what each prints when it ran through: its ratio against the baseline, or its table
 PRINTS = {
@@ -32,7 +33,10 @@ PRINTS = {
     "calibration.py": "rescaled_skew",
     "engine.py": "ratios: (a)/(c)",
     "entanglement_memory.py": "ratio peak/matrix",
+    "entanglement_margin.py": "every entangled pair's lower bound above the margin",
     "entanglement_null.py": "ratio unit/raw",
+    "entanglement_null_pairs.py": "Sidak (baseline)",
+    "entanglement_null_tail.py": "pair_pvalues' p_direction against the reference",
     "entanglement_pairs.py": "ratio",
     "evaluation_memory.py": "ratio peak/vectors",
     "engine_levers.py": "2. L-BFGS settings",
@@ -43,6 +47,7 @@ PRINTS = {
     "job_startup.py": "ratio to floor",
     "neighbours.py": "ratio naive/ours",
     "plan.py": "ratio",
+    "power_simulation.py": "power at the reported detectable AUC",
     "scale.py": "log-log slopes, and enwiki",
     "suggestions.py": "ratio score/fits",
     "training_memory.py": "ratio model/peak",
@@ -99,7 +104,9 @@ def run_benchmark(script: str, *args: str, extras: tuple[str, ...] = ()):
 )  # fmt: skip
 def test_every_benchmark_runs_in_the_environment_its_line_names(script, embedding_folder):
     args = ["--smoke"]
-    if script in ("calibration.py", "c_sensitivity.py", "entanglement_null.py"):
+    if script in ("calibration.py", "c_sensitivity.py", "entanglement_null.py",
+                  "entanglement_null_pairs.py", "entanglement_null_tail.py",
+                  "entanglement_margin.py"):  # fmt: skip
         # they read make run's results
         args += ["--embedding", str(embedding_folder)]
     if script == "c_sensitivity.py":
