@@ -45,6 +45,18 @@ def glove6b(max_vocab: int) -> tuple[np.ndarray, np.ndarray]:
     return x, np.arange(x.shape[0], 0, -1).astype(float)
 
 
+def vectors_and_counts(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, str]:
+    """The vectors, the words' counts and a name: GloVe 6B 50d (``--glove6b``) or a
+    workflow embedding folder (``--embedding``); shared with entanglement_null_tail.py."""
+    if args.glove6b:
+        x, counts = glove6b(args.max_vocab)
+        return x, counts, f"GloVe 6B 50d, first {x.shape[0]:,} words"
+    require_embedding(args.embedding)
+    x = np.load(args.embedding / "vectors.npy", mmap_mode="r")
+    counts = pd.read_parquet(args.embedding / "vocab.parquet")["count"].to_numpy()
+    return x, counts, str(args.embedding)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedding", type=Path, default=Path("results/embeddings/word2vec"))
@@ -58,14 +70,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.smoke:
         args.lists, args.replicates, args.max_vocab = 8, 2, 3000
-    if args.glove6b:
-        x, counts = glove6b(args.max_vocab)
-        name = f"GloVe 6B 50d, first {x.shape[0]:,} words"
-    else:
-        require_embedding(args.embedding)
-        x = np.load(args.embedding / "vectors.npy", mmap_mode="r")
-        counts = pd.read_parquet(args.embedding / "vocab.parquet")["count"].to_numpy()
-        name = str(args.embedding)
+    x, counts, name = vectors_and_counts(args)
     # one BLAS thread: the null factorises a d x d matrix per profile, and threaded BLAS
     # on a shared machine made each factorisation take 100x longer
     with threadpool_limits(1):

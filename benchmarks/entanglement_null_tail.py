@@ -31,11 +31,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
-from entanglement_null_pairs import glove6b
+from entanglement_null_pairs import vectors_and_counts
 from scipy import stats
 from threadpoolctl import threadpool_limits
-from toysize import add_smoke, require_embedding
+from toysize import add_smoke
 
 from learnability.analyses import entanglement_null
 from learnability.analyses.leace import Whitening
@@ -72,14 +71,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.smoke:
         args.targets, args.draws, args.check, args.max_vocab = 2, 2000, 3, 3000
-    if args.glove6b:
-        x, counts = glove6b(args.max_vocab)
-        name = f"GloVe 6B 50d, first {x.shape[0]:,} words"
-    else:
-        require_embedding(args.embedding)
-        x = np.load(args.embedding / "vectors.npy", mmap_mode="r")
-        counts = pd.read_parquet(args.embedding / "vocab.parquet")["count"].to_numpy()
-        name = str(args.embedding)
+    x, counts, name = vectors_and_counts(args)
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
     with threadpool_limits(1):
