@@ -517,3 +517,136 @@ def test_a_groups_corpus_holds_that_groups_documents_and_counts_the_others_left_
     with pytest.raises(InputError, match=r"group \('green': 0 kept\)") as err:
         _extract(tmp_path, "green", [path], "csv", group_column="party", group="green")
     assert "\n" not in str(err.value)
+
+
+def _sized(folder: Path, sizes: list[int]) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    files = []
+    for i, n in enumerate(sizes):
+        f = folder / f"f{i}.txt"
+        f.write_bytes(b"x" * n)
+        files.append(f)
+    return files
+
+
+def test_parts_and_pieces_are_planned_as_counted_by_hand_at_their_boundaries(tmp_path):
+    """Hand-counted plans at part_bytes = 10: files whose sizes sum to exactly the part
+    share it (4 + 6), the next starts a part; a splittable file larger than a part is cut
+    into its own parts between the small files before and after it; a range's MB is its
+    bytes over 10^6."""
+    from learnability.corpus.sources import cuts, plan_pieces, range_mb
+
+    files = _sized(tmp_path / "a", [4, 6, 1, 10, 11])
+    names = [[f.name for f in part] for part in plan_parts(files, 10)]
+    assert names == [["f0.txt", "f1.txt"], ["f2.txt"], ["f3.txt"], ["f4.txt"]]
+
+    big = _sized(tmp_path / "b", [25])[0]
+    assert cuts(big, 10) == [(0, 10), (10, 20), (20, 25)]
+    small, large, after = _sized(tmp_path / "c", [3, 15, 2])
+    pieces = plan_pieces([small, large, after], 10, lambda f: True)
+    assert pieces == [[(str(small.resolve()), None, None)],
+                      [(str(large.resolve()), 0, 10)], [(str(large.resolve()), 10, 15)],
+                      [(str(after.resolve()), None, None)]]  # fmt: skip
+    # a file that may not be cut stays whole, however large
+    assert plan_pieces([large], 10, lambda f: False) == [[(str(large.resolve()), None, None)]]
+    assert range_mb(str(big), 1_000_000, 3_500_000) == pytest.approx(2.5)
+
+
+def test_a_parquet_file_is_cut_between_row_groups_of_about_a_part(tmp_path):
+    """Eight identical row groups (so of one compressed size s, read from pyarrow's own
+    metadata) at part_bytes = 3 s: groups [0, 3), [3, 6), [6, 8), a group never cut and
+    a part never over 3 s; a range's MB is its groups' bytes; a file of one group larger
+    than a part stays whole."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from learnability.corpus.sources import cuts, plan_pieces, range_mb
+
+    rows = pa.table({"text": [f"document {i} " + "word " * (i % 7) for i in range(200)]})
+    path = tmp_path / "t.parquet"
+    with pq.ParquetWriter(path, rows.schema) as writer:
+        for _ in range(8):
+            writer.write_table(rows)
+    meta = pq.ParquetFile(path).metadata
+    sizes = {meta.row_group(g).column(0).total_compressed_size for g in range(8)}
+    assert meta.num_row_groups == 8 and len(sizes) == 1
+    s = sizes.pop()
+    assert cuts(path, 3 * s) == [(0, 3), (3, 6), (6, 8)]
+    assert range_mb(str(path), 3, 6) == pytest.approx(3 * s / 1e6)
+    whole = tmp_path / "one.parquet"
+    pq.write_table(rows, whole)
+    one = pq.ParquetFile(whole).metadata.row_group(0).column(0).total_compressed_size
+    assert plan_pieces([whole], one // 2, lambda f: True) == [[(str(whole.resolve()), None, None)]]
+
+
+def test_each_format_finds_the_suffixes_its_how_to_names(tmp_path):
+    """docs/how-to/own-corpus.md: text is `.txt`, `.text`, `.cor` or no suffix; tables
+    `.jsonl`/`.ndjson`/`.json`, `.csv`, `.tsv`/`.tab`, `.parquet`; a dump `.xml`; any of
+    them compressed. A folder holding one file of every suffix gives each format exactly
+    its own; a folder with none says where it looked and the fix, in one line."""
+    named = {"mediawiki": [".xml"], "text": [".txt", ".text", ".cor", ""],
+             "jsonl": [".jsonl", ".ndjson", ".json"], "csv": [".csv"], "tsv": [".tsv", ".tab"],
+             "parquet": [".parquet"]}  # fmt: skip
+    folder = tmp_path / "all"
+    folder.mkdir()
+    for fmt, suffixes in named.items():
+        for k, suffix in enumerate(suffixes):
+            (folder / f"{fmt}{k}{suffix}").write_text("x")
+            (folder / f"{fmt}{k}z{suffix}.gz").write_text("x")
+    for fmt, suffixes in named.items():
+        found = sorted(p.name for p in source_files(folder, fmt))
+        wanted = [f"{fmt}{k}{s}" for k, s in enumerate(suffixes)]
+        wanted += [f"{fmt}{k}z{s}.gz" for k, s in enumerate(suffixes)]
+        assert found == sorted(wanted), fmt
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError) as err:
+        source_files(empty, "text")
+    assert str(err.value) == (f"{empty}: no text file in this folder (looked for .txt, .text, "
+                              ".cor, no suffix, compressed or not); check dump.source and "
+                              "dump.format")  # fmt: skip
+    with pytest.raises(InputError) as err:
+        source_files(tmp_path / "missing", "csv")
+    assert str(err.value) == f"{tmp_path / 'missing'}: no such file or folder; check dump.source"
+
+
+def test_a_corpus_config_that_cannot_be_read_names_its_block_setting_and_fix(tmp_path):
+    """corpus_plan's one-line ConfigErrors, written out: a group without its column, a
+    multi-part download, a URL, a missing folder, each naming the block it is in
+    (``dump`` by default, ``corpora.NAME`` for another corpus); a dump plans no parts;
+    file:// is a local path."""
+    from learnability.corpus.sources import corpus_plan
+    from learnability.errors import ConfigError
+
+    (tmp_path / "a.txt").write_text("one document\n")
+
+    def error(dump: dict, *where: str) -> str:
+        with pytest.raises(ConfigError) as err:
+            corpus_plan(dump, *where)
+        return str(err.value)
+
+    assert corpus_plan({"source": str(tmp_path)}) == {}  # no format: a MediaWiki dump
+    assert error({"format": "csv", "source": str(tmp_path), "group": "x"}) == (
+        "dump.group: 'x' is a value of the group column; name that column in dump.group_column"
+    )
+    assert error({"format": "csv", "source": str(tmp_path), "group": "x"}, "corpora.b") == (
+        "corpora.b.group: 'x' is a value of the group column; name that column in "
+        "corpora.b.group_column"
+    )
+    assert error({"format": "text", "source": str(tmp_path), "base_url": "http://h/"}) == (
+        "dump.base_url: a multi-part download is for MediaWiki dumps; give the file or "
+        "folder of your corpus in dump.source (and base_url: null)"
+    )
+    assert error({"format": "text", "source": "https://h/c.txt"}) == (
+        "dump.source: https://h/c.txt: a corpus of your own (text) is read from a local file "
+        "or folder, or package://; download it first and give its path"
+    )
+    assert error({"format": "text", "source": str(tmp_path / "no")}, "corpora.b") == (
+        f"corpora.b.source: {tmp_path / 'no'}: no such file or folder; check dump.source"
+    )
+    plan = corpus_plan({"format": "text", "source": f"file://{tmp_path}"})
+    assert plan == {"part-0001": [(str((tmp_path / "a.txt").resolve()), None, None)]}
+    # the group with its column plans as any table does
+    assert corpus_plan({"format": "text", "source": str(tmp_path), "group": "x",
+                        "group_column": "g"}) == plan  # fmt: skip
