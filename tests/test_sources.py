@@ -650,3 +650,46 @@ def test_a_corpus_config_that_cannot_be_read_names_its_block_setting_and_fix(tmp
     # the group with its column plans as any table does
     assert corpus_plan({"format": "text", "source": str(tmp_path), "group": "x",
                         "group_column": "g"}) == plan  # fmt: skip
+
+
+def test_a_dumps_skips_are_counted_by_the_names_its_reader_gives_and_its_lines_kept(tmp_path):
+    """A MediaWiki dump of one article (two lines of prose, one sentence each) and one
+    talk page: stats.json counts the talk page under the reason the reader gives
+    (non_article_namespace) and redirects at 0 under theirs, and the article's two lines
+    stay two lines (a dump's stripped wikitext is not re-wrapped, as a text file's
+    paragraphs are)."""
+    from conftest import page, write_dump
+
+    first = " ".join(f"alpha{i}" for i in range(8))
+    second = " ".join(f"beta{i}" for i in range(8))
+    pages = [page("A", f"{first}\n{second}"), page("Talk:A", "talk " * 20, ns=1)]
+    dump = write_dump(tmp_path / "d.xml.bz2", pages)
+    text, stats = _extract(tmp_path, "out", [dump], "mediawiki")
+    # and the documents under min_article_tokens (1 here) by theirs, at 0
+    assert dict(stats["skipped"]) == {"non_article_namespace": 1, "redirect": 0,
+                                      "shorter_than_1_tokens": 0}  # fmt: skip
+    assert text.decode().splitlines() == [first, second, ""]  # "": the document's end
+
+
+def test_which_files_may_be_cut_and_which_settings_a_format_reads():
+    """splittable, by hand: one document a line or a paragraph, uncompressed, or Parquet;
+    not a whole-file text, not CSV (a quoted cell may hold a newline), not compressed.
+    source_options: only the settings the format reads (a dump none)."""
+    from learnability.corpus.sources import source_options, splittable
+
+    cases = [("a.jsonl", "jsonl", None, True), ("a.jsonl.gz", "jsonl", None, False),
+             ("a.txt", "text", "line", True), ("a.txt", "text", "paragraph", True),
+             ("a.txt", "text", "file", False), ("a.txt.xz", "text", "line", False),
+             ("a.csv", "csv", "line", False), ("a.tsv", "tsv", None, False),
+             ("a.parquet", "parquet", None, True)]  # fmt: skip
+    for name, source, document, expected in cases:
+        assert splittable(Path(name), source, document) is expected, (name, source, document)
+    dump = {"document": "line", "text_column": "body", "group": "g", "group_column": "c"}
+    assert source_options(dump) == {}
+    assert source_options({**dump, "format": "text"}) == {"document": "line"}
+    assert source_options({**dump, "format": "csv"}) == {
+        "text_column": "body",
+        "group_column": "c",
+        "group": "g",
+        "id_column": None,
+    }
