@@ -320,6 +320,10 @@ def test_the_registry_names_each_source_once_with_its_reader():
     suffixes = [s for source in SOURCES.values() for s in source.suffixes]
     assert len(suffixes) == len(set(suffixes))  # a folder's file belongs to one source
     assert all(callable(s.read) and s.summary for s in SOURCES.values())
+    # one registry shared by every caller in the process: an entry cannot be changed
+    # in place by one of them
+    with pytest.raises(AttributeError):
+        SOURCES["text"].suffixes = (".md",)
 
 
 def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp_path):
@@ -647,6 +651,15 @@ def test_a_corpus_config_that_cannot_be_read_names_its_block_setting_and_fix(tmp
     )
     plan = corpus_plan({"format": "text", "source": f"file://{tmp_path}"})
     assert plan == {"part-0001": [(str((tmp_path / "a.txt").resolve()), None, None)]}
+    # a file inside an installed package (gensim's Lee corpus), and a missing one
+    lee = corpus_plan(
+        {"format": "text", "source": "package://gensim/test/test_data/lee_background.cor"}
+    )
+    assert lee == {"part-0001": [(str(LEE.resolve()), None, None)]}
+    assert error({"format": "text", "source": "package://gensim/none.txt"}) == (
+        "dump.source: package://gensim/none.txt: no file 'none.txt' inside the installed "
+        "package 'gensim'"
+    )
     # the group with its column plans as any table does
     assert corpus_plan({"format": "text", "source": str(tmp_path), "group": "x",
                         "group_column": "g"}) == plan  # fmt: skip
