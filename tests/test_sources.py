@@ -642,6 +642,11 @@ def test_a_corpus_config_that_cannot_be_read_names_its_block_setting_and_fix(tmp
         "dump.base_url: a multi-part download is for MediaWiki dumps; give the file or "
         "folder of your corpus in dump.source (and base_url: null)"
     )
+    for missing in ({"format": "text"}, {"format": "csv", "source": None}):
+        assert error(missing, "corpora.b") == (
+            f"corpora.b.source: not given; name the file or folder of your corpus "
+            f"({missing['format']}) there"
+        )
     assert error({"format": "text", "source": "https://h/c.txt"}) == (
         "dump.source: https://h/c.txt: a corpus of your own (text) is read from a local file "
         "or folder, or package://; download it first and give its path"

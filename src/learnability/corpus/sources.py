@@ -236,6 +236,11 @@ def corpus_plan(dump: dict, where: str = "dump") -> dict[str, list[Piece]]:
             "folder of your corpus in dump.source (and base_url: null)"
         )
     source = str(dump.get("source") or "")
+    if not source:
+        # Path("") is the working directory: an empty source read every file below it
+        raise ConfigError(
+            f"{where}.source: not given; name the file or folder of your corpus ({fmt}) there"
+        )
     if source.startswith("package://"):
         try:
             path = resolve_package_path(source)
