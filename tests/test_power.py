@@ -43,6 +43,54 @@ def test_the_critical_value_is_where_the_empirical_p_value_reaches_alpha():
     assert np.isnan(detectable_auc(values, 0.5 / (R + 1), POWER))
 
 
+def test_the_critical_value_takes_alpha_as_written_where_alpha_r_is_a_whole_number():
+    """A level meant as the decimal written (0.01, 0.29, 0.05...) at null sizes where
+    alpha (R + 1) is, or is just under, a whole number: the critical value is the
+    smallest null value x for which a list just above it, (1 + #{null > x}) / (R + 1),
+    is at most alpha, counted in exact fractions of the decimal (0.29 * 100 is
+    28.999999999999996 in floating point; 0.01 * 100 is 1)."""
+    from fractions import Fraction
+
+    for size in (9, 19, 99, 999, 1000):
+        values = np.arange(size, dtype=float)  # distinct, so each count is exact
+        for alpha in (0.001, 0.01, 0.05, 0.07, 0.1, 0.29, 0.5):
+            level = Fraction(repr(alpha))
+            ok = [v for v in values if Fraction(1 + int((values > v).sum()), size + 1) <= level]
+            expected = min(ok) if ok else np.inf
+            assert critical_value(values, alpha) == expected, (size, alpha)
+
+
+def test_power_and_the_detectable_auc_on_a_null_counted_by_hand():
+    """100 random lists at 0.500, 0.501, ..., 0.599 (mean 0.5495), alpha 0.05: the
+    critical value 0.595 (4 lists above it: p = 5/101). A list at mean AUC 0.6 beats it
+    where 0.6 + (v - 0.5495) > 0.595, v > 0.5445: 55 of 100; at 0.601 spreading twice
+    as much, v > 0.5465: 53. The detectable AUC at power 0.8 is 0.595 + 0.5495 - 0.520 (the 80th
+    largest) = 0.6245, at spread 2 0.654. On 0.00, ..., 0.99 it would be 1.245: no AUC up
+    to 1 is, NaN; where it is exactly 1 (values of 1/256 steps), 1."""
+    values = 0.5 + np.arange(100) / 1000
+    assert power_at(values, 0.05, 0.6)[0] == pytest.approx(0.55)
+    assert power_at(values, 0.05, 0.601, spread=2.0)[0] == pytest.approx(0.53)
+    assert detectable_auc(values, 0.05, 0.8) == pytest.approx(0.6245)
+    assert detectable_auc(values, 0.05, 0.8, spread=2.0) == pytest.approx(0.654)
+    assert np.isnan(detectable_auc(np.arange(100) / 100, 0.05, 0.8))
+    exact = (131.5 + np.arange(100)) / 256  # crit + mean - 80th largest = 256 / 256
+    assert detectable_auc(exact, 0.05, 0.8) == 1.0
+
+
+def test_the_jackknife_variance_and_the_concept_spread_counted_by_hand():
+    """Three runs' means 0.6, 0.7, 0.8: (g - 1) / g * 0.02 = 0.013333, less the runs'
+    split noise (g - 1)^2 / g * 0.003 / 2 = 0.002: 0.011333. The concept's spread over a
+    null of variance 5/3 (0, 1, 2, 3): sqrt((0.5 + 2 / 4) / (5 / 3)) = sqrt(0.6)."""
+    from learnability.statistics.power import concept_spread
+
+    assert jackknife_variance(np.array([0.6, 0.7, 0.8]), 0.003, 2) == pytest.approx(
+        0.0113333, rel=1e-5
+    )
+    assert concept_spread(np.array([0.0, 1.0, 2.0, 3.0]), 0.5, 2.0, 4) == pytest.approx(
+        np.sqrt(0.6)
+    )
+
+
 def test_the_smallest_detectable_auc_is_where_brute_force_finds_80_percent_detected():
     """A reference that shares nothing with critical_value: for each candidate mean AUC
     on a fine grid, every random list's value shifted to it is given its empirical

@@ -27,12 +27,6 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as st
 
-from learnability.defaults import default
-
-ALPHA: float = default("power.alpha")
-POWER: float = default("power.power")
-CONFIDENCE: float = default("power.confidence")
-
 
 def critical_value(values: np.ndarray, alpha: float) -> float:
     """The value a list's statistic must exceed for its empirical p-value, (1 + #{null >=
