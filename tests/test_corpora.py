@@ -177,13 +177,16 @@ def test_two_halves_of_one_corpus_differ_at_the_nominal_level_and_a_planted_diff
     # the kind of text itself) rejects far above the level (0.33-0.39 at seeds 0-19)
     naive = list_differences(scores, draws.assign(corpus_tokens=1e15), ["a", "b"], "two-sided")
     assert float((naive["p_value"] < LEVEL).mean()) > 2 * LEVEL
-    # a planted difference of 0.25 AUC in one list, with training noise: found after Holm
-    # in most experiments (1.00 at seeds 0-19; 0.89-0.99 with three draws)
-    planted = _halves(seed + 1000, 100, tau=0.01, planted=0.25)
+    # a planted difference of 0.10 AUC in one list, with training noise, sized where the
+    # power after Holm is informative: found in 0.95-0.97 of 100 experiments (seeds 0-2),
+    # so a bound of 0.85 is about 5 binomial SEs below; a variance twice the bound finds
+    # it in 0.60-0.67 and fails it (a Holm family too wide moves it only to 0.84-0.91:
+    # the hand case above checks the family)
+    planted = _halves(seed + 1000, 100, tau=0.01, planted=0.10)
     scores, draws = _table(planted, {"a": 0.5, "b": 0.5})
     found = list_differences(scores, draws, ["a", "b"], "two-sided")
     hits = found[found["list"] == "list0"]
-    assert float((hits["p_holm"] < LEVEL).mean()) >= 0.8
+    assert float((hits["p_holm"] < LEVEL).mean()) >= 0.85
     assert (hits["difference"] > 0).all()
 
 
