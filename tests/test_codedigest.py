@@ -328,3 +328,38 @@ def test_an_edited_source_is_scanned_again_though_its_path_size_and_mtime_are_th
     # and the new scan is what a fresh one gives, the old one still cached beside it
     assert second == codedigest.scan(new, name, str(source))
     assert len(list((tmp_path / "cache").rglob("*.json"))) == 2
+
+
+@pytest.mark.parametrize("is_package", [False, True])
+def test_relative_imports_resolve_as_pythons_import_system_resolves_them(is_package):
+    # importlib's own resolution is the reference: from a package's __init__ (its name is
+    # the package) and from a module in it (its package is its name's parent), one and
+    # two dots, with and without a module after them
+    from importlib.util import resolve_name
+
+    name = "learnability.analyses.registry" if not is_package else "learnability.analyses"
+    package = name if is_package else name.rpartition(".")[0]
+    cases = {".": "bounds", "..": "statistics", "..statistics": "power",
+             "..corpus.sources": "SourceKind", ".bounds": "bounds_of"}  # fmt: skip
+    for dots, alias in cases.items():
+        found = codedigest.scan(f"from {dots} import {alias}\n", name, is_package=is_package)
+        base = resolve_name(dots, package)
+        expected = {base} | ({f"{base}.{alias}"} if codedigest.module_path(f"{base}.{alias}")
+                             else set())  # fmt: skip
+        assert found.imports == expected, (dots, alias, found.imports)
+
+
+def test_the_pipeline_modules_that_read_the_cost_models_are_the_sizing_modules():
+    # from the import graph, not from SIZING itself: a module of the pipeline that imports
+    # the resource models sizes jobs (the models themselves included), and is not followed
+    sizing = {"learnability.pipeline.resources"}
+    for name in _package_modules():
+        if name.startswith("learnability.pipeline."):
+            if "learnability.pipeline.resources" in codedigest.module(name).imports:
+                sizing.add(name)
+    assert sizing == set(codedigest.SIZING)
+    # and a scan is immutable: the cache hands the same object to every caller
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        codedigest.module("learnability.pipeline.resources").imports = frozenset()

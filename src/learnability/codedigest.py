@@ -78,8 +78,8 @@ class Module:
     imports: frozenset[str]
     prefixes: frozenset[str]
     libraries: frozenset[str]
-    dispatches: frozenset[str] = frozenset()
-    keys: frozenset[str] = frozenset()  # its strings that may name a config key
+    dispatches: frozenset[str]
+    keys: frozenset[str]  # its strings that may name a config key
 
 
 def module_path(name: str) -> Path | None:
