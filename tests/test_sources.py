@@ -141,6 +141,19 @@ def test_the_documents_left_out_are_named_by_their_id_or_their_place(tmp_path):
                            for n in ("text.txt.gz", "c.parquet", "s.json")),
                          tmp_path / "j.txt.gz", tmp_path / "j.json")  # fmt: skip
     assert joined["skipped_ids"] == {reason: ["d1.txt", "d2.txt"]}
+    # a text file's paragraphs named by the line each starts on, its lines by their own
+    # (counted by hand: 1-based; a blank line, a document of no tokens, is skipped too)
+    lines = ["one two three four five", "", "too", "short", "", "", "also short", "",
+             "six seven", "eight nine ten"]  # fmt: skip
+    (tmp_path / "t.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for document, named in (("paragraph", ["t.txt:3", "t.txt:7"]),
+                            ("line", [f"t.txt:{n}" for n in range(2, 11)])):  # fmt: skip
+        folder = tmp_path / document
+        folder.mkdir()
+        stats = extract_corpus([tmp_path / "t.txt"], folder / "text.txt.gz",
+                               folder / "stats.json", min_article_tokens=5, source="text",
+                               options=SourceOptions(document=document))  # fmt: skip
+        assert stats["skipped_ids"] == {reason: named}, document
 
 
 def _join_parts(tmp: Path, plan: dict, source: str, **options) -> bytes:
