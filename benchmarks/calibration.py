@@ -7,7 +7,8 @@ Usage: python benchmarks/calibration.py [--embedding results/embeddings/word2vec
            [--nulls 600] [--smoke]
 
 ``--expected-size``: each method's expected size (its true type-I error, averaged over
-null draws) at 0.001, 0.01, 0.05 and 0.10, computed exactly under a two-level model of
+null draws, with its Monte Carlo SE; each draw's tail by quadrature, not by sampling
+lists) at 0.001, 0.01, 0.05 and 0.10, under a two-level model of
 random lists' split AUCs (learnability.statistics.twolevel; no fits, seconds per row): for each
 stress regime in ``twolevel.STRESS_REGIMES`` (skewed, heavy-tailed, heteroscedastic,
 between/within from 0 to 4, R from 100 to 4000, K_N from 3 to 50) and for models fitted

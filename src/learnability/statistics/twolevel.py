@@ -1,5 +1,6 @@
-"""The expected size of each p-value method, measured exactly under a two-level model of
-random lists' split scores (no classifier fits, seconds per regime).
+"""The expected size of each p-value method under a two-level model of random lists'
+split scores (no classifier fits, seconds per regime): given a null draw, the tail by
+quadrature, not by sampling lists; averaged over null draws, with its Monte Carlo SE.
 
 A random list's true mean AUC mu varies from list to list (the *between* distribution);
 each of its splits scores mu plus split noise (the *within* distribution, whose spread
