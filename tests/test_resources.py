@@ -415,3 +415,182 @@ def test_the_predicting_models_grow_at_least_as_the_rehearsal_grew(rehearsal):
         assert large.need_mem_mb - small.need_mem_mb >= measured, (rule, job, measured)
         checked += 1
     assert checked == 4
+
+
+# --- each memory term against a measurement that is not the model ----------------------
+# (tests/memory_probes.py: tracemalloc on the jobs' own code at two sizes, a fresh
+# process's peak resident memory; and the rehearsal's measured peaks)
+
+
+def test_extraction_counts_its_count_table_as_the_part_grows(tmp_path):
+    """The extraction's count table (its Counter, then write_counts), measured at two
+    sizes of the synthetic dump's words: bytes a byte of the Parquet table it writes;
+    the model's growth from the rehearsal's smallest parts (9.25 MB of bz2) to enwiki's
+    593 MB must hold that table as part_counts_mb grows over it (1.2 to 10.8 MB)."""
+    import memory_probes as probe
+
+    sizes = {}
+    for tokens in (200_000, 400_000):
+        path = tmp_path / f"{tokens}.parquet"
+        peak = probe.count_table(probe.synthetic_lines(tokens, 0), path)
+        sizes[tokens] = (peak, path.stat().st_size)
+    (small, small_mb), (large, large_mb) = sizes[200_000], sizes[400_000]
+    per_byte = (large - small) / (large_mb - small_mb)
+    assert 20 < per_byte < 60, per_byte
+    table = cost.part_counts_mb(593) - cost.part_counts_mb(9.25)
+    grown = cost.extraction_need(593).mem_mb - cost.extraction_need(9.25).mem_mb
+    assert grown >= per_byte * table, (per_byte, grown)
+
+
+def test_coverage_holds_the_largest_table_read_and_the_one_before(tmp_path):
+    """The coverage job's candidate search over two parts' count tables at two sizes
+    (tracemalloc): its growth per byte of the largest table's Parquet file within the
+    model's; and the model grows at least as the rehearsal's jobs grew (256 to 1024 MB
+    of XML, measured peak RSS)."""
+    import memory_probes as probe
+
+    peaks, largest = {}, {}
+    for tokens in (300_000, 600_000):
+        path = tmp_path / f"{tokens}.parquet"
+        probe.count_table(probe.synthetic_lines(tokens, 0), path, traced=False)
+        peaks[tokens] = probe.coverage_peak([path, path])
+        largest[tokens] = path.stat().st_size
+    per_byte = (peaks[600_000] - peaks[300_000]) / (largest[600_000] - largest[300_000])
+    assert 10 < per_byte < 40, per_byte
+    slope = cost.corpus_coverage_need(0, 2).mem_mb - cost.corpus_coverage_need(0, 1).mem_mb
+    assert slope >= per_byte, (slope, per_byte)
+
+
+def test_the_coverage_model_grows_as_the_rehearsal_grew(rehearsal):
+    rows = rehearsal[rehearsal["rule"] == "corpus_coverage"].sort_values("xml_mb")
+    assert len(rows) == 3
+    measured = rows["rss_mb"].iloc[-1] - rows["rss_mb"].iloc[0]
+    assert 50 < measured < 100  # 68 MB: 203 to 271
+    assert rows["need_mem_mb"].iloc[-1] - rows["need_mem_mb"].iloc[0] >= measured
+
+
+def test_the_draw_counts_its_arrays_a_document(tmp_path):
+    """sample_documents on corpora of 40,000 and 70,000 one-line documents
+    (tracemalloc): the bytes a document within the model's bytes a line."""
+    import memory_probes as probe
+
+    small, large = (probe.draw_peak(tmp_path, n, 0) for n in (40_000, 70_000))
+    per_document = (large - small) / 30_000
+    assert 24 < per_document < 64, per_document
+    # MB per million lines: bytes a line
+    slope = cost.draw_need(1e6, 2e6, 1).mem_mb - cost.draw_need(1e6, 1e6, 1).mem_mb
+    assert slope >= per_document, (slope, per_document)
+
+
+def test_a_glove_counting_process_holds_its_python(tmp_path):
+    """A counting process's own Python: a fresh Python that imports the trainer and counts
+    one gzip member as a worker does (learnability.corpus.cooccur's _start_worker and
+    _count_member), its peak resident MB; each process the model adds holds at least
+    that (a vocabulary of one word, a budget that leaves counting the larger phase)."""
+    import gzip
+
+    import memory_probes as probe
+
+    corpus = tmp_path / "corpus.txt.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as out:
+        for i in range(2000):
+            out.write(" ".join(f"w{(7 * i + j) % 500}" for j in range(50)) + "\n\n")
+    code = f"""
+from learnability.embeddings import save_embedding, train
+import learnability.embeddings.glove
+from learnability.corpus import cooccur
+from learnability.corpus.lines import gzip_members
+(start, end), = gzip_members({str(corpus)!r})
+cooccur._start_worker([f"w{{i}}" for i in range(500)], 5, "reference", 1 << 24, {str(tmp_path)!r})
+cooccur._count_member((0, {str(corpus)!r}, start, end))
+"""
+    measured = probe.fresh_python_rss_mb(code)
+    assert 150 < measured < 400, measured
+    one, two = (cost.training_memory_mb("glove", 1, 1, t, 20_000) for t in (1, 2))
+    assert two - one >= measured, (two - one, measured)
+
+
+def test_a_glove_counting_process_holds_the_vocabulary_index():
+    """Each counting process builds the vocabulary's index (word -> row) when it starts
+    (cooccur._start_worker): its bytes a word, tracemalloc at 100,000 and 200,000 words,
+    within the model's per process and word."""
+    import memory_probes as probe
+
+    from learnability.corpus import cooccur
+
+    peaks = {}
+    for n in (100_000, 200_000):
+        words = [f"w{i:07d}x" for i in range(n)]
+        peaks[n] = probe.traced_peak(
+            lambda w=words: cooccur._start_worker(w, 5, "reference", 1, ".")
+        )[1]
+    per_word = (peaks[200_000] - peaks[100_000]) / 100_000
+    assert 40 < per_word < 200, per_word
+    one, two = ({w: cost.training_memory_mb("glove", w, 1, t, 20_000) for w in (1e6, 2e6)}
+                for t in (1, 2))  # fmt: skip
+    assert (two[2e6] - two[1e6]) - (one[2e6] - one[1e6]) >= per_word, per_word
+
+
+def test_glove_holds_its_parameters_and_the_end_of_training(tmp_path):
+    """Our GloVe trained whole (train_glove) at 2,500 and 5,000 words, dim 300
+    (tracemalloc): its bytes a word, less its co-occurrence entries' (a bucket, which the
+    model holds apart), within the model's training phase per word: the parameters, the
+    summed float64 and float32 vectors at the end."""
+    import memory_probes as probe
+    import numpy as np
+
+    dim = 300
+    probe.glove_peak(tmp_path, 500, dim)  # its first run's one-time allocations aside
+    (small, small_entries), (large, large_entries) = (
+        probe.glove_peak(tmp_path, n, dim) for n in (2_500, 5_000)
+    )
+    entry = sum(np.dtype(t).itemsize for t in (np.int32, np.int32, np.float64, np.int64))
+    per_word = ((large - small) - entry * (large_entries - small_entries)) / 2_500
+    parameters = 32 * (dim + 1)
+    assert parameters + 8 * dim < per_word < parameters + 16 * dim, per_word
+    one, two = (cost.training_memory_mb("glove", w, dim, 1, 0) for w in (1e6, 2e6))
+    assert two - one >= per_word, (two - one, per_word)
+
+
+def test_a_trainer_without_a_memory_model_covers_every_rehearsal_training_job(rehearsal):
+    """The bound of a method with no analytic model, at each rehearsal training job's
+    sizes (its corpus' MB aside: a method of another kind can hold less of it) covers the
+    job's measured peak."""
+    train = rehearsal[rehearsal["rule"] == "train_embedding"]
+    assert len(train) == 9
+    for _, job in train.iterrows():
+        sizes = json.loads(job.sizes)
+        bound = cost.training_need(sizes["corpus_mb"], 1, sizes["threads"], 25_000,
+                                   mem_per_mb=0).mem_mb  # fmt: skip
+        assert bound >= job.rss_mb, (job.job, job.xml_mb, bound, job.rss_mb)
+
+
+@pytest.mark.parametrize(("kind", "settings"), [
+    ("multi_answer", {}), ("hierarchy", {}),
+    ("analogy", {"restrict_vocab": 1000}), ("word_pairs", {"restrict_vocab": 1000}),
+])  # fmt: skip
+def test_an_evaluation_counts_its_arrays_a_word(tmp_path, kind, settings):
+    """One evaluation job (the embedding's vocabulary read, the kind's job on its files'
+    first queries) at 50,000 and 100,000 words of dim 8 (tracemalloc): its bytes a word,
+    within the model's per word (its words and arrays; the matrix, mapped, is page cache).
+    Few queries, so that the (queries x vocabulary) block of scores, capped at 64 MB,
+    stays small beside the per-word arrays; analogy and word_pairs with restrict_vocab
+    1000, so that the words measured are those beyond it (at 3 M words, 2.7 M of them)."""
+    import memory_probes as probe
+
+    small, large = (probe.evaluation_peak(kind, tmp_path, n, 8, lines=6, **settings)
+                    for n in (50_000, 100_000))  # fmt: skip
+    per_word = (large - small) / 50_000
+    assert 30 < per_word < 1000, per_word
+    slope = cost.evaluation_need(kind, 2e6, 0).mem_mb - cost.evaluation_need(kind, 1e6, 0).mem_mb
+    assert slope >= per_word, (slope, per_word)
+
+
+def test_every_bounding_model_covers_its_rehearsal_jobs(rehearsal):
+    """A model that bounds its jobs (not one of PREDICTED_MEMORY) needs at least each job's
+    measured peak, not only its declaration (1.3x) does: the small jobs' floor, the
+    embedding readers, the vocabularies, the coverage and the draw."""
+    bounding = rehearsal[~rehearsal["rule"].isin(PREDICTED_MEMORY)]
+    assert len(bounding) > 700 and "evaluations_summary" in set(bounding["rule"])
+    short = bounding[bounding["need_mem_mb"] < bounding["rss_mb"]]
+    assert short.empty, short[["rule", "job", "xml_mb", "rss_mb", "need_mem_mb"]].to_string()

@@ -131,14 +131,24 @@ def manifest_need() -> Need:
     return Need(BASE_MB, STARTUP_MINUTES, disk_mb=1)
 
 
+# bytes an extraction job's count table (its Counter, then write_counts' sorted lists and
+# frame) peaks at per byte of the Parquet table it writes: 37-38 measured by tracemalloc
+# at 0.35-0.8 MB tables of the synthetic dump's words (tests/memory_probes.py's
+# count_table; tests/test_resources.py prints the figure when it fails)
+COUNT_TABLE_BYTES_PER_PARQUET_BYTE = 40
+
+
 def extraction_need(part_mb: float) -> Need:
-    """One page at a time plus the part's token counts: 290-320 MB measured for parts of
+    """One page at a time plus the part's token counts: 270-320 MB measured for parts of
     9-37 MB of bz2 (rehearsal.csv), 329-360 MB for 16-64 MB on the first rehearsal's
-    lighter dump, growing with the part's vocabulary (300 MB and 0.5 MB per MB of bz2);
+    lighter dump; its count table grows with the part's vocabulary as
+    :func:`part_counts_mb` says (``COUNT_TABLE_BYTES_PER_PARQUET_BYTE`` a byte of it: 432
+    MB at enwiki's 593 MB parts) above 240 MB (the rest, fitted to rehearsal.csv's jobs);
     2 MB/s of bz2 measured per core (2.4 in rehearsal.csv). Its outputs: the part's text
     and counts, as large as its bz2 (0.9x measured on the synthetic dump, whose markup
     compresses better than enwiki's; about 0.5x at enwiki)."""
-    return Need(300 + 0.5 * part_mb, STARTUP_MINUTES + part_mb / 2 / 60, disk_mb=part_mb)
+    counts = COUNT_TABLE_BYTES_PER_PARQUET_BYTE * part_counts_mb(part_mb)
+    return Need(240 + counts, STARTUP_MINUTES + part_mb / 2 / 60, disk_mb=part_mb)
 
 
 def join_need(tokens: float, text_mb: float) -> Need:
@@ -158,25 +168,42 @@ def part_counts_mb(part_bz2_mb: float) -> float:
     return 2.48 * (part_bz2_mb / 36.9) ** 0.53
 
 
+# bytes of the coverage job's memory per byte of its largest part's Parquet count table:
+# the rehearsal's jobs grew 68 MB (203 to 271 MB) where the largest table grew 1.28 MB (53
+# a byte: rehearsal.csv); tracemalloc counts 19-20 a byte of Python objects with two
+# parts, for the table read last is held while the next one is read (the sample's table
+# alone: 2.6 MB read as 31 MB); the rest is pyarrow's buffers and the allocator's
+COVERAGE_BYTES_PER_PARQUET_BYTE = 55
+
+
 def corpus_coverage_need(counts_mb: float, largest_mb: float) -> Need:
     """The lists against a corpus' counts before training
-    (learnability.concepts.corpus_coverage): one part's count table at a time, its words
-    as Python strings (about 12 bytes of memory a byte of its Parquet file: 2.6 MB read
-    as 31 MB, the sample's), and one pass over each table per wildcard prefix length,
-    about 1 s per 10 MB of tables and length (a dictionary has about 15 lengths)."""
-    return Need(BASE_MB + 12 * largest_mb,
+    (learnability.concepts.corpus_coverage): a part's count table at a time (two while
+    the next is read), its words as Python strings, ``COVERAGE_BYTES_PER_PARQUET_BYTE``
+    a byte of the largest table's Parquet file, and one pass over each table per wildcard
+    prefix length, about 1 s per 10 MB of tables and length (a dictionary has about 15
+    lengths)."""
+    return Need(BASE_MB + COVERAGE_BYTES_PER_PARQUET_BYTE * largest_mb,
                 STARTUP_MINUTES + 15 * counts_mb / 10 / 60, disk_mb=10)  # fmt: skip
 
 
+# bytes sample_documents holds a document (its lengths, order, cumulative sums, kept
+# tokens and their list): 36.0 measured by tracemalloc between 40,000 and 70,000
+# documents (tests/memory_probes.py's draw_peak), the whole peak 36-45 a document from
+# 20,000 up
+DRAW_BYTES_PER_DOCUMENT = 40
+
+
 def draw_need(tokens: float, lines: float, text_mb: float) -> Need:
-    """A corpus drawn down to a budget (learnability.corpus.sample.sample_documents): 32
-    bytes a document for its lengths, order and kept tokens, bounded here by 32 a line
-    (370 MB at Wikipedia's 11.5 M paragraphs; a document holds a line or more) above a
-    job's Python; two passes over the corpus and the half it writes:
+    """A corpus drawn down to a budget (learnability.corpus.sample.sample_documents):
+    ``DRAW_BYTES_PER_DOCUMENT`` for its lengths, order and kept tokens, bounded here by as
+    many a line (460 MB at Wikipedia's 11.5 M paragraphs; a document holds a line or
+    more) above a job's Python; two passes over the corpus and the half it writes:
     0.47 s at 3 M tokens, a peak of 154 MB (benchmarks/draw_corpus.py; 3x one plain
     pass), 0.3 s per M tokens kept here. Its output: at most the corpus."""
     millions = tokens / 1e6
-    return Need(BASE_MB + 32 * lines / 1e6, STARTUP_MINUTES + 0.3 * millions / 60,
+    return Need(BASE_MB + DRAW_BYTES_PER_DOCUMENT * lines / 1e6,
+                STARTUP_MINUTES + 0.3 * millions / 60,
                 disk_mb=text_mb)  # fmt: skip
 
 
@@ -194,6 +221,20 @@ def cooccurrence_entries(tokens: float) -> float:
 # GloVe's one bucket of co-occurrence entries in memory (768 MiB)
 TRAINER_BASE_MB = 200
 GLOVE_BUCKET_MB = 805
+# GloVe's end of training: W + W~ summed (float64) and made float32, 12 bytes a word and
+# dim above its parameters: 10.3-11.2 measured by tracemalloc (tests/memory_probes.py's
+# glove_peak, 2,500 to 5,000 words at dim 300 and 600, the entries' bytes taken off);
+# 13,617 MB measured at 1 M words x 300 where 4 bytes a dim modelled 11,937
+# (benchmarks/measurements/3m-words.csv)
+GLOVE_END_BYTES_PER_DIM = 12
+# a GloVe counting process's own Python (forked from the trainer): 248.6 MB peak resident
+# measured in a fresh Python that imports the trainer and counts a small member
+# (tests/memory_probes.py's fresh_python_rss_mb)
+GLOVE_COUNTING_PROCESS_MB = 250
+# a trainer without an analytic model: above its corpus-driven memory, the largest
+# training job the rehearsal measured (fastText's 3,186 MB at 173k words with 2 M n-gram
+# buckets: rehearsal.csv), which every trainer's peak there stayed below
+UNMODELLED_TRAINER_MB = 3200
 
 
 def training_memory_mb(
@@ -212,17 +253,18 @@ def training_memory_mb(
     - fastText (gensim): ``bucket`` n-gram vectors, and per word the input, output and
       final vectors and the vocabulary's vectors' gradients (16 x dim bytes).
     - GloVe (ours): training holds the weights and AdaGrad sums of both sides, float64
-      (32 x (dim + 1) bytes a word), the summed float32 vectors and one bucket of
-      entries; counting holds ``counting_mb`` shared by up to ``threads`` processes, each
-      with the vocabulary's index (about 100 bytes a word) and its own Python; the larger
-      of the two phases."""
+      (32 x (dim + 1) bytes a word), one bucket of entries, and at its end the vectors
+      summed in float64 and made float32 (12 x dim bytes a word); counting holds
+      ``counting_mb`` shared by up to ``threads`` processes, each with the vocabulary's
+      index (about 100 bytes a word) and its own Python; the larger of the two phases."""
     if method == "word2vec":
         return TRAINER_BASE_MB + words * (8 * dim + 500) / 1e6
     if method == "fasttext":
         return TRAINER_BASE_MB + (bucket * 4 * dim + words * 16 * dim) / 1e6
     if method == "glove":
-        training = words * (32 * (dim + 1) + 4 * dim + 100) / 1e6 + GLOVE_BUCKET_MB
-        counting = counting_mb + threads * (250 + words * 100 / 1e6)
+        per_word = 32 * (dim + 1) + GLOVE_END_BYTES_PER_DIM * dim + 100
+        training = words * per_word / 1e6 + GLOVE_BUCKET_MB
+        counting = counting_mb + threads * (GLOVE_COUNTING_PROCESS_MB + words * 100 / 1e6)
         return TRAINER_BASE_MB + max(training, counting)
     return None
 
@@ -256,7 +298,7 @@ def training_need(
     counting method's one pass at ``count_rate`` tokens/s per thread. Its memory: the
     analytic model of the method at its vocabulary of ``words``
     (:func:`training_memory_mb`), or for a method without one, its memory per corpus MB
-    above 4 GB plus GloVe's ``counting_mb``. Its outputs: the vectors and their
+    above ``UNMODELLED_TRAINER_MB`` plus GloVe's ``counting_mb``. Its outputs: the vectors and their
     vocabulary (at most twice the corpus where their size is not known). Its scratch:
     GloVe's co-occurrence shards at their peak (by entries or by tokens, the larger), or
     the plain-text copy that word2vec and fastText read."""
@@ -280,7 +322,7 @@ def training_need(
         tmp = PLAIN_PER_GZ * corpus_mb
     memory = training_memory_mb(method, words, dim, threads, counting_mb, bucket)
     if memory is None:
-        memory = 4000 + counting_mb + corpus_mb * mem_per_mb
+        memory = UNMODELLED_TRAINER_MB + counting_mb + corpus_mb * mem_per_mb
     # its outputs: the vectors and the vocabulary, where their size is known
     disk = vectors_mb(words, dim) + words * VOCAB_PARQUET_BYTES_PER_WORD / 1e6
     return Need(
