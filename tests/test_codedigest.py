@@ -363,3 +363,30 @@ def test_the_pipeline_modules_that_read_the_cost_models_are_the_sizing_modules()
 
     with pytest.raises(dataclasses.FrozenInstanceError):
         codedigest.module("learnability.pipeline.resources").imports = frozenset()
+
+
+def test_the_strings_that_may_name_a_key_and_the_prefixes_that_name_a_package():
+    # hand cases: a key is a short dotted lower-case name; a prefix an f-string's literal
+    # head that starts inside the package and ends at a dot
+    source = """
+A = "learnability.min_words"
+B = "corpora"
+C = "Hello, world"
+D = "a" * 3
+E = "x." + "y"
+F = "%s" % "z.z"
+G = "{}".format("learnability.C")
+LONG = "%s"
+H = f"learnability.analyses.{A}"
+I = f"learnability.corpus{A}"
+J = f"other.{A}"
+K = f"{A}.learnability."
+L = "learnability.embeddings.word2vec:train_word2vec"
+"""
+    source += f'M = "{"k" * 99}"\nN = "{"k" * 100}"\n'
+    m = codedigest.scan(source, "script.py")
+    # (an f-string's literal part is a string too; "x." and "learnability.C" are not keys)
+    assert m.keys == {"learnability.min_words", "corpora", "a", "y", "z.z", "k" * 99,
+                      "learnability.corpus"}  # fmt: skip
+    assert m.prefixes == {"learnability.analyses"}
+    assert "learnability.embeddings.word2vec" not in m.imports

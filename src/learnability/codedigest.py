@@ -61,8 +61,9 @@ SIZING = frozenset(f"{PACKAGE}.pipeline.{name}" for name in ("resources", "plann
 # they are followed only where a script imports them itself (the report's provenance
 # paragraph is the tables job's own content)
 RECORDING = frozenset(f"{PACKAGE}.{name}" for name in ("provenance", "codedigest"))
-# a registry's reference to a module, with or without the attribute after a colon
-_MODULE_STRING = re.compile(rf"^{PACKAGE}(?:\.\w+)+(?::\w+)?$")
+# a registry's reference to a module (a "module:function" is a dispatch target, not
+# followed: see the module doc)
+_MODULE_STRING = re.compile(rf"^{PACKAGE}(?:\.\w+)+$")
 # the one table of the config schema's defaults, digested by the keys a closure names
 SCHEMA_DEFAULTS = f"{PACKAGE}.schema_defaults"
 # a string that may be a config key ("learnability.C", "corpora")
@@ -144,15 +145,6 @@ def _strip_docstrings(tree: ast.AST) -> None:
                     node.body = body[1:] or [ast.Pass()]
 
 
-def normalised(source: str, path: str = "<source>") -> str:
-    """``source``'s syntax tree without docstrings, comments or positions: what it does,
-    not how it is written down."""
-    tree = ast.parse(source, filename=path)
-    _strip_docstrings(tree)
-    _strip_sizing(tree)
-    return ast.dump(tree, annotate_fields=False, include_attributes=False)
-
-
 def _lazy_getattr(tree: ast.Module) -> set[ast.AST]:
     """The nodes inside a module-level ``__getattr__`` (not followed: see the module doc)."""
     inside: set[ast.AST] = set()
@@ -200,13 +192,11 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if len(node.value) < 100 and _KEY_STRING.match(node.value):
                 keys.add(node.value)
-            # "module:function" is a dispatch target, not followed (see the module doc)
-            if _MODULE_STRING.match(node.value) and ":" not in node.value:
-                if module_path(node.value) is not None:
-                    imports.add(node.value)
+            if _MODULE_STRING.match(node.value) and module_path(node.value) is not None:
+                imports.add(node.value)
         elif isinstance(node, ast.JoinedStr) and node.values:
             head = node.values[0]
-            if isinstance(head, ast.Constant) and isinstance(head.value, str):
+            if isinstance(head, ast.Constant):  # an f-string's literal parts are str
                 prefix = head.value
                 if prefix.startswith(f"{PACKAGE}.") and prefix.endswith("."):
                     prefixes.add(prefix.rstrip("."))
