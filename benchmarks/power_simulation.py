@@ -35,11 +35,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 
 import numpy as np
 import pandas as pd
 
 import learnability
+from learnability.protocol.threads import limit_threads
 from learnability.statistics.power import concept_spread, detectable_auc
 from learnability.statistics.significance import (
     comparison_null,
@@ -48,15 +51,16 @@ from learnability.statistics.significance import (
 
 ALPHA, POWER, CONFIDENCE = 0.05, 0.8, 0.95
 WORDS, DIM, POOL, CLUSTERS = 4000, 50, 400, 80
-# the concept's strength a (members, size, method), from pilots at seed 0: its lists'
-# mean AUC near the detectable AUC that method reports (the shift takes the rest, and is
-# printed); rescaled_skew compares 200 splits' means, so it detects weaker concepts
+# the concept's strength a (members, size, method), interpolated from a run at seed 0:
+# its lists' mean AUC near the detectable AUC that method reports at CONCEPT_SPREAD 1.2
+# (the shift takes the rest, and is printed); rescaled_skew compares 200 splits' means,
+# so it detects weaker concepts
 STRENGTH = {
-    ("equal", 11, "auto"): 4.0, ("equal", 40, "auto"): 1.85, ("equal", 100, "auto"): 1.15,
-    ("unequal", 11, "auto"): 5.2, ("unequal", 40, "auto"): 2.3, ("unequal", 100, "auto"): 1.4,
-    ("equal", 11, "rescaled_skew"): 3.1, ("equal", 40, "rescaled_skew"): 1.5,
-    ("equal", 100, "rescaled_skew"): 0.95, ("unequal", 11, "rescaled_skew"): 3.8,
-    ("unequal", 40, "rescaled_skew"): 1.85, ("unequal", 100, "rescaled_skew"): 1.15,
+    ("equal", 11, "auto"): 4.1, ("equal", 40, "auto"): 1.8, ("equal", 100, "auto"): 1.09,
+    ("unequal", 11, "auto"): 5.1, ("unequal", 40, "auto"): 2.02, ("unequal", 100, "auto"): 1.16,
+    ("equal", 11, "rescaled_skew"): 3.5, ("equal", 40, "rescaled_skew"): 1.48,
+    ("equal", 100, "rescaled_skew"): 0.9, ("unequal", 11, "rescaled_skew"): 4.05,
+    ("unequal", 40, "rescaled_skew"): 1.6, ("unequal", 100, "rescaled_skew"): 0.92,
 }  # fmt: skip
 # weaker, for the bounds: about half the lists significant
 BOUND_STRENGTH = {11: 3.0, 40: 1.45, 100: 0.9}
@@ -96,7 +100,9 @@ def shifted_power(stat: np.ndarray, values: np.ndarray, at: float) -> float:
     return float(np.mean([empirical_pvalue(t, values)[1] <= ALPHA for t in shifted]))
 
 
-def power_row(got, method: str, size: int, members: str, settings: dict) -> dict:
+def power_row(
+    got, method: str, size: int, members: str, settings: dict, spreads: tuple = ()
+) -> dict:
     """The power at the detectable AUC that ``score()`` reported for these lists."""
     k_l = settings["iterations"]
     pv = got.pvalues
@@ -110,6 +116,8 @@ def power_row(got, method: str, size: int, members: str, settings: dict) -> dict
              - shifted_power(stat, values, reported - 0.005)) / 0.01  # fmt: skip
     mean_se = pv["auc"].std(ddof=1) / np.sqrt(n)
     se = np.sqrt(measured * (1 - measured) / n + (slope * mean_se) ** 2)
+    # the model's spread of 1, as the detectable AUC was reported before CONCEPT_SPREAD
+    at_one = detectable_auc(values, ALPHA, POWER)
     # the AUC 80 % of these lists reach: the critical value (the floor(alpha (R + 1))-th
     # largest random list's value) plus the lists' mean less their 20 % quantile
     crit = np.sort(values)[::-1][int(np.floor(ALPHA * (values.size + 1) + 1e-9)) - 1]
@@ -119,13 +127,43 @@ def power_row(got, method: str, size: int, members: str, settings: dict) -> dict
     # lists' (the rest is which members a list holds)
     split_var = got.iterations.groupby("list")["auc"].var().mean()
     split_ratio = float(split_var / got.null["auc_var"].mean())
+    # the power that the detectable AUC at each candidate spread would have had
+    candidates = {f"power_at_{s:g}": shifted_power(stat, values, detectable_auc(
+        values, ALPHA, POWER, s)) for s in spreads}  # fmt: skip
     return {
         "size": size, "members": members, "method": method, "used": used, "lists": n,
         "mean_auc": float(pv["auc"].mean()), "shift": reported - float(pv["auc"].mean()),
         "auc_detectable": reported, "power": measured, "power_se": float(se),
+        "auc_detectable_1": at_one, "power_1": shifted_power(stat, values, at_one),
         "auc_80": auc80, "spread": spread, "split_var_ratio": split_ratio,
         "auc_detectable_spread": detectable_auc(values, ALPHA, POWER, spread),
+        **candidates,
     }  # fmt: skip
+
+
+def power_cell(cell: tuple) -> dict:
+    """One power cell (size, members, method): its concept planted, its lists drawn and
+    scored; with ``save``, each list's statistic and the random lists' values (NPZ)."""
+    size, members, method, draws, seed, shared, settings, save, jobs, spreads = cell
+    x, u, words = embedding(seed)
+    # --shared-concept: every method on the auto cell's concept (the shift then takes
+    # rescaled_skew's lists 0.03-0.06 down)
+    strength = STRENGTH[members, size, "auto" if shared else method]
+    y = planted(x, u, strength, members, seed)
+    lists = draw_lists(words, size, draws, seed)
+    start = time.perf_counter()
+    with limit_threads(1) if jobs > 1 else nullcontext():
+        got = learnability.score((words, y), lists, **settings, **OFF, bound_groups=0,
+                                 pvalue_method=method)  # fmt: skip
+    row = power_row(got, method, size, members, settings, spreads)
+    row["seconds"] = round(time.perf_counter() - start)
+    if save:
+        used = str(got.pvalues["method"].iloc[0])
+        np.savez(f"{save}/power_{size}_{members}_{method}.npz",
+                 stat=got.pvalues["observed"].to_numpy(float),
+                 auc=got.pvalues["auc"].to_numpy(float),
+                 values=comparison_null(got.null, used, settings["iterations"]).values)  # fmt: skip
+    return row
 
 
 def bound_rows(got, size: int, members: str, settings: dict) -> dict:
@@ -182,7 +220,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--shared-concept", action="store_true",
                         help="score every method on the auto cell's concept")  # fmt: skip
-    parser.add_argument("--save", default=None, help="a folder for each list's bounds (CSV)")
+    parser.add_argument(
+        "--save", default=None, help="a folder for each list's bounds (CSV) and statistics (NPZ)"
+    )
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="power cells scored at once, one thread each")  # fmt: skip
+    parser.add_argument("--spreads", type=float, nargs="*", default=[],
+                        help="candidate spreads: the power at each's detectable AUC")  # fmt: skip
     parser.add_argument("--smoke", action="store_true", help="a toy size, seconds")
     args = parser.parse_args()
     settings = dict(iterations=200, null_lists=1000, null_iterations=10, seed=args.seed)
@@ -192,19 +236,16 @@ def main() -> None:
         settings.update(iterations=20, null_lists=1000, null_iterations=10)
     x, u, words = embedding(args.seed)
     start = time.perf_counter()
-    power, bounds = [], []
-    for size in args.sizes:
-        for members in args.members:
-            for method in args.methods:
-                # --shared-concept: every method on the auto cell's concept (the shift
-                # then takes rescaled_skew's lists 0.03-0.06 down)
-                strength = STRENGTH[members, size, "auto" if args.shared_concept else method]
-                y = planted(x, u, strength, members, args.seed)
-                lists = draw_lists(words, size, args.draws, args.seed)
-                got = learnability.score((words, y), lists, **settings, **OFF, bound_groups=0,
-                                         pvalue_method=method)  # fmt: skip
-                power.append(power_row(got, method, size, members, settings))
-                print(pd.DataFrame(power[-1:]).round(4).to_string(index=False), flush=True)
+    cells = [(size, members, method, args.draws, args.seed, args.shared_concept, settings,
+              args.save, args.jobs, tuple(args.spreads))
+             for size in args.sizes for members in args.members
+             for method in args.methods]  # fmt: skip
+    bounds = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        power = []
+        for row in pool.map(power_cell, cells):
+            power.append(row)
+            print(pd.DataFrame([row]).round(4).to_string(index=False), flush=True)
     for size in args.bound_sizes:
         y = planted(x, u, BOUND_STRENGTH[size], "unequal", args.seed)
         lists = draw_lists(words, size, args.bound_draws, args.seed + 1)

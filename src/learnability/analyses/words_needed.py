@@ -5,11 +5,12 @@ size serves them all), ``subsamples`` random subsets of m members are scored wit
 lists' own number of splits and tested as the lists are, against random lists of m
 words (their p-values by the run's ``random_lists`` settings and method, at level
 ``power.alpha``). The share that reach it is the power at m, measured; beside it, the
-smallest detectable AUC at m (:func:`learnability.statistics.power.detectable_auc`),
-which needs no subsample, and the subsets' mean AUC. Where the measured power crosses
-``power.power`` (:func:`words_for_power`) is how many words this concept needs in this
-embedding; where the mean AUC stays below the detectable one, more words would not
-help much.
+smallest detectable AUC at m (:func:`learnability.statistics.power.detectable_auc`, at
+the measured spread of a concept's lists,
+:data:`learnability.statistics.power.CONCEPT_SPREAD`), which needs no subsample, and the
+subsets' mean AUC. Where the measured power crosses ``power.power``
+(:func:`words_for_power`) is how many words this concept needs in this embedding; where
+the mean AUC stays below the detectable one, more words would not help much.
 
 Random lists of each size are scored once a job (uniform words; under frequency-matched
 non-members their non-members are matched to their own frequency profile), not a
@@ -67,7 +68,7 @@ def curve_rows(
     """One list's rows of the ``words_needed`` table; ``nulls`` caches each size's
     comparison across the lists of a job."""
     from learnability.protocol.splits import draw_splits, fit_splits
-    from learnability.statistics.power import detectable_auc
+    from learnability.statistics.power import CONCEPT_SPREAD, detectable_auc
     from learnability.statistics.significance import empirical_pvalue
 
     members = np.unique(np.asarray(members, dtype=np.int64))
@@ -105,7 +106,7 @@ def curve_rows(
                 "power_se": float(np.sqrt(share * (1 - share) / subsamples)),
                 "power_alpha": alpha,
                 "power_target": power,
-                "auc_detectable": detectable_auc(values, alpha, power),
+                "auc_detectable": detectable_auc(values, alpha, power, CONCEPT_SPREAD),
             }
         )
     return rows

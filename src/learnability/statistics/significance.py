@@ -15,7 +15,7 @@ from learnability.defaults import default
 from learnability.protocol.metrics import METRICS
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.adjust import adjust_pvalues
-from learnability.statistics.power import detectable_auc
+from learnability.statistics.power import CONCEPT_SPREAD, detectable_auc
 
 # For FPR lower is better: the paper's random(max) row reports the best random list per
 # metric, which for FPR is the smallest value.
@@ -508,6 +508,7 @@ def pvalues(
     iterations: pd.DataFrame | None = None,
     alpha: float = default("power.alpha"),
     power: float = default("power.power"),
+    spread: float = CONCEPT_SPREAD,
 ) -> pd.DataFrame:
     """One row per (list, embedding, negatives): the observed mean AUC against the null of
     random lists like it (``match_sizes``: the list's ``null_key``, i.e. its size, or its
@@ -520,8 +521,10 @@ def pvalues(
     (false discovery rate) or ``none``.
 
     ``auc_detectable`` is the smallest mean AUC that lists of this size would reach p <=
-    ``alpha`` at with probability ``power``, against these random lists
-    (:func:`learnability.statistics.power.detectable_auc`)."""
+    ``alpha`` at with probability ``power``, against these random lists, for lists whose
+    statistic spreads ``spread`` times as much as the random lists' (the measured
+    :data:`learnability.statistics.power.CONCEPT_SPREAD`;
+    :func:`learnability.statistics.power.detectable_auc`)."""
     if method == "truncated" and iterations is None:
         raise ValueError("method: truncated needs the lists' per-iteration table")
     if method not in PVALUE_METHODS:
@@ -584,7 +587,7 @@ def pvalues(
                 **compare_with_null(observed, values, mc_se, upper),
                 "power_alpha": alpha,
                 "power": power,
-                "auc_detectable": detectable_auc(values, alpha, power),
+                "auc_detectable": detectable_auc(values, alpha, power, spread),
             }
         )
     out = pd.DataFrame(rows)
