@@ -230,8 +230,9 @@ def test_a_new_config_key_reruns_only_the_code_that_reads_it(monkeypatch):
 
 
 def test_a_missing_module_is_named(tmp_path):
-    with pytest.raises(ModuleNotFoundError, match="learnability.nothing"):
+    with pytest.raises(ModuleNotFoundError) as err:
         codedigest.module("learnability.nothing")
+    assert str(err.value) == f"learnability.nothing: no such module in {codedigest.ROOT}"
 
 
 def _package_modules() -> list[str]:
@@ -281,6 +282,15 @@ def test_scans_read_back_from_the_cache_equal_fresh_ones_and_a_bad_cache_is_igno
     assert len(written) == 1
     codedigest._module.cache_clear()
     assert codedigest.module(name) == fresh  # read back
+    # read back indeed, not scanned again: an entry doctored on disk is what comes back,
+    # and it holds every field of the scan under its own name
+    entry = json.loads(written[0].read_text())
+    fields = ("imports", "prefixes", "libraries", "dispatches", "keys")
+    assert entry == {"digest": fresh.digest, **{k: sorted(getattr(fresh, k)) for k in fields}}
+    written[0].write_text(json.dumps({**entry, "digest": "doctored"}))
+    codedigest._module.cache_clear()
+    assert codedigest.module(name).digest == "doctored"
+    assert not list(written[0].parent.glob("*.tmp"))  # the atomic write left nothing
     written[0].write_text("{not json")
     codedigest._module.cache_clear()
     assert codedigest.module(name) == fresh  # a broken entry is scanned again
@@ -390,3 +400,92 @@ L = "learnability.embeddings.word2vec:train_word2vec"
                       "learnability.corpus"}  # fmt: skip
     assert m.prefixes == {"learnability.analyses"}
     assert "learnability.embeddings.word2vec" not in m.imports
+
+
+def test_a_packages_modules_are_what_pkgutil_finds_and_a_name_has_its_parents():
+    # pkgutil's walk of the installed package is the reference (a package named by its
+    # own name, not NAME.__init__); a module or nothing has none
+    import pkgutil
+
+    import learnability
+
+    for package in ("learnability", "learnability.corpus", "learnability.analyses"):
+        mod = __import__(package, fromlist=["__path__"])
+        walked = {m.name for m in pkgutil.walk_packages(mod.__path__, f"{package}.")}
+        assert set(codedigest._package_modules(package)) == walked | {package}, package
+    assert learnability.__name__ == "learnability"
+    assert codedigest._package_modules("learnability.codedigest") == []
+    assert codedigest._package_modules("learnability.nothing") == []
+    assert codedigest._parents("a.b.c.d") == ["a", "a.b", "a.b.c"]
+    assert codedigest._parents("a") == []
+
+
+def test_a_closure_skips_the_sizing_roots_and_follows_a_modules_prefix_imports():
+    import pkgutil
+
+    import learnability.analyses
+
+    assert codedigest.closure(["learnability.pipeline.resources"]) == []
+    assert codedigest.closure(["learnability.nothing"]) == []
+    # the analyses' registry imports its package by a prefix: every analysis module is
+    # in its closure, unless the caller dispatches over that package
+    analyses = {m.name for m in pkgutil.walk_packages(learnability.analyses.__path__,
+                                                      "learnability.analyses.")}  # fmt: skip
+    full = set(codedigest.closure(["learnability.analyses.registry"]))
+    assert analyses <= full
+    narrow = set(codedigest.closure(["learnability.analyses.registry"], ["learnability.analyses"]))
+    assert not analyses <= narrow and narrow < full
+
+
+def test_a_scripts_libraries_are_its_own_and_its_closures():
+    code = codedigest.code_of_source(
+        "import yaml\nfrom learnability.statistics import power\n", "script.py"
+    )
+    want = {"yaml"} | set(codedigest.module("learnability.statistics.power").libraries)
+    for name in code.modules:
+        want |= codedigest.module(name).libraries
+    assert {"yaml", "numpy", "scipy"} <= set(code.libraries) == want
+    with pytest.raises(Exception, match="frozen|assign"):
+        code.digest = ""
+
+
+def test_a_digest_is_sha256_over_names_and_module_digests_and_reads_defaults_by_key(
+    monkeypatch,
+):
+    # the format is part of every finished run (its outputs carry it): a change reruns
+    # every job of every user's run, so it is pinned here by its definition: the first 16
+    # hex of sha256 over "name NUL digest LF" in name order
+    import hashlib
+
+    names = ["learnability.protocol.evaluate", "learnability.errors"]
+    h = hashlib.sha256()
+    for name in sorted(names):
+        h.update(f"{name}\0{codedigest.module(name).digest}\n".encode())
+    assert codedigest.digest_of(names) == h.hexdigest()[:16]
+    # a module's code is in it; the defaults' table counts by the entries the others name
+    base = codedigest.digest_of([*names, codedigest.SCHEMA_DEFAULTS])
+    real = codedigest.module
+
+    def edited(name):
+        m = real(name)
+        if name == "learnability.errors":
+            import dataclasses
+
+            return dataclasses.replace(m, digest="0" * 64)
+        return m
+
+    monkeypatch.setattr(codedigest, "module", edited)
+    assert codedigest.digest_of([*names, codedigest.SCHEMA_DEFAULTS]) != base
+    monkeypatch.setattr(codedigest, "module", real)
+    table = codedigest._defaults_table(
+        codedigest.module_path(codedigest.SCHEMA_DEFAULTS).stat().st_mtime_ns
+    )
+    named = set().union(*(real(n).keys for n in names)) & table.keys()
+    unnamed = sorted(table.keys() - named)
+    assert named == {"learnability.min_words"} and unnamed
+    changed = {**table, unnamed[0]: "changed"}
+    monkeypatch.setattr(codedigest, "_defaults_table", lambda _: changed)
+    assert codedigest.digest_of([*names, codedigest.SCHEMA_DEFAULTS]) == base
+    changed = {**table, "learnability.min_words": 7}
+    monkeypatch.setattr(codedigest, "_defaults_table", lambda _: changed)
+    assert codedigest.digest_of([*names, codedigest.SCHEMA_DEFAULTS]) != base

@@ -384,10 +384,10 @@ class Code:
     modules: tuple[str, ...]
     digest: str
     libraries: tuple[str, ...]
-    dispatched: tuple[str, ...] = ()
+    dispatched: tuple[str, ...]
 
 
-def code_of_source(source: str, path: str = "<script>") -> Code:
+def code_of_source(source: str, path: str) -> Code:
     """The package code a script (or any module outside the package) runs."""
     top = scan(source, Path(path).stem, path)
     roots = set(top.imports)
