@@ -700,6 +700,18 @@ def test_a_dumps_skips_are_counted_by_the_names_its_reader_gives_and_its_lines_k
     assert dict(stats["skipped"]) == {"non_article_namespace": 1, "redirect": 0,
                                       "shorter_than_1_tokens": 0}  # fmt: skip
     assert text.decode().splitlines() == [first, second, ""]  # "": the document's end
+    # an article under min_article_tokens is named by its title, as a table's row by its
+    # id (and only such documents: the talk page and the redirect are counted, not named)
+    pages += [page("Stub & co", "two words"), page("R", "#REDIRECT [[A]]", redirect="A"),
+              page("Stub 2", "one")]  # fmt: skip
+    dump = write_dump(tmp_path / "e.xml.bz2", pages)
+    out = tmp_path / "short"
+    out.mkdir()
+    stats = extract_corpus([dump], out / "text.txt.gz", out / "stats.json", min_article_tokens=3,
+                           source="mediawiki", options=SourceOptions())  # fmt: skip
+    assert stats["skipped_ids"] == {"shorter_than_3_tokens": ["Stub & co", "Stub 2"]}
+    assert dict(stats["skipped"]) == {"non_article_namespace": 1, "redirect": 1,
+                                      "shorter_than_3_tokens": 2}  # fmt: skip
 
 
 def test_which_files_may_be_cut_and_which_settings_a_format_reads():

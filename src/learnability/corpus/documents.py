@@ -29,11 +29,11 @@ class Document:
     group (a table's group column: a party, a decade) if any."""
 
     text: str
+    # what names it to the user where it is left out: a table's id column, a text
+    # document's file (or file:line), a wiki page's title
+    id: str | None
     skip: str | None = None
     group: str | None = None
-    # what names it to the user where it is left out: a table's id column, a text
-    # document's file (or file:line)
-    id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -218,15 +218,15 @@ def read_mediawiki(
 ) -> Iterator[Document]:
     """A MediaWiki export's pages as documents: an article's prose (its markup stripped,
     file and category links by the wiki's own namespace names), other namespaces' pages
-    and redirects skipped with their reason."""
+    and redirects skipped with their reason; each named by its title."""
     drop = drop_prefixes(read_namespaces(path))
     for page in iter_pages(path, progress_every):
         if page.ns != 0:
-            yield Document("", skip="non_article_namespace")
+            yield Document("", skip="non_article_namespace", id=page.title)
         elif is_redirect(page):
-            yield Document("", skip="redirect")
+            yield Document("", skip="redirect", id=page.title)
         else:
-            yield Document(strip_wikitext(page.text, drop))
+            yield Document(strip_wikitext(page.text, drop), id=page.title)
 
 
 SKIPPED_IDS_SHOWN = 20
