@@ -102,13 +102,39 @@ def _top_level_spans(source: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _without_annotations(source: str) -> str | None:
+    """``source``'s syntax tree with its variables' annotations blanked (mutmut mutates
+    no argument's or return's); None where it does not parse."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign):
+            node.annotation = ast.Constant(None)
+    return ast.dump(tree)
+
+
+def annotations_only(source: str, mutated: str) -> bool:
+    """Whether ``mutated`` differs from ``source`` in annotations alone, in a module whose
+    annotations are never evaluated (``from __future__ import annotations``: they stay
+    strings, which no code of the package reads as types): no test can tell such a
+    mutant from the module, so it is not run (mutmut 3 does not make them)."""
+    future = "from __future__ import annotations" in source.splitlines()
+    return future and _without_annotations(source) == _without_annotations(mutated) is not None
+
+
 def mutants_of(module: str, source: str) -> tuple[list[Mutant], list[tuple[int, int]]]:
     """Every mutant mutmut makes of ``source``, in the module's order, each with the
     lines it changes (found by diffing, so that a mutant is named by its text and not by
     a line number that any edit above it shifts); and the 1-based line ranges left
     unmutated. mutmut's parser (parso 0.8) does not know every syntax of Python 3.11
     (parenthesised context managers): where the module does not parse, each top-level
-    statement is mutated on its own, and those that do not parse either are left out."""
+    statement is mutated on its own, and those that do not parse either are left out.
+    Mutants of annotations alone are left out where they are never evaluated
+    (:func:`annotations_only`)."""
     import parso
 
     lines = source.splitlines()
@@ -127,6 +153,8 @@ def mutants_of(module: str, source: str) -> tuple[list[Mutant], list[tuple[int, 
                         for c in chunks]  # fmt: skip
     out = []
     for mutated in sources:
+        if annotations_only(source, mutated):
+            continue
         new = mutated.splitlines()
         blocks = [b for b in difflib.SequenceMatcher(None, lines, new, autojunk=False)
                   .get_opcodes() if b[0] != "equal"]  # fmt: skip

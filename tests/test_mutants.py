@@ -29,6 +29,23 @@ def test_the_mutants_of_a_hand_written_function_are_mutmuts_three():
         assert m.source == SOURCE.replace(m.before, m.after)
 
 
+def test_mutants_of_annotations_alone_are_left_out_where_annotations_are_never_evaluated():
+    # by hand: mutmut makes a variable's annotation's `|` `&`, its value 1 2 and None (and
+    # leaves an argument's and a return's annotation alone); under the future import the
+    # annotation's mutant is left out
+    body = textwrap.dedent("""\
+        def f(x: int | None) -> int | None:
+            y: int | None = 1
+            return y
+        """)
+    future = "from __future__ import annotations\n\n" + body
+    every = sorted(m.after.strip() for m in mutants.mutants_of("m.py", body)[0])
+    assert every == ["y: int & None = 1", "y: int | None = 2", "y: int | None = None"]
+    kept = sorted(m.after.strip() for m in mutants.mutants_of("m.py", future)[0])
+    assert kept == every[1:]
+    assert mutants.annotations_only(future, future.replace("= 1", "= 2")) is False
+
+
 def test_a_module_parso_cannot_read_is_mutated_statement_by_statement():
     # parenthesised context managers (Python 3.10) are beyond mutmut's parser
     source = textwrap.dedent("""\
