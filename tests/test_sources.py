@@ -290,7 +290,10 @@ def _bad_cases(tmp: Path) -> dict[str, tuple[list[Path], str, dict, str]]:
     empty = tmp / "empty.txt"
     empty.write_text("")
     return {
-        "undecodable": ([undecodable], "text", {}, f"{undecodable}:2: byte 0xe9 is not UTF-8"),
+        "undecodable": ([undecodable], "text", {}, f"{undecodable}:2: byte 0xe9 is not UTF-8; "
+                        "convert the file to UTF-8 (iconv -f <its encoding> -t UTF-8)"),
+        "undecodable file": ([undecodable], "text", {"document": "file"},
+                             f"{undecodable}:2: byte 0xe9 is not UTF-8; convert"),
         "no column": ([no_column], "jsonl", {}, f"{no_column}:1: no column 'text'; set "
                       "dump.text_column to the column holding it (this file has: body)"),
         "bad json": ([bad_json], "jsonl", {}, f"{bad_json}:2: the JSON is cut or malformed "
@@ -321,6 +324,20 @@ def test_bad_input_is_one_line_naming_the_file_the_line_and_the_fix(tmp_path):
         message = str(err.value)
         assert message.startswith(said) and "\n" not in message, (name, message)
         assert not any(out.iterdir()), (name, list(out.iterdir()))  # nothing partial
+    # a part of a file names a line by the byte it starts at ("first line\n": 11 bytes)
+    from learnability.corpus.documents import read_lines, read_text
+
+    undecodable = tmp_path / "latin1.txt"
+    with pytest.raises(InputError) as err:
+        list(read_lines(undecodable, (0, 100)))
+    assert str(err.value) == (f"{undecodable}:byte 11: byte 0xe9 is not UTF-8; convert the "
+                              "file to UTF-8 (iconv -f <its encoding> -t UTF-8)")  # fmt: skip
+    # a byte-order mark is not text: a whole file's, a first line's, a first part's
+    marked = tmp_path / "bom.txt"
+    marked.write_text("\ufeffone two\nthree\n", encoding="utf-8")
+    assert read_text(marked) == "one two\nthree\n"
+    assert list(read_lines(marked)) == [(1, "one two"), (2, "three")]
+    assert list(read_lines(marked, (0, 100))) == [("byte 0", "one two"), ("byte 11", "three")]
     # a folder without a file of that source; a path that is neither
     with pytest.raises(InputError, match="no csv file in this folder"):
         source_files(tmp_path / "out", "csv")
