@@ -287,6 +287,13 @@ def _bad_cases(tmp: Path) -> dict[str, tuple[list[Path], str, dict, str]]:
     not_parquet.write_text("not a parquet file")
     corrupt = tmp / "cut.jsonl.gz"
     corrupt.write_bytes(gzip.compress(b'{"text": "a b c"}\n' * 1000)[:-40])
+    import zstandard
+
+    packed = zstandard.ZstdCompressor().compress(b'{"text": "a b c"}\n' * 1000)
+    half = len(packed) // 2
+    corrupt_zst = tmp / "flipped.jsonl.zst"  # 20 bytes inverted in its middle
+    corrupt_zst.write_bytes(packed[:half] + bytes(b ^ 0xFF for b in packed[half : half + 20])
+                            + packed[half + 20 :])  # fmt: skip
     empty = tmp / "empty.txt"
     empty.write_text("")
     return {
@@ -308,6 +315,8 @@ def _bad_cases(tmp: Path) -> dict[str, tuple[list[Path], str, dict, str]]:
         "parquet column": ([parquet], "parquet", {}, f"{parquet}: no column 'text'"),
         "not parquet": ([not_parquet], "parquet", {}, f"{not_parquet}: not a readable Parquet"),
         "corrupt": ([corrupt], "jsonl", {}, f"{corrupt}: the file cannot be decompressed"),
+        "corrupt zst": ([corrupt_zst], "jsonl", {},
+                        f"{corrupt_zst}: the file cannot be decompressed (zstd"),
         "empty": ([empty], "text", {}, f"{empty}: no document found"),
         "missing": ([tmp / "gone.txt"], "text", {}, f"{tmp / 'gone.txt'}: no such file"),
     }  # fmt: skip
@@ -323,6 +332,9 @@ def test_bad_input_is_one_line_naming_the_file_the_line_and_the_fix(tmp_path):
                            source=source, options=SourceOptions(**options))  # fmt: skip
         message = str(err.value)
         assert message.startswith(said) and "\n" not in message, (name, message)
+        if name.startswith("corrupt"):  # the library's own words between, then the fix
+            fix = "); it is corrupt or truncated, or its suffix names the wrong compression"
+            assert message.endswith(fix), message
         assert not any(out.iterdir()), (name, list(out.iterdir()))  # nothing partial
     # a part of a file names a line by the byte it starts at ("first line\n": 11 bytes)
     from learnability.corpus.documents import read_lines, read_text
@@ -479,6 +491,82 @@ def test_a_paragraph_is_read_by_the_one_part_its_first_line_starts_in(tmp_path):
         assert parts[0] + parts[1] == whole, (cut, parts)
     # named by the byte their first line starts at (3 of the BOM, 12, 9, 2, 4)
     assert [w for w, _ in read_paragraphs(path, (0, size))][1] == "byte 30"
+
+
+def _paragraphs_by_hand(data: bytes) -> list[tuple[str, str]]:
+    """The reference for a part's reading: ``data``'s paragraphs (runs of lines that are
+    not whitespace alone, by str.isspace) named by the byte their first line starts at,
+    from the bytes' own line offsets (a leading byte-order mark is no text)."""
+    out, held, first, offset = [], [], 0, 0
+    for raw in [x + b"\n" for x in data.split(b"\n")[:-1]] + [data.split(b"\n")[-1]]:
+        line = raw.decode("utf-8").removeprefix("\ufeff" if offset == 0 else "").rstrip("\r\n")
+        if line.strip():  # str.strip(): whitespace as str.isspace has it
+            first = first if held else offset
+            held.append(line)
+        elif held:
+            out.append((f"byte {first}", "\n".join(held)))
+            held = []
+        offset += len(raw)
+    if held:
+        out.append((f"byte {first}", "\n".join(held)))
+    return out
+
+
+def test_parts_cut_anywhere_read_the_paragraphs_named_by_hand_even_across_long_lines(tmp_path):
+    """Cut into two or three parts near every line's end (and inside 64 KiB lines), the
+    parts read each paragraph once, named by the byte it starts at, as counted by hand:
+    whitespace lines of ASCII separators, of U+00A0 and U+2000 (non-ASCII bytes, 0x80
+    among them), one of 70,000 spaces and one of 70,000 letters (the look back before a
+    cut reads 64 KiB at a time), a byte-order mark and \r\n ends."""
+    from learnability.corpus.documents import read_paragraphs
+
+    # (the 70,000 letters before the long blank lines: a look back that went astray past
+    # 64 KiB would land in them)
+    lines = ["\ufeffopening line", "goes on", " \t", "second", "\u00a0", "third \u00e9",
+             "\u2000", "\x1c\x1d", "y" * 70_000 + " z", "fourth", " " * 70_000,
+             "\u00a0" + " " * 70_000, "fifth " + "x" * 70_000, "tail", "", "\u2000 ",
+             "last"]  # fmt: skip
+    data = "\r\n".join(lines).encode("utf-8")
+    path = tmp_path / "p.txt"
+    path.write_bytes(data)
+    want = _paragraphs_by_hand(data)
+    assert [t.split()[0][:6] for _, t in want] == ["openin", "second", "third", "yyyyyy",
+                                                   "fifth", "last"]  # fmt: skip
+    assert list(read_paragraphs(path, (0, len(data)))) == want
+    ends = [i + 1 for i, b in enumerate(data) if b == ord("\n")]
+    cuts = sorted({c for e in ends for c in range(e - 3, e + 4) if 0 <= c <= len(data)}
+                  | {0, 1, 2, 3, 70_000, 100_000, 150_000, 200_000, len(data)})  # fmt: skip
+    for cut in cuts:
+        got = [p for r in ((0, cut), (cut, len(data))) for p in read_paragraphs(path, r)]
+        assert got == want, cut
+    for a, b in zip(cuts[::7], cuts[3::7], strict=False):
+        got = [p for r in ((0, a), (a, b), (b, len(data))) for p in read_paragraphs(path, r)]
+        assert got == want, (a, b)
+
+
+def test_parts_of_small_files_cut_at_every_byte_read_the_paragraphs_named_by_hand(tmp_path):
+    """The look back before a cut at the file's start: a one-letter first line, a first
+    line of a byte-order mark and spaces (blank), a mark inside the file (text, not
+    whitespace: only the first line's is dropped), and empty lines at the start."""
+    from learnability.corpus.documents import read_paragraphs
+
+    files = ["x\npara\n\nnext", "\ufeff  \npara one\n\n two", "a\n\ufeff \nb\n\nc",
+             "\n\n\nfirst\n \nsecond\n", "\ufeff\nq\nr"]  # fmt: skip
+    for n, text in enumerate(files):
+        data = text.encode("utf-8")
+        path = tmp_path / f"f{n}.txt"
+        path.write_bytes(data)
+        want = _paragraphs_by_hand(data)
+        for cut in range(len(data) + 1):
+            got = [p for r in ((0, cut), (cut, len(data))) for p in read_paragraphs(path, r)]
+            assert got == want, (text, cut)
+    # an undecodable byte is reported once, by the part that reads its line: the next
+    # part looks back at that line (text, not blank: its paragraph goes on) without error
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b" \xe9\nnext\n\nlast\n")  # a space and a bad byte: looked at decoded
+    assert list(read_paragraphs(path, (3, 14))) == [("byte 9", "last")]
+    with pytest.raises(InputError, match=r"bad.txt:byte 0: byte 0xe9 is not UTF-8"):
+        list(read_paragraphs(path, (0, 3)))
 
 
 def test_a_large_paragraph_text_is_cut_into_parts_that_join_to_the_whole(tmp_path):

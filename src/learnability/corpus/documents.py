@@ -172,38 +172,38 @@ def read_paragraphs(
     one read to its end past ``end`` (a file cut into parts at any byte: each paragraph
     is read by exactly one part, as each line is by :func:`read_lines`); named by the
     byte their first line starts at."""
-    held: list[str] = []
-    first: int | str = 0
+    held: list[tuple[int | str, str]] = []  # the paragraph's lines, with where each is
     if byte_range is None:
         for number, line in read_lines(path):
-            if is_blank(line):
-                if held:
-                    yield first, "\n".join(held)
-                    held = []
-            else:
-                first = first if held else number
-                held.append(line)
+            if not is_blank(line):
+                held.append((number, line))
+            elif held:
+                yield _joined(held)
+                held = []
         if held:
-            yield first, "\n".join(held)
+            yield _joined(held)
         return
     start, end = byte_range
     continuing = None  # whether the part's first line goes on a paragraph begun before it
     for position, line in _lines_from(path, start):
-        if continuing is None:
-            continuing = position > 0 and not _blank_before(path, position)
+        if continuing is None:  # (at the file's start the look back finds no line: blank)
+            continuing = not _blank_before(path, position)
         if is_blank(line):
             continuing = False
             if held:
-                yield first, "\n".join(held)
+                yield _joined(held)
                 held = []
         elif not continuing:  # (a paragraph of the part before: it reads it to its end)
-            if not held:
-                if position >= end:
-                    return
-                first = f"byte {position}"
-            held.append(line)
+            if not held and position >= end:
+                return
+            held.append((f"byte {position}", line))
     if held:
-        yield first, "\n".join(held)
+        yield _joined(held)
+
+
+def _joined(held: list[tuple[int | str, str]]) -> tuple[int | str, str]:
+    """A paragraph: where its first line is, its lines joined by newlines."""
+    return held[0][0], "\n".join(line for _, line in held)
 
 
 # bytes that are whitespace to str.isspace; any other ASCII byte makes a line not blank
