@@ -96,7 +96,14 @@ def _overlap_law(a: np.ndarray, b: np.ndarray, bins: np.ndarray) -> np.ndarray:
     return np.concatenate([[1.0], 1 - np.cumsum(pmf)[:-1]])
 
 
-def reference(x: np.ndarray, lists: dict, bins: np.ndarray) -> dict:
+def _fpc(profile: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Each bin's share of the covariance of a random list's mean, by the
+    finite-population factor: profile_j (n_j - profile_j) / (n_j - 1), normalised."""
+    w = profile * (size - profile) / (size - 1)
+    return w / w.sum()
+
+
+def reference(x: np.ndarray, lists: dict, bins: np.ndarray, tv: float | None = None) -> dict:
     """Every ordered pair's tests written from the module's claims in plain numpy/scipy:
     z the mean of A's members outside B less what a random list of their profile drawn
     outside B has; v B's unit mean less its profile's; the null covariance of z the bins'
@@ -106,7 +113,9 @@ def reference(x: np.ndarray, lists: dict, bins: np.ndarray) -> dict:
     members come from); alignment (z.v)^2 / (z'C^+ z v'C_out v) with its Beta(1/2,
     (rank - 1)/2) tail; the overlap's tail; and the pair's p-value, the null probability
     that the smaller of the two is at most the observed one: 1 - (1 - F(t)) (1 - t), F(t)
-    the largest overlap tail at most t."""
+    the largest overlap tail at most t. ``tv``: the covariance's and the spread's weights
+    are A's whole profile's where they are within ``tv`` of its members outside B's in
+    total variation (None: never)."""
     u, rank = _unit(x)
     n = len(x)
     k = bins.max() + 1
@@ -129,8 +138,10 @@ def reference(x: np.ndarray, lists: dict, bins: np.ndarray) -> dict:
         z = u[own].mean(0) - prof @ out_means / own.size
         v = u[rb].mean(0) - np.bincount(bins[rb], minlength=k) @ means / rb.size
         v /= np.linalg.norm(v)
-        w = prof * (size - prof) / (size - 1)
-        w = w / w.sum()
+        w = _fpc(prof, size)
+        whole = _fpc(np.bincount(bins[ra], minlength=k), size)
+        if tv is not None and np.abs(w - whole).sum() / 2 <= tv:
+            w = whole
         c = sum(wc * cc for wc, cc in zip(w, cov, strict=True))
         vv = sum(w[c_] * (u[outside][bins[outside] == c_] @ v).var() for c_ in range(k))
         # a squared cosine, at most 1 (v's variance outside B can be below v'Cv by more
@@ -361,3 +372,209 @@ def test_planted_shared_directions_and_nested_lists_are_found(seed):
     np.testing.assert_allclose(off["p_adjusted"].to_numpy(), holm(off["p_value"].to_numpy()),
                                rtol=1e-12)  # fmt: skip
     assert not table.loc[table["list_a"] == table["list_b"], "entangled"].any()
+
+
+# --- boundaries and edges (make mutants' survivors) ---------------------------------------
+
+
+def _tails_by_enumeration(sizes, a_counts, b_counts) -> np.ndarray:
+    """P(S >= s), s = 0 ... sum(a_counts) + 1, by listing every list of ``a_counts`` words
+    per bin of ``sizes`` rows and counting the members it shares with B, the first
+    ``b_counts`` rows of each bin."""
+    per_bin = [
+        [sum(r < b for r in chosen) for chosen in itertools.combinations(range(size), a)]
+        for size, a, b in zip(sizes, a_counts, b_counts, strict=True)
+    ]
+    shares = np.array([sum(p) for p in itertools.product(*per_bin)])
+    return np.array([np.mean(shares >= s) for s in range(sum(a_counts) + 2)])
+
+
+def test_lists_that_must_share_have_the_hypergeometric_law():
+    """Where A takes more of a bin than B leaves out (it must share), exactly what B leaves
+    out, all of a bin, and s = 0: the overlap's p-value (each s) and its tails (several B
+    at once, past the support) against scipy's hypergeometric (one bin) and an
+    enumeration of every list (two bins). A p-value is at most 1 also where the pmf's
+    rounding sums to 1 + 2e-16 (5 rows, B 3 of them, A 4: at least 2 shared)."""
+    from scipy import special
+
+    from learnability.analyses.entanglement_null import _overlap_tails
+
+    log_fact = special.gammaln(np.arange(100) + 1.0)
+    cases = [(10, 7, 5), (50, 45, 10), (3, 3, 3), (10, 5, 5), (10, 5, 6), (5, 3, 4), (1, 1, 1)]
+    for total, marked, draws in cases:
+        law = stats.hypergeom(total, marked, draws)
+        for shared in range(min(marked, draws) + 2):
+            got = _overlap_p(shared, np.array([draws]), np.array([marked]), np.array([total]))
+            assert 0.0 <= got <= 1.0, (total, marked, draws, shared, got)
+            assert got == pytest.approx(law.sf(shared - 1), rel=1e-9, abs=1e-15), (
+                total, marked, draws, shared)  # fmt: skip
+        b_rows = np.arange(total + 1)[:, None]  # every B size at once
+        got = _overlap_tails(np.array([draws]), b_rows, np.array([total]), log_fact, draws + 2)
+        for row, (b,) in zip(got, b_rows, strict=True):
+            want = stats.hypergeom(total, b, draws).sf(np.arange(draws + 3) - 1)
+            np.testing.assert_allclose(row, want, rtol=1e-9, atol=1e-13, err_msg=str((total, b)))
+    sizes, a_counts = (6, 5), (4, 3)
+    b_rows = np.array([[6, 5], [3, 0], [2, 4], [5, 3], [0, 0], [1, 5], [6, 0]])
+    got = _overlap_tails(np.array(a_counts), b_rows, np.array(sizes), log_fact, 8)
+    for row, b in zip(got, b_rows, strict=True):
+        want = _tails_by_enumeration(sizes, a_counts, b)
+        np.testing.assert_allclose(row, want, atol=1e-12, err_msg=str(b))
+        for shared in range(9):
+            p = _overlap_p(shared, np.array(a_counts), b, np.array(sizes))
+            assert p == pytest.approx(want[shared], abs=1e-12), (b, shared)
+
+
+def test_the_bins_weights_are_the_finite_population_factors_by_hand():
+    """profile_j (n_j - profile_j) / (n_j - 1), normalised: a bin of 2 rows drawn once
+    weighs 1 x 1 / 1 = 1 against 2 x 8 / 9 = 16/9 for 2 of 10; a bin drawn whole weighs
+    nothing; one row of 5 (1 x 4 / 4) with a bin drawn whole is all the weight; where
+    no bin varies (each drawn whole or not at all), the profile's shares."""
+    from learnability.analyses.entanglement_null import _fpc_weights
+
+    cases = [
+        ([1, 2], [2, 10], [9 / 25, 16 / 25]),
+        ([3, 2], [3, 10], [0, 1]),
+        ([1, 3], [5, 3], [1, 0]),
+        ([3, 0], [3, 5], [1, 0]),
+        ([1, 0], [1, 5], [1, 0]),
+        ([2, 1], [2, 1], [2 / 3, 1 / 3]),
+    ]
+    for profile, n, want in cases:
+        got = _fpc_weights(np.array(profile), np.array(n, dtype=float))
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, err_msg=str(profile))
+
+
+def test_p_overlap_at_or_below_t_is_zero_where_no_tail_is():
+    """Where the overlap's p-value takes only the values 1 and 0.25 (at most one member can
+    be shared: the tails 1, 0.25, 0, 0), P(p_overlap <= 0.1) is 0, so the pair's p-value is
+    t itself (not Sidak's 1 - (1 - t)^2); at t = 0.3 it is 0.25, at t = 0.25 too."""
+    from learnability.analyses.entanglement_null import _attainable_below, _combine
+
+    tails = np.array([[1.0, 0.25, 0.0, 0.0]] * 3)
+    t = np.array([0.1, 0.3, 0.25])
+    below = _attainable_below(tails, t)
+    np.testing.assert_array_equal(below, [0.0, 0.25, 0.25])
+    p = _combine(np.ones(3), t, below)
+    np.testing.assert_allclose(p, [0.1, 1 - 0.75 * 0.7, 1 - 0.75 * 0.75], rtol=1e-12)
+
+
+def test_the_bins_moments_are_numpy_s_across_blocks():
+    """65,836 rows (two blocks of the sums: 65,536 a block), three bins, the first two with
+    rows in both blocks and the third a single row: the counts by hand, and each bin's
+    unit whitened rows' mean and covariance against numpy's (eigh whitening, np.cov)."""
+    from learnability.analyses.entanglement_null import bin_moments
+
+    rng = np.random.default_rng(3)
+    n, d = 65_536 + 300, 3
+    x = rng.standard_normal((n, d)) @ rng.standard_normal((d, d)) + 2.0
+    bins = np.where(np.arange(n) % 3 == 0, 0, 1)
+    bins[65_600] = 2
+    got = bin_moments(x, Whitening.of(x), bins)
+    assert got.counts.tolist() == [21_946, 43_889, 1] and got.rank == d
+    u, _ = _unit(x)
+    for j in range(3):
+        np.testing.assert_allclose(got.means[j], u[bins == j].mean(axis=0), atol=1e-9)
+        want = np.cov(u[bins == j].T, bias=True).reshape(d, d)
+        np.testing.assert_allclose(got.covariances[j], want, atol=1e-9)
+
+
+def test_a_row_at_the_mean_stays_a_zero_row():
+    """A row equal to the rows' mean (exactly: the rows are symmetric about 0) whitens to
+    zero and stays zero, not NaN: its bin's mean is the other rows' sum over 3."""
+    from learnability.analyses.entanglement_null import bin_moments, unit_rows
+
+    x = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 2.0], [0.0, -2.0], [0.0, 0.0]])
+    white = Whitening.of(x)
+    u = unit_rows(x, np.arange(5), white)
+    np.testing.assert_array_equal(u[4], [0.0, 0.0])
+    np.testing.assert_allclose(u[:4], [[1, 0], [-1, 0], [0, 1], [0, -1]], atol=1e-12)
+    moments = bin_moments(x, white, np.array([0, 0, 1, 1, 1]))
+    np.testing.assert_allclose(moments.means, [[0, 0], [0, 0]], atol=1e-12)
+    np.testing.assert_allclose(moments.covariances[1], [[0, 0], [0, 2 / 3]], atol=1e-12)
+
+
+def test_the_direction_is_tested_from_two_members_outside_b():
+    """Against :func:`reference` (uniform words): A with exactly 2 members outside B has a
+    direction test, with 1 the overlap alone (p_value = p_overlap); a list sharing exactly
+    one member; and an empty list, whose every pair has p-value 1 and no direction."""
+    x, _ = embedding(5, n=1500, d=8)
+    rng = np.random.default_rng(2)
+    pool = rng.permutation(len(x))
+    b = pool[:40]
+    lists = {"b": b, "two": np.concatenate([b[:5], pool[100:102]]),
+             "one": np.concatenate([b[:5], pool[102:103]]),
+             "shares_one": np.concatenate([b[:1], pool[200:230]]), "c": pool[300:330]}  # fmt: skip
+    got = pair_pvalues(x, lists | {"empty": np.array([], dtype=np.int64)}, Whitening.of(x))
+    want = reference(x, lists, np.zeros(len(x), dtype=np.int64))
+    for key in ("alignment", "p_direction", "p_overlap", "p_value"):
+        # (the reference's overlap tails are 1 - a cumulative sum: absolute errors 1e-16)
+        np.testing.assert_allclose(getattr(got, key)[:5, :5], want[key], rtol=1e-6, atol=1e-14,
+                                   err_msg=key)  # fmt: skip
+    assert np.isfinite(got.p_direction[1, 0]) and np.isnan(got.p_direction[2, 0])
+    assert got.p_value[2, 0] == got.p_overlap[2, 0] < 1
+    assert np.isfinite(got.p_direction[3, 0]) and got.p_overlap[3, 0] < 1
+    assert (got.p_value[5, :5] == 1).all() and (got.p_value[:5, 5] == 1).all()
+    assert np.isnan(got.p_direction[5]).all() and np.isnan(got.p_direction[:, 5]).all()
+
+
+def test_the_whole_profile_s_covariance_is_taken_within_0_1_in_total_variation():
+    """Frequency-matched bins (443 and 309 rows first): A has 20 words of each; B6 shares
+    6 of A's first-bin words, B7 7: the weights of A's members outside B are 0.085 and
+    0.102 from A's whole profile's in total variation (by hand), one on each side of 0.1;
+    every pair against :func:`reference` taking A's whole profile's weights within 0.1,
+    and the two choices differ at both pairs (so either side taken wrongly fails)."""
+    x, counts = embedding(5, n=1500, d=8)
+    bins = frequency_bins(counts, 4)
+    size = np.bincount(bins)
+    rng = np.random.default_rng(4)
+    first, second = (rng.permutation(np.flatnonzero(bins == j)) for j in (0, 1))
+    a = np.concatenate([first[:20], second[:20]])
+    rest = rng.permutation(np.setdiff1d(np.arange(len(x)), a))
+    lists = {"a": a, "b6": np.concatenate([first[:6], rest[:30]]),
+             "b7": np.concatenate([first[:7], rest[30:60]])}  # fmt: skip
+    whole = _fpc(np.array([20, 20, 0, 0]), size)
+    tvs = [np.abs(_fpc(np.array([20 - s, 20, 0, 0]), size) - whole).sum() / 2 for s in (6, 7)]
+    assert 0.08 < tvs[0] < 0.1 < tvs[1] < 0.11, tvs
+    got = pair_pvalues(x, lists, Whitening.of(x), bins)
+    want = reference(x, lists, bins, tv=0.1)
+    for key in ("alignment", "p_direction", "p_value"):
+        np.testing.assert_allclose(getattr(got, key), want[key], rtol=1e-6, err_msg=key)
+    own, taken = reference(x, lists, bins)["alignment"], reference(x, lists, bins, tv=1.0)
+    for j in (1, 2):
+        assert abs(own[0, j] / taken["alignment"][0, j] - 1) > 1e-3
+
+
+@pytest.mark.parametrize(("n", "exact"), [(277, True), (276, False)])
+def test_the_overlap_s_tails_are_computed_to_depth_256(n, exact):
+    """Two bins: A takes 266 of the first's n rows and 10 of the second's 100, B 266 of
+    the first's: they must share 2 x 266 - n members. n = 277: at least 255, and the
+    pair's p-value needs P(S >= 256) (scipy's hypergeometric), the deepest tail computed:
+    1 - (1 - P(S >= 256)) (1 - t). n = 276: at least 256, it would need P(S >= 257), past
+    the depth: the bound, Sidak's 1 - (1 - t)^2. (t is p_direction, between that tail and
+    1 here: the overlap's p-value is 1.)"""
+    x = np.random.default_rng(0).standard_normal((n + 100, 5))
+    bins = np.repeat([0, 1], [n, 100])
+    a, b = np.concatenate([np.arange(266), np.arange(n, n + 10)]), np.arange(n - 266, n)
+    got = pair_pvalues(x, {"a": a, "b": b}, Whitening.of(x), bins)
+    tail = stats.hypergeom(n, 266, 266).sf(2 * 266 - n)  # P(S >= the least + 1)
+    t = got.p_direction[0, 1]
+    assert got.p_overlap[0, 1] == 1 and tail <= t < 1, (tail, t)
+    sidak, law = 1 - (1 - t) ** 2, 1 - (1 - tail) * (1 - t)
+    assert got.p_value[0, 1] == pytest.approx(law if exact else sidak, rel=1e-9)
+    assert abs(sidak - law) > 0.01
+
+
+def test_the_results_are_frozen():
+    """The tests of every pair and the bins' moments cannot be reassigned."""
+    import dataclasses
+
+    from learnability.analyses.entanglement_null import bin_moments
+
+    x = np.random.default_rng(0).standard_normal((50, 3))
+    white = Whitening.of(x)
+    tests = pair_pvalues(x, {"a": np.arange(5), "b": np.arange(3, 9)}, white)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tests.p_value = tests.p_overlap
+    moments = bin_moments(x, white, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        moments.rank = 1

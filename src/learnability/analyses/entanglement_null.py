@@ -96,7 +96,7 @@ def unit_rows(x: np.ndarray, rows, white: Whitening) -> np.ndarray:
     """``x[rows]`` whitened and scaled to unit length (a zero row stays zero)."""
     z = (np.asarray(x[rows], dtype=np.float64) - white.mean) @ white.inverse_root
     norm = np.linalg.norm(z, axis=1, keepdims=True)
-    return z / np.where(norm > 0, norm, 1.0)
+    return np.divide(z, norm, out=np.zeros_like(z), where=norm > 0)
 
 
 def bin_moments(x: np.ndarray, white: Whitening, bins: np.ndarray | None) -> BinMoments:
@@ -105,8 +105,8 @@ def bin_moments(x: np.ndarray, white: Whitening, bins: np.ndarray | None) -> Bin
     n, d = x.shape
     rank = whitening_rank(white)
     bins = np.zeros(n, dtype=np.int64) if bins is None else np.asarray(bins)
-    k = int(bins.max()) + 1
-    counts = np.bincount(bins, minlength=k)
+    counts = np.bincount(bins)
+    k = counts.size
     sums, cross = np.zeros((k, d)), np.zeros((k, d, d))
     for rows in blocks(n):
         z = unit_rows(x, rows, white)
@@ -123,8 +123,6 @@ def bin_moments(x: np.ndarray, white: Whitening, bins: np.ndarray | None) -> Bin
 
 def _unit_sum(x: np.ndarray, rows: np.ndarray, white: Whitening) -> np.ndarray:
     """The sum of ``rows``' unit whitened vectors."""
-    if rows.size == 0:
-        return np.zeros(x.shape[1])
     return unit_rows(x, np.sort(rows), white).sum(axis=0)
 
 
@@ -167,9 +165,10 @@ def _overlap_p(
                     - log_fact[n] + log_fact[n - draws]).sum()  # fmt: skip
         return float(-np.expm1(log_none))
     pmf = np.ones(1)
-    for n_b, k_b, draws in zip(n, b_counts, a_counts, strict=True):
-        if draws and k_b:
-            pmf = np.convolve(pmf, _hypergeom_pmf(int(n_b), int(k_b), int(draws), log_fact))
+    for j in np.flatnonzero(b_counts):  # a bin without B's rows shares none
+        pmf = np.convolve(
+            pmf, _hypergeom_pmf(int(n[j]), int(b_counts[j]), int(a_counts[j]), log_fact)
+        )
     return float(min(1.0, max(pmf[shared:].sum(), 0.0)))
 
 
@@ -178,7 +177,8 @@ def _fpc_weights(profile: np.ndarray, n: np.ndarray) -> np.ndarray:
     for a list with ``profile`` words per bin drawn without replacement from bins of ``n``
     rows: ``profile_j (n_j - profile_j) / (n_j - 1)``, normalised (a bin drawn nearly whole
     varies less than its share of the list; with one bin it is a scale, which the
-    alignment does not see)."""
+    alignment does not see); where no bin varies (each drawn whole or not at all), the
+    profile's shares."""
     profile = np.asarray(profile, dtype=float)
     w = profile * np.clip(n - profile, 0.0, None) / np.maximum(n - 1.0, 1.0)
     total = w.sum()
@@ -192,9 +192,11 @@ def _overlap_tails(
     ``a_counts`` words per bin shares with each B (rows of ``b_counts``): the per-bin
     hypergeometric pmfs up to ``depth``, convolved and truncated (exact for s <= depth).
     The tails are 1 - the cumulative pmf, so their absolute error is about 1e-16."""
-    x = np.arange(depth + 1)[None, None, :]
-    a = np.asarray(a_counts, dtype=np.int64)[None, :, None]
     b = np.asarray(b_counts, dtype=np.int64)[:, :, None]
+    out = np.zeros((b.shape[0], depth + 1))
+    out[:, 0] = 1.0
+    x = np.arange(out.shape[1])[None, None, :]
+    a = np.asarray(a_counts, dtype=np.int64)[None, :, None]
     total = np.asarray(n, dtype=np.int64)[None, :, None]
     ok = (x <= np.minimum(a, b)) & (a - x <= total - b)
 
@@ -203,10 +205,8 @@ def _overlap_tails(
 
     log = (lf(b) - lf(x) - lf(b - x) + lf(total - b) - lf(a - x) - lf(total - b - a + x)
            - lf(total) + lf(a) + lf(total - a))  # fmt: skip
-    pmf = np.where(ok, np.exp(np.where(ok, log, 0.0)), 0.0)
-    out = np.zeros((b.shape[0], depth + 1))
-    out[:, 0] = 1.0
-    for j in np.flatnonzero(np.asarray(a_counts) > 0):
+    pmf = np.exp(log, out=np.zeros_like(log), where=ok)
+    for j in np.flatnonzero(a_counts):
         top = int(min(a_counts[j], np.asarray(b_counts)[:, j].max(), depth))
         conv = out * pmf[:, j, :1]
         for s in range(1, top + 1):
@@ -214,15 +214,15 @@ def _overlap_tails(
         out = conv
     tails = np.ones_like(out)
     tails[:, 1:] = 1.0 - np.cumsum(out, axis=1)[:, :-1]
-    return np.clip(tails, 0.0, 1.0)
+    return np.maximum(tails, 0.0)  # at most 1: the pmf is not negative
 
 
 def _attainable_below(tails: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Per row, P(p_overlap <= t): the largest overlap tail at most ``t`` (an overlap
     p-value takes only the values of its tails, each with exactly that probability), or
     ``t`` itself, an upper bound, where every tail computed exceeds it (the depth ran out)."""
-    below = np.where(tails <= t[:, None], tails, -1.0).max(axis=1)
-    return np.where(below >= 0, below, t)
+    attained = tails <= t[:, None]
+    return np.where(attained.any(axis=1), np.where(attained, tails, 0.0).max(axis=1), t)
 
 
 def _combine(p_overlap: np.ndarray, p_direction: np.ndarray, below: np.ndarray) -> np.ndarray:
@@ -236,30 +236,29 @@ def _combine(p_overlap: np.ndarray, p_direction: np.ndarray, below: np.ndarray) 
 
 
 class _Solver:
-    """z' C^-1 z for C = sum_b w_b Cov_b / sum_b w_b, with the Cholesky factors of the
-    last :data:`KEPT` weights kept (a cache of every pair's would hold two d x d matrices
-    a pair)."""
+    """z' C^-1 z for C = sum_b w_b Cov_b (the weights of :func:`_fpc_weights`, summing to
+    1), with the Cholesky factors of the last :data:`KEPT` weights kept (a cache of every
+    pair's would hold two d x d matrices a pair)."""
 
     KEPT = 4
 
     def __init__(self, moments: BinMoments):
         self.m = moments
-        self.kept: dict[tuple, tuple] = {}
+        self.kept: dict[bytes, tuple] = {}
 
     def form(self, weights: np.ndarray, z: np.ndarray) -> np.ndarray:
         """z' C^-1 z per row of z (2-D), C the weights' covariance."""
-        share = weights / weights.sum()
-        key = tuple(share.round(12))  # one bin (uniform words): always the same C
+        key = weights.tobytes()  # one bin (uniform words): always the same C
         if key not in self.kept:
-            c = np.tensordot(share, self.m.covariances, axes=1)
+            c = np.tensordot(weights, self.m.covariances, axes=1)
             # a ridge far below the spread: whitened vectors lie in C's range, so it
             # changes nothing there and keeps a rank-deficient C factorisable
-            ridge = 1e-10 * max(np.trace(c) / c.shape[0], 1e-300)
+            ridge = 1e-10 * max(np.trace(c) / len(c), 1e-300)
             if len(self.kept) >= self.KEPT:
                 self.kept.pop(next(iter(self.kept)))
-            self.kept[key] = linalg.cho_factor(c + ridge * np.eye(c.shape[0]))
+            self.kept[key] = linalg.cho_factor(c + ridge * np.eye(len(c)))
         inv = linalg.cho_solve(self.kept[key], z.T).T
-        return (z * inv).sum(axis=-1)
+        return (z * inv).sum(axis=1)
 
 
 def pair_pvalues(
@@ -283,11 +282,9 @@ def pair_pvalues(
     # it, and over the bins its sum
     units, bin_sums = {}, {}
     for name, r in rows.items():
-        s = np.zeros((k, d))
-        units[name] = unit_rows(x, r, white) if r.size else np.zeros((0, d))
-        if r.size:
-            np.add.at(s, row_bins[r], units[name])
-        bin_sums[name] = s
+        units[name] = unit_rows(x, r, white)
+        bin_sums[name] = np.zeros((k, d))
+        np.add.at(bin_sums[name], row_bins[r], units[name])
     sums = {name: s.sum(axis=0) for name, s in bin_sums.items()}
     n_bins = moments.counts.astype(float)
     b_counts = np.array([counts[b] for b in names])
