@@ -3,6 +3,7 @@
     .venv/bin/python tests/mutants.py run                      # every configured module
     .venv/bin/python tests/mutants.py run statistics/power.py --max-minutes 60
     .venv/bin/python tests/mutants.py list corpus/sources.py   # the mutants, not run
+    .venv/bin/python tests/mutants.py recheck corpus/sources.py  # its survivors, again
     .venv/bin/python tests/mutants.py report                   # report + docs' score table
 
 Each mutant is one small change to one module (mutmut 2.5.1's operators, used as a
@@ -520,6 +521,44 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_recheck(args) -> int:
+    """The survivors a module's last run recorded, each run again against the tests of
+    HEAD (or of the working tree): which a new test kills, which survive, which the code
+    no longer makes. A quick check while killing survivors; it writes no result (the
+    score is the run's: `run` again once the tests are done)."""
+    config = load_config()
+    equivalents = load_equivalents()
+    WORK.mkdir(exist_ok=True)
+    lock = (WORK / "recheck.lock").open("w")  # its own copy: it may run beside `run`
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(f"another `mutants.py recheck` holds {WORK / 'recheck.lock'}") from None
+    copy = WORK / "work" / "recheck"
+    commit = copy_repo(copy, args.tree)
+    for module in args.modules or list(config["modules"]):
+        recorded, _ = classify(module, Results(module).data.get("results", {}), equivalents)
+        alive = {mid for mid, r in recorded.items() if r["status"] == "survived"}
+        source = (copy / PACKAGE / module).read_text()
+        mutants, _ = mutants_of(module, source)
+        tests = config["modules"][module]["tests"]
+        found = 0
+        for n, (mid, m) in enumerate(zip(mutant_ids(mutants), mutants, strict=True)):
+            if mid not in alive:
+                continue
+            found += 1
+            path = copy / PACKAGE / module
+            write_source(path, m.source, 2 + n)
+            try:
+                status, seconds, _ = run_tests(copy, tests, args.timeout)
+            finally:
+                write_source(path, source, int(time.time()))
+            print(f"{module}:{m.line} {mid} {status} ({seconds:.1f} s)\n{m.diff}", flush=True)
+        print(f"{module}: {len(alive)} survivors recorded, {found} rerun at {commit}, "
+              f"{len(alive) - found} no longer made", flush=True)  # fmt: skip
+    return 0
+
+
 def cmd_list(args) -> int:
     for module in args.modules or list(load_config()["modules"]):
         source = (REPO / PACKAGE / module).read_text()
@@ -654,13 +693,18 @@ def main() -> int:
     run.add_argument("--factor", type=float, default=3, help=argparse.SUPPRESS)
     run.add_argument("--max-minutes", type=float, default=None,
                      help="start no mutant after this long; rerun to go on")  # fmt: skip
+    re_ = sub.add_parser("recheck", help="rerun the recorded survivors; writes no result")
+    re_.add_argument("modules", nargs="*")
+    re_.add_argument("--tree", action="store_true", help="the working tree's tests")
+    re_.add_argument("--timeout", type=float, default=300, help="seconds a mutant may take")
     lst = sub.add_parser("list", help="print the mutants of modules, without running them")
     lst.add_argument("modules", nargs="*")
     sub.add_parser("report", help=f"write {REPORT.relative_to(REPO)} and the docs' table")
     args = parser.parse_args()
     started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     print(f"mutants {args.command}, {started}", flush=True)
-    return {"run": cmd_run, "list": cmd_list, "report": cmd_report}[args.command](args)
+    commands = {"run": cmd_run, "recheck": cmd_recheck, "list": cmd_list, "report": cmd_report}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":
