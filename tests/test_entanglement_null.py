@@ -495,26 +495,49 @@ def test_a_row_at_the_mean_stays_a_zero_row():
 
 def test_the_direction_is_tested_from_two_members_outside_b():
     """Against :func:`reference` (uniform words): A with exactly 2 members outside B has a
-    direction test, with 1 the overlap alone (p_value = p_overlap); a list sharing exactly
-    one member; and an empty list, whose every pair has p-value 1 and no direction."""
+    direction test (sharing 5 members, and sharing none), with 1 the overlap alone
+    (p_value = p_overlap); a list sharing exactly one member; and an empty list (first),
+    whose every pair has p-value 1 and no direction, the others' tests unchanged."""
     x, _ = embedding(5, n=1500, d=8)
     rng = np.random.default_rng(2)
     pool = rng.permutation(len(x))
     b = pool[:40]
     lists = {"b": b, "two": np.concatenate([b[:5], pool[100:102]]),
              "one": np.concatenate([b[:5], pool[102:103]]),
-             "shares_one": np.concatenate([b[:1], pool[200:230]]), "c": pool[300:330]}  # fmt: skip
-    got = pair_pvalues(x, lists | {"empty": np.array([], dtype=np.int64)}, Whitening.of(x))
+             "shares_one": np.concatenate([b[:1], pool[200:230]]), "c": pool[300:330],
+             "pair": pool[400:402]}  # fmt: skip
+    got = pair_pvalues(x, {"empty": np.array([], dtype=np.int64)} | lists, Whitening.of(x))
     want = reference(x, lists, np.zeros(len(x), dtype=np.int64))
     for key in ("alignment", "p_direction", "p_overlap", "p_value"):
         # (the reference's overlap tails are 1 - a cumulative sum: absolute errors 1e-16)
-        np.testing.assert_allclose(getattr(got, key)[:5, :5], want[key], rtol=1e-6, atol=1e-14,
+        np.testing.assert_allclose(getattr(got, key)[1:, 1:], want[key], rtol=1e-6, atol=1e-14,
                                    err_msg=key)  # fmt: skip
-    assert np.isfinite(got.p_direction[1, 0]) and np.isnan(got.p_direction[2, 0])
-    assert got.p_value[2, 0] == got.p_overlap[2, 0] < 1
-    assert np.isfinite(got.p_direction[3, 0]) and got.p_overlap[3, 0] < 1
-    assert (got.p_value[5, :5] == 1).all() and (got.p_value[:5, 5] == 1).all()
-    assert np.isnan(got.p_direction[5]).all() and np.isnan(got.p_direction[:, 5]).all()
+    p_dir = got.p_direction[1:, 1:]  # in the order of lists
+    assert np.isfinite(p_dir[1, 0]) and np.isnan(p_dir[2, 0])
+    assert got.p_value[3, 1] == got.p_overlap[3, 1] < 1
+    assert np.isfinite(p_dir[3, 0]) and got.p_overlap[4, 1] < 1
+    assert np.isfinite(p_dir[5, [0, 4]]).all() and (got.p_overlap[6, 1:6] == 1).all()
+    assert (got.p_value[0, 1:] == 1).all() and (got.p_value[1:, 0] == 1).all()
+    assert np.isnan(got.p_direction[0]).all() and np.isnan(got.p_direction[:, 0]).all()
+
+
+def test_a_bin_with_one_row_outside_b():
+    """Frequency-matched bins (443, 309, 375, 373 rows): B takes all but one row of the
+    second bin and A that row, 10 words of the first bin and 3 of B's: every pair
+    against :func:`reference` (the rows outside B in that bin: one, its mean that row)."""
+    x, counts = embedding(5, n=1500, d=8)
+    bins = frequency_bins(counts, 4)
+    rng = np.random.default_rng(6)
+    first, second = (rng.permutation(np.flatnonzero(bins == j)) for j in (0, 1))
+    b = np.concatenate([second[1:], first[:20]])
+    lists = {"a": np.concatenate([second[:1], first[20:30], b[:3]]), "b": b,
+             "c": first[40:60]}  # fmt: skip
+    got = pair_pvalues(x, lists, Whitening.of(x), bins)
+    want = reference(x, lists, bins, tv=0.1)
+    for key in ("alignment", "p_direction", "p_overlap", "p_value"):
+        np.testing.assert_allclose(getattr(got, key), want[key], rtol=1e-6, atol=1e-14,
+                                   err_msg=key)  # fmt: skip
+    assert np.isfinite(got.alignment[0, 1])
 
 
 def test_the_whole_profile_s_covariance_is_taken_within_0_1_in_total_variation():

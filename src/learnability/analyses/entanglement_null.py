@@ -292,7 +292,8 @@ def pair_pvalues(
     left = np.maximum(n_bins[None, :] - b_counts, 1.0)
     outside = (n_bins[None, :, None] * moments.means[None] - np.array(
         [bin_sums[b] for b in names])) / left[:, :, None]  # fmt: skip
-    # B's direction: its members' mean against what a random list of its profile has
+    # B's direction: its members' sum against what a random list of its profile has (its
+    # length cancels: the alignment is a squared cosine, and the spread along it a square)
     directions = np.full((len(names), d), np.nan)
     # and each bin's variance along it over the rows outside B, where a random A's
     # members outside B come from: B's own rows lie far along B's direction, so without
@@ -300,12 +301,10 @@ def pair_pvalues(
     # and the whole bin's variance made the test conservative (0.85 of its level at 1e-3)
     spread = np.zeros((len(names), k))
     for j, b in enumerate(names):
-        size = max(rows[b].size, 1)
-        v = sums[b] / size - counts[b] @ moments.means / size
-        norm = np.linalg.norm(v)
-        if norm == 0:
-            continue
-        v = directions[j] = v / norm
+        v = sums[b] - counts[b] @ moments.means
+        if not v.any():
+            continue  # an empty B: no direction
+        directions[j] = v
         squares = n_bins * (np.einsum("d,kde,e->k", v, moments.covariances, v)
                             + (moments.means @ v) ** 2)  # fmt: skip
         own = np.bincount(row_bins[rows[b]], weights=(units[b] @ v) ** 2, minlength=k)
@@ -316,7 +315,7 @@ def pair_pvalues(
     def aligned(weights: np.ndarray, z: np.ndarray, v: np.ndarray, vv: np.ndarray):
         zz = solver.form(weights, z)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.minimum((z * v).sum(axis=-1) ** 2 / (zz * vv), 1.0)
+            out = np.minimum((z * v).sum(axis=1) ** 2 / (zz * vv), 1.0)
         return np.where((zz > 0) & (vv > 0), out, np.nan)
 
     # shared members of every ordered pair at once (a sparse incidence product)
@@ -342,7 +341,7 @@ def pair_pvalues(
             if j == i:
                 continue
             b = names[j]
-            shared = np.intersect1d(rows[a], rows[b], assume_unique=True)
+            shared = np.intersect1d(rows[a], rows[b])
             p_overlap[i, j] = _overlap_p(
                 shared.size, counts[a], counts[b], moments.counts, log_fact
             )
