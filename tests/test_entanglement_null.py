@@ -567,6 +567,26 @@ def test_the_whole_profile_s_covariance_is_taken_within_0_1_in_total_variation()
         assert abs(own[0, j] / taken["alignment"][0, j] - 1) > 1e-3
 
 
+def test_a_pair_at_exactly_0_1_in_total_variation_takes_the_whole_profile():
+    """Two bins of 10 rows; A has 4 and 2 of them, B shares 2 of A's first: the weights are
+    (4 x 6, 2 x 8) / 9 -> 0.6, 0.4 for A's whole profile and 0.5, 0.5 for its members
+    outside B (by hand), 0.1 apart in total variation, exactly so in floating point too:
+    at the boundary A's whole profile's covariance is taken (against :func:`reference`),
+    and the other choice would give another alignment."""
+    x = np.random.default_rng(4).standard_normal((20, 3))
+    bins = np.repeat([0, 1], 10)
+    lists = {"a": np.array([0, 1, 2, 3, 10, 11]), "b": np.array([2, 3, 4, 5, 6, 12, 13, 14])}
+    whole, own = _fpc(np.array([4, 2]), np.array([10, 10])), _fpc(np.array([2, 2]), 10)
+    np.testing.assert_allclose([whole, own], [[0.6, 0.4], [0.5, 0.5]], rtol=1e-15)
+    assert np.abs(own - whole).sum() / 2 == 0.1
+    got = pair_pvalues(x, lists, Whitening.of(x), bins)
+    want = reference(x, lists, bins, tv=0.1)
+    for key in ("alignment", "p_direction", "p_value"):
+        np.testing.assert_allclose(getattr(got, key), want[key], rtol=1e-6, err_msg=key)
+    other = reference(x, lists, bins)["alignment"][0, 1]
+    assert abs(other / got.alignment[0, 1] - 1) > 1e-3
+
+
 @pytest.mark.parametrize(("n", "exact"), [(277, True), (276, False)])
 def test_the_overlap_s_tails_are_computed_to_depth_256(n, exact):
     """Two bins: A takes 266 of the first's n rows and 10 of the second's 100, B 266 of

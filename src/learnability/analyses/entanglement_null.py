@@ -332,11 +332,12 @@ def pair_pvalues(
     for i, a in enumerate(names):
         m_a = rows[a].size
         weights_a = _fpc_weights(counts[a], n_bins)
-        # every B at once as if it shared no member with A; a pair that does is redone
+        # every B that shares no member with A at once; a pair that shares is done apart
+        apart = usable & (shared_counts[i] == 0)
         if m_a >= MIN_OWN:
-            z = sums[a] / m_a - np.einsum("j,bjd->bd", counts[a].astype(float), outside) / m_a
-            alignment[i, usable] = aligned(weights_a, z[usable], directions[usable],
-                                           spread[usable] @ weights_a)  # fmt: skip
+            chance = np.einsum("j,bjd->bd", counts[a].astype(float), outside[apart])
+            alignment[i, apart] = aligned(weights_a, (sums[a] - chance) / m_a,
+                                          directions[apart], spread[apart] @ weights_a)  # fmt: skip
         for j in np.flatnonzero(shared_counts[i]):
             if j == i:
                 continue
@@ -347,7 +348,6 @@ def pair_pvalues(
             )
             own = counts[a] - np.bincount(row_bins[shared], minlength=k)
             m = int(own.sum())
-            alignment[i, j] = np.nan
             if m >= MIN_OWN and usable[j]:
                 z = (sums[a] - _unit_sum(x, shared, white)) / m - own @ outside[j] / m
                 # C: the profile's of A's members outside B; where that profile is
