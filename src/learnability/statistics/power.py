@@ -10,19 +10,20 @@ that mean: its statistic is ``auc + spread (V - mean(V))``, V one random list's 
 (``spread`` 1 by default). Its power is then the share of random lists above
 ``mean(V) + (critical - auc) / spread``, and the
 smallest detectable AUC the mean at which that share reaches ``power``
-(:func:`detectable_auc`): about the null's mean plus (z_alpha + z_power) of its SDs.
+(:func:`detectable_auc`): about the null's mean plus (z_alpha + spread z_power) of its
+SDs.
 
 At ``spread`` 1 the model assumes that a concept's lists spread about their mean as
-random lists of their size spread about theirs. They spread more (an independent
-simulation measured 1.0-1.4 times, more with more words, with unequal members and under
-``rescaled_skew``), and the detectable AUC at spread 1 is then optimistic (0.72-0.78 of
-lists detected at 40 and 100 words, not 0.80). The reported detectable AUC (the p-values'
-``auc_detectable``, the words-needed table's) therefore takes :data:`CONCEPT_SPREAD`, a
-spread chosen from that measurement (``benchmarks/power_simulation.py``,
-docs/explanation/power.md). :func:`concept_spread` estimates one list's spread from its
-jackknife, but overstates it. The bounds do not make the assumption: they resample the
-list's own members (:func:`jackknife_bound`, computed by
-:mod:`learnability.analyses.bounds`).
+random lists of their size spread about theirs. They mostly spread more (an independent
+simulation measured 0.93-1.35 times, least for 11 words alike, most with unequal members
+under ``rescaled_skew``), and the detectable AUC at spread 1 was then mostly optimistic
+(0.705-0.832 of lists detected, 22 of 24 cells below 0.80). The reported detectable AUC
+(the p-values' ``auc_detectable``, the words-needed table's) therefore takes
+:data:`CONCEPT_SPREAD`, a spread chosen from that measurement
+(``benchmarks/power_simulation.py``, docs/explanation/power.md). :func:`concept_spread`
+estimates one list's spread from its jackknife, but overstates it. The bounds do not make
+the assumption: they resample the list's own members (:func:`jackknife_bound`, computed
+by :mod:`learnability.analyses.bounds`).
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ import numpy as np
 from scipy import stats as st
 
 # The spread (SD ratio of a concept's lists' statistic to the random lists') at which the
-# reported detectable AUC is computed: chosen from benchmarks/power_simulation.py, which
-# measured spreads of 0.98-1.37 (11, 40 and 100 words, equal and unequal members,
-# truncated and rescaled_skew); at 1.2 every cell's power was 0.76-0.84
-# (docs/explanation/power.md has the tables and commands).
+# reported detectable AUC is computed: chosen from benchmarks/power_simulation.py (11, 40
+# and 100 words, equal and unequal members, truncated and rescaled_skew, two embeddings),
+# the median of its 24 measured spreads (1.19; 0.93-1.35) and the best of 1.0-1.3 on the
+# first embedding; at 1.2 the cells' power was 0.765-0.842 there and 0.742-0.862 on the
+# second (docs/explanation/power.md has the tables and commands).
 CONCEPT_SPREAD = 1.2
 
 
