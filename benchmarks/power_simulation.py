@@ -29,9 +29,9 @@ detectable AUC when each list's spread is estimated from its own jackknife
 (``power.concept_spread``: the median over the lists), against the concept's measured
 spread.
 
-    .venv/bin/python benchmarks/power_simulation.py --jobs 2    # about 20 min on 2 cores
+    .venv/bin/python benchmarks/power_simulation.py --jobs 2    # power and bounds
     .venv/bin/python benchmarks/power_simulation.py --bound-sizes --draws 400 --jobs 2 \
-        --spreads 1 1.1 1.2 1.3                                  # the docs' table, 26 min
+        --spreads 1 1.1 1.2 1.3 [--seed 1]    # the docs' tables: 20 and 24 min on 2 busy cores
     .venv/bin/python benchmarks/power_simulation.py --smoke      # seconds; figures mean nothing
 """
 
