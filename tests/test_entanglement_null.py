@@ -607,6 +607,48 @@ def test_the_overlap_s_tails_are_computed_to_depth_256(n, exact):
     assert abs(sidak - law) > 0.01
 
 
+def test_lists_sharing_a_hundred_members_by_chance():
+    """Three lists of 200 of 400 words (uniform): a pair shares about 100 members by chance,
+    so its overlap's tails are needed about 100 deep; every pair against
+    :func:`reference`, and at least one pair's p-value is the null law with the overlap's
+    tail below its t, not Sidak's bound."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((400, 5))
+    lists = {name: rng.choice(400, 200, replace=False) for name in "abc"}
+    got = pair_pvalues(x, lists, Whitening.of(x))
+    want = reference(x, lists, np.zeros(400, dtype=np.int64))
+    for key in ("alignment", "p_direction", "p_overlap", "p_value"):
+        np.testing.assert_allclose(getattr(got, key), want[key], rtol=1e-6, err_msg=key)
+    t = np.fmin(got.p_overlap, got.p_direction)
+    assert (got.p_value < 1 - (1 - t) ** 2 - 1e-3).any()
+
+
+def test_the_ridge_is_far_below_the_spread_in_300_dimensions():
+    """1,500 words in 300 dimensions (a frequency-matched profile of 4 bins): the
+    alignments against :func:`reference` (numpy's pseudo-inverse, no ridge) to 1e-7, the
+    ridge scaled to C's mean variance, not to the dimension (which moved them by 1e-5)."""
+    x, counts = embedding(9, n=1500, d=300)
+    bins = frequency_bins(counts, 4)
+    pool = np.random.default_rng(0).permutation(len(x))
+    lists = {"a": pool[:40], "b": np.concatenate([pool[:3], pool[40:100]]), "c": pool[100:130]}
+    got = pair_pvalues(x, lists, Whitening.of(x), bins)
+    want = reference(x, lists, bins, tv=0.1)
+    np.testing.assert_allclose(got.alignment, want["alignment"], rtol=1e-7)
+
+
+def test_an_alignment_is_at_most_1():
+    """Two bins of 10 rows, A 4 + 2 of them, B sharing 2: the spread along B's direction of
+    the few rows outside B is below z's share of it, so (z.v)^2 / (z'C^-1 z v'Cv) passes 1;
+    the alignment is a squared cosine, 1 at most (its Beta tail 0), as the reference."""
+    x = np.random.default_rng(0).standard_normal((20, 3))
+    bins = np.repeat([0, 1], 10)
+    lists = {"a": np.array([0, 1, 2, 3, 10, 11]), "b": np.array([2, 3, 4, 5, 6, 12, 13, 14])}
+    got = pair_pvalues(x, lists, Whitening.of(x), bins)
+    want = reference(x, lists, bins, tv=0.1)
+    assert got.alignment[0, 1] == want["alignment"][0, 1] == 1.0
+    assert got.p_direction[0, 1] == 0.0 and np.nanmax(got.alignment) <= 1.0
+
+
 def test_the_results_are_frozen():
     """The tests of every pair and the bins' moments cannot be reassigned."""
     import dataclasses
