@@ -369,9 +369,17 @@ def test_the_registry_names_each_source_once_with_its_reader():
 
 
 def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp_path):
-    from learnability.corpus.sources import corpus_parts, min_document_tokens, source_options
+    from learnability.corpus.sources import (
+        corpus_plan,
+        min_document_tokens,
+        piece_files,
+        source_options,
+    )
     from learnability.errors import ConfigError
     from learnability.pipeline.config import load_schema
+
+    def corpus_parts(dump: dict) -> dict[str, list[str]]:  # each part's files
+        return {part: piece_files(pieces) for part, pieces in corpus_plan(dump).items()}
 
     dump = load_schema()["properties"]["dump"]["properties"]
     assert dump["format"]["enum"] == list(SOURCES)
@@ -389,7 +397,7 @@ def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp
     ):
         with pytest.raises(ConfigError, match=said) as err:
             corpus_parts(dump_block)
-        assert "\n" not in str(err.value)
+        assert "\n" not in str(err.value) and str(err.value).startswith("dump.")
     # the params of an extraction: only what its format reads
     full = {"document": "line", "text_column": "body", "group_column": None, "group": None}
     assert source_options({"format": "mediawiki", **full}) == {}

@@ -203,11 +203,6 @@ def piece_ranges(pieces: list[Piece]) -> dict[str, list[int]]:
     return {path: [a, b] for path, a, b in pieces if a is not None}
 
 
-def corpus_parts(dump: dict, where: str = "dump") -> dict[str, list[str]]:
-    """:func:`corpus_plan`'s parts, each the paths of the files it reads."""
-    return {part: piece_files(pieces) for part, pieces in corpus_plan(dump, where).items()}
-
-
 def corpus_plan(dump: dict, where: str = "dump") -> dict[str, list[Piece]]:
     """The parts of a corpus of your own (the config's ``dump`` with a ``format`` other
     than ``mediawiki``): ``part-0001`` on, each the pieces it reads (absolute paths, and
