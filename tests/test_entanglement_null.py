@@ -608,19 +608,39 @@ def test_the_overlap_s_tails_are_computed_to_depth_256(n, exact):
 
 
 def test_lists_sharing_a_hundred_members_by_chance():
-    """Three lists of 200 of 400 words (uniform): a pair shares about 100 members by chance,
-    so its overlap's tails are needed about 100 deep; every pair against
-    :func:`reference`, and at least one pair's p-value is the null law with the overlap's
-    tail below its t, not Sidak's bound."""
-    rng = np.random.default_rng(1)
+    """Six lists of 200 of 400 words (uniform): a pair shares about 100 members by chance
+    (SD 5), so its overlap's tails are needed over 100 deep; every pair against
+    :func:`reference`, and one pair's t (2e-4) is below P(S >= 111), so its F(t) is a
+    tail more than 2 SDs above the mean (its p-value the null law, not Sidak's bound)."""
+    rng = np.random.default_rng(5)
     x = rng.standard_normal((400, 5))
-    lists = {name: rng.choice(400, 200, replace=False) for name in "abc"}
+    lists = {name: rng.choice(400, 200, replace=False) for name in "abcdef"}
     got = pair_pvalues(x, lists, Whitening.of(x))
     want = reference(x, lists, np.zeros(400, dtype=np.int64))
     for key in ("alignment", "p_direction", "p_overlap", "p_value"):
         np.testing.assert_allclose(getattr(got, key), want[key], rtol=1e-6, err_msg=key)
     t = np.fmin(got.p_overlap, got.p_direction)
+    assert (got.p_direction < got.p_overlap)[t < stats.hypergeom(400, 200, 200).sf(110)].any()
     assert (got.p_value < 1 - (1 - t) ** 2 - 1e-3).any()
+
+
+def test_a_one_row_bin_both_lists_hold_is_a_certain_shared_member():
+    """240 frequency bins of one row each, held by both A and B, and a bin of 400 rows,
+    20 of them A's and 20 others B's: S = 240 + a hypergeometric(400, 20, 20), its mean
+    241 (each one-row bin contributes 1 x 1 / 1), so its tails are needed to 256 (the
+    depth's cap); the pair's p-value at t = p_direction (0.55, between P(S >= 242) =
+    0.26 and P(S >= 241) = 0.65) is the null law with F(t) = P(S >= 242), by scipy, not
+    Sidak's bound."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((640, 5))
+    bins = np.concatenate([np.arange(240), np.full(400, 240)])
+    a, b = (np.concatenate([np.arange(240), start + np.arange(20)]) for start in (240, 260))
+    got = pair_pvalues(x, {"a": a, "b": b}, Whitening.of(x), bins)
+    tail = stats.hypergeom(400, 20, 20).sf([0, 1])  # P(S >= 241), P(S >= 242)
+    t = got.p_direction[0, 1]
+    assert got.p_overlap[0, 1] == pytest.approx(1, abs=1e-9) and tail[1] <= t < tail[0], t
+    assert got.p_value[0, 1] == pytest.approx(1 - (1 - tail[1]) * (1 - t), rel=1e-9)
+    assert got.p_value[0, 1] < 1 - (1 - t) ** 2 - 0.01
 
 
 def test_the_ridge_is_far_below_the_spread_in_300_dimensions():
