@@ -340,3 +340,57 @@ def test_halves_of_a_hard_wrapped_real_text_hold_the_level_when_documents_are_dr
     auc, share = _wrapped_halves(documents, seed + 1000, 100, "document", planted=0.1)
     p, holm = _tested(auc, share)
     assert (holm[:, 0] < LEVEL).mean() >= 0.8
+
+
+def test_welchs_edges_and_an_unknown_alternative_by_hand():
+    # a zero variance: t infinite on the difference's side, p 0 there and 1 on the other,
+    # Welch's df undefined (0 / 0); no difference and no variance: nothing to tell (p 1);
+    # an infinite variance (a corpus drawn whole): p 1; one ordinary case against scipy's
+    # t distribution on Welch-Satterthwaite's df, computed here from its definition
+    mean_a, mean_b = np.array([0.7, 0.6, 0.6, 0.7, 0.72]), np.array([0.6, 0.7, 0.6, 0.6, 0.70])
+    var_a, var_b = np.array([0.0, 0.0, 0.0, np.inf, 1e-4]), np.array([0.0, 0.0, 0.0, 1e-4, 4e-4])
+    df_a, df_b = np.array([4, 4, 4, 4, 4]), np.array([2, 2, 2, 2, 9])
+    va, vb = 1e-4, 4e-4
+    t5 = 0.02 / np.sqrt(va + vb)
+    df5 = (va + vb) ** 2 / (va**2 / 4 + vb**2 / 9)
+    want_p = {"two-sided": [0, 0, 1, 1, 2 * stats.t.sf(t5, df5)],
+              "greater": [0, 1, 1, 1, stats.t.sf(t5, df5)],
+              "less": [1, 0, 1, 1, stats.t.cdf(t5, df5)]}  # fmt: skip
+    for alternative, p_want in want_p.items():
+        t, df, p = welch_test(mean_a, var_a, df_a, mean_b, var_b, df_b, alternative)
+        assert t[:2].tolist() == [np.inf, -np.inf] and t[3] == 0 and t[4] == pytest.approx(t5)
+        assert np.isnan(df[:4]).all() and df[4] == pytest.approx(df5)
+        np.testing.assert_allclose(p, p_want, rtol=1e-12, atol=0)
+    with pytest.raises(ValueError) as err:
+        welch_test(mean_a, var_a, df_a, mean_b, var_b, df_b, "larger")
+    assert str(err.value) == (
+        "unknown alternative 'larger'; use one of ('two-sided', 'greater', 'less')"
+    )
+
+
+def test_a_comparison_keeps_the_lists_order_its_columns_and_the_sd_of_two_draws():
+    # lists and embeddings named out of alphabetical order keep the order they came in;
+    # two draws have an SD (ddof 1, by hand), one draw none
+    rows = []
+    for emb in ("zeta", "alpha"):
+        for corpus, aucs in (("a", {"work": [0.70, 0.74], "affect": [0.60, 0.60]}),
+                             ("b", {"work": [0.65, 0.66], "affect": [0.61, 0.58]})):  # fmt: skip
+            for name, values in aucs.items():
+                for seed, v in enumerate(values):
+                    rows.append(("uniform", emb, corpus, seed, name, v))
+    scores = pd.DataFrame(rows, columns=["negatives", "embedding", "corpus", "seed", "list",
+                                         "mean"])  # fmt: skip
+    draws = pd.DataFrame({"corpus": ["a", "b"], "seed": 0, "tokens": 1, "corpus_tokens": 1e12})
+    out = list_differences(scores, draws, ["a", "b"], "greater")
+    assert list(out.columns) == [
+        "negatives", "embedding", "corpus_a", "corpus_b", "list", "auc_a", "draw_sd_a",
+        "draws_a", "fraction_a", "auc_b", "draw_sd_b", "draws_b", "fraction_b", "difference",
+        "se", "t", "df", "p_value", "alternative", "p_holm"]  # fmt: skip
+    assert list(zip(out["embedding"], out["list"], strict=True)) == [
+        ("zeta", "work"), ("zeta", "affect"), ("alpha", "work"), ("alpha", "affect")]  # fmt: skip
+    assert (out["alternative"] == "greater").all()
+    assert out["draw_sd_a"].iloc[0] == pytest.approx(np.sqrt(2 * 0.02**2))  # (0.70, 0.74)
+    single = list_differences(scores[scores["seed"] == 0], draws, ["a", "b"], "greater")
+    assert single["draw_sd_a"].isna().all() and (single["p_value"] == 1).all()
+    over = corpus_wilcoxon(scores, ["a", "b"], "greater")
+    assert over["embedding"].tolist() == ["zeta", "alpha"]

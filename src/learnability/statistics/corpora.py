@@ -63,8 +63,9 @@ def welch_test(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Welch's t of ``mean_a - mean_b`` with variances of the means ``var_a``, ``var_b``
     estimated on ``df_a``, ``df_b`` degrees of freedom: (t, df, p). ``greater``: H1
-    a > b. A zero variance with a nonzero difference gives p 0; no variance at all, or an
-    infinite one, p 1 (nothing can be told)."""
+    a > b. A zero variance with a nonzero difference gives an infinite t and p 0 on the
+    side of the difference (1 on the other); no variance at all, or an infinite one, p 1
+    (nothing can be told); df is NaN where Welch's is not defined (no variance)."""
     from scipy.stats import t as student
 
     if alternative not in ALTERNATIVES:
@@ -75,15 +76,18 @@ def welch_test(
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(se > 0, diff / se, np.sign(diff) * np.inf)
         df = (va + vb) ** 2 / (va**2 / np.asarray(df_a) + vb**2 / np.asarray(df_b))
-    df = np.where(np.isfinite(df) & (df > 0), df, 1.0)
+    defined = np.isfinite(df) & (df > 0)
+    # where df is not (a zero variance: t is infinite; an infinite one: p is 1 below) any
+    # df gives the same p
+    any_df = np.where(defined, df, 1.0)
     if alternative == "greater":
-        p = student.sf(t, df)
+        p = student.sf(t, any_df)
     elif alternative == "less":
-        p = student.cdf(t, df)
+        p = student.cdf(t, any_df)
     else:
-        p = np.minimum(1.0, 2 * student.sf(np.abs(t), df))
+        p = 2 * student.sf(np.abs(t), any_df)  # at most 1: sf(|t|) <= 1/2
     p = np.where(np.isfinite(se) & ~((se == 0) & (diff == 0)), p, 1.0)
-    return t, df, p
+    return t, np.where(defined, df, np.nan), p
 
 
 def corpus_means(scores: pd.DataFrame, draws: pd.DataFrame) -> pd.DataFrame:
@@ -95,8 +99,8 @@ def corpus_means(scores: pd.DataFrame, draws: pd.DataFrame) -> pd.DataFrame:
     share = draws.assign(fraction=draws["tokens"] / draws["corpus_tokens"])
     share = share.groupby("corpus")["fraction"].max()
     g = scores.groupby(["negatives", "embedding", "corpus", "list"], sort=False)["mean"]
-    out = g.agg(auc="mean", draw_sd=lambda v: float(np.std(v, ddof=1)) if len(v) > 1 else np.nan,
-                draws="size").reset_index()  # fmt: skip
+    # the draws' SD (ddof 1): NaN for a single draw
+    out = g.agg(auc="mean", draw_sd="std", draws="size").reset_index()
     out["fraction"] = out["corpus"].map(share).astype(float)
     return out
 
