@@ -394,3 +394,30 @@ def test_a_comparison_keeps_the_lists_order_its_columns_and_the_sd_of_two_draws(
     assert single["draw_sd_a"].isna().all() and (single["p_value"] == 1).all()
     over = corpus_wilcoxon(scores, ["a", "b"], "greater")
     assert over["embedding"].tolist() == ["zeta", "alpha"]
+
+
+def test_the_corpus_wilcoxon_is_one_row_per_embedding_and_units_with_the_lists_overlap():
+    # l0 nested in l1 on the shared vocabulary (one table for every corpus): the test over
+    # lists counts the pair, and the nested lists are tested again over disjoint units,
+    # the leaves (l1, the parent, dropped) and the clusters (l0+l1 one unit), by hand
+    rng = np.random.default_rng(5)
+    rows = [("uniform", emb, c, s, f"l{i}", 0.7 + 0.03 * (c == "a") + rng.normal(0, 0.01))
+            for emb in ("zeta", "alpha") for c in "ab" for s in range(3)
+            for i in range(6)]  # fmt: skip
+    scores = pd.DataFrame(rows, columns=["negatives", "embedding", "corpus", "seed", "list",
+                                         "mean"])  # fmt: skip
+    overlap = pd.DataFrame({"list_a": ["l0"], "list_b": ["l1"], "overlap": [1.0],
+                            "n_a": [5], "n_b": [9]})  # fmt: skip
+    out = corpus_wilcoxon(scores, ["a", "b"], "greater", overlap, ["leaves", "clusters"])
+    assert list(out.columns[:6]) == ["embedding", "negatives", "vocabulary", "units",
+                                     "corpus_a", "corpus_b"]  # fmt: skip
+    assert out.index.tolist() == list(range(6)) and (out["vocabulary"] == "shared").all()
+    by = out.set_index(["embedding", "units"])
+    assert by.index.tolist() == [(e, u) for e in ("zeta", "alpha")
+                                 for u in ("lists", "leaves", "clusters")]  # fmt: skip
+    for e in ("zeta", "alpha"):
+        assert by.loc[(e, "lists"), "n_nested_pairs"] == 1
+        assert by.loc[(e, "leaves"), "unit_lists"] == "l0, l2, l3, l4, l5"
+        assert by.loc[(e, "clusters"), "unit_lists"] == "l0+l1, l2, l3, l4, l5"
+    # without an overlap: the lists alone
+    assert corpus_wilcoxon(scores, ["a", "b"], "greater")["units"].tolist() == ["lists"] * 2

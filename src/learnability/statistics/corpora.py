@@ -156,7 +156,7 @@ def corpus_wilcoxon(
         mean = part.groupby(["corpus", "list", "negatives"], sort=False)["mean"].mean()
         summary = mean.reset_index().rename(columns={"corpus": "embedding"}).assign(metric="auc")
         ov = per_method_overlap(overlap, corpora)
-        out = compare_embeddings(summary, corpora, alternative, "shared", ov, units or ["lists"])
+        out = compare_embeddings(summary, corpora, alternative, "shared", ov, units or ())
         out = out.rename(columns={"embedding_a": "corpus_a", "embedding_b": "corpus_b"})
         out.insert(0, "embedding", embedding)
         frames.append(out)
