@@ -255,8 +255,12 @@ def test_lists_no_draw_can_score_are_named_and_none_at_all_is_one_line():
     from learnability.statistics.corpora import compare_corpora, unscored_lists
 
     rows = [{"metric": "auc", "list": "family", "iterations": 50, "size": 9},
-            {"metric": "auc", "list": "anger", "iterations": 0, "size": 2}]  # fmt: skip
-    assert unscored_lists(pd.DataFrame(rows)) == {"anger": 2}
+            {"metric": "auc", "list": "anger", "iterations": 0, "size": 2},
+            {"metric": "auc", "list": "one", "iterations": 1, "size": 5},
+            {"metric": "auc", "list": "affect", "iterations": 0, "size": 3},
+            {"metric": "recall", "list": "other", "iterations": 0, "size": 1}]  # fmt: skip
+    # in the order met (a list scored by one split is scored; another metric's rows aside)
+    assert list(unscored_lists(pd.DataFrame(rows)).items()) == [("anger", 2), ("affect", 3)]
     empty = pd.DataFrame(columns=["negatives", "embedding", "corpus", "seed", "list", "mean"])
     draws = pd.DataFrame({"corpus": ["a", "b"], "seed": 1, "tokens": 500, "corpus_tokens": 2000})
     with pytest.raises(InputError, match=r"^compare_corpora: no list .*draws of 500 tokens"):
