@@ -332,11 +332,13 @@ def pair_pvalues(
     for i, a in enumerate(names):
         m_a = rows[a].size
         weights_a = _fpc_weights(counts[a], n_bins)
-        # every B that shares no member with A at once; a pair that shares is done apart
+        # every B that shares no member with A at once; a pair that shares is done apart.
+        # z: A's members' sum against what a random list of their profile has (its length
+        # cancels, as v's does)
         apart = usable & (shared_counts[i] == 0)
         if m_a >= MIN_OWN:
             chance = np.einsum("j,bjd->bd", counts[a].astype(float), outside[apart])
-            alignment[i, apart] = aligned(weights_a, (sums[a] - chance) / m_a,
+            alignment[i, apart] = aligned(weights_a, sums[a] - chance,
                                           directions[apart], spread[apart] @ weights_a)  # fmt: skip
         for j in np.flatnonzero(shared_counts[i]):
             if j == i:
@@ -349,7 +351,7 @@ def pair_pvalues(
             own = counts[a] - np.bincount(row_bins[shared], minlength=k)
             m = int(own.sum())
             if m >= MIN_OWN and usable[j]:
-                z = (sums[a] - _unit_sum(x, shared, white)) / m - own @ outside[j] / m
+                z = sums[a] - _unit_sum(x, shared, white) - own @ outside[j]
                 # C: the profile's of A's members outside B; where that profile is
                 # within COVARIANCE_TV of A's whole one (a few shared members of many),
                 # A's own, whose factor is at hand (a d x d factorisation per pair made
