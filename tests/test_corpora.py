@@ -263,8 +263,40 @@ def test_lists_no_draw_can_score_are_named_and_none_at_all_is_one_line():
     assert list(unscored_lists(pd.DataFrame(rows)).items()) == [("anger", 2), ("affect", 3)]
     empty = pd.DataFrame(columns=["negatives", "embedding", "corpus", "seed", "list", "mean"])
     draws = pd.DataFrame({"corpus": ["a", "b"], "seed": 1, "tokens": 500, "corpus_tokens": 2000})
-    with pytest.raises(InputError, match=r"^compare_corpora: no list .*draws of 500 tokens"):
+    with pytest.raises(InputError) as err:
         compare_corpora(empty, draws, ["a", "b"], "two-sided")
+    assert str(err.value) == (
+        "compare_corpora: no list has enough words that every draw knows to be scored (draws "
+        "of 500 tokens); compare larger corpora, or lower min_count for the draws "
+        "(compare_corpora.params) or learnability.min_words"
+    )
+    with pytest.raises(ValueError) as err:
+        compare_corpora(empty, draws.assign(tokens=[5000, 499]), ["a", "b"], "two-sided")
+    assert str(err.value) == "the draws hold different numbers of tokens (499, 5,000)"
+
+
+def test_the_draws_scores_are_the_sweeps_auc_rows_by_corpus_and_seed():
+    # a sweep's scores (schema sweep_scores, by hand): only the AUC rows of scored lists,
+    # each with its point's corpus and seed, in the order they came, indexed from 0
+    from learnability.statistics.corpora import draw_scores
+
+    sweep = pd.DataFrame({
+        "metric": ["auc", "recall", "auc", "auc", "auc"],
+        "iterations": [200, 200, 0, 1, 200],
+        "negatives": ["uniform", "uniform", "uniform", "matched", "uniform"],
+        "method": ["glove", "glove", "glove", "word2vec", "glove"],
+        "list": ["work", "work", "tiny", "anger", "affect"],
+        "mean": [0.71, 0.5, np.nan, 0.62, 0.66],
+        "param_corpus": ["news", "news", "news", "speeches", "speeches"],
+        "param_seed": ["3", "3", "3", "4", "5"],
+    }, index=[10, 11, 12, 13, 14])  # fmt: skip
+    out = draw_scores(sweep)
+    want = pd.DataFrame({"negatives": ["uniform", "matched", "uniform"],
+                         "embedding": ["glove", "word2vec", "glove"],
+                         "corpus": ["news", "speeches", "speeches"], "seed": [3, 4, 5],
+                         "list": ["work", "anger", "affect"],
+                         "mean": [0.71, 0.62, 0.66]})  # fmt: skip
+    pd.testing.assert_frame_equal(out, want)
 
 
 def _wrapped_halves(

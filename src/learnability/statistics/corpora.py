@@ -203,7 +203,8 @@ def compare_corpora(
     otherwise, since a difference between corpora of different sizes is mostly size."""
     sizes = draws.loc[draws["corpus"].isin(corpora), "tokens"].unique()
     if len(sizes) != 1:
-        raise ValueError(f"the draws hold different numbers of tokens ({sorted(sizes)})")
+        held = ", ".join(f"{int(n):,}" for n in sorted(sizes))
+        raise ValueError(f"the draws hold different numbers of tokens ({held})")
     part = scores[scores["corpus"].isin(corpora)]
     if part.empty:
         raise InputError(
