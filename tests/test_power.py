@@ -204,7 +204,16 @@ def test_the_reported_detectable_auc_detects_80_percent_at_the_median_measured_s
     summary = pd.DataFrame([{"list": "c", "embedding": "e", "negatives": "uniform",
                              "size": 11, "null_key": "size-11", "iterations": K_N,
                              "metric": "auc", "mean": 0.6}])  # fmt: skip
-    reported = float(pvalues(summary, null, True, "none", "unmatched")["auc_detectable"].iloc[0])
+    row = pvalues(summary, null, True, "none", "unmatched").iloc[0]
+    reported = float(row["auc_detectable"])
+    # the row says the spread it assumed: the detectable AUC of that spread, by hand (the
+    # k-th largest null value, k = ceil(0.8 R), and the critical value, the
+    # floor(0.05 (R + 1))-th largest)
+    desc = np.sort(values)[::-1]
+    by_hand = desc[int(np.floor(ALPHA * (r + 1))) - 1] + row["power_spread"] * (
+        values.mean() - desc[int(np.ceil(POWER * r)) - 1]
+    )
+    assert reported == pytest.approx(by_hand, abs=1e-12) and row["power_spread"] > 1
     lists = reported + MEDIAN_SPREAD * sd * rng.standard_normal(n)
     reaching = r - np.searchsorted(np.sort(values), lists, side="left")
     detected = np.mean((1 + reaching) / (1 + r) <= ALPHA)

@@ -211,6 +211,7 @@ TABLES: dict[str, dict[str, str]] = {
         "p_tail": "float64",
         "power_alpha": "float64",
         "power": "float64",
+        "power_spread": "float64",
         "auc_detectable": "float64",
         "p_adjusted": "float64",
         "adjustment": "string",
@@ -245,6 +246,7 @@ TABLES: dict[str, dict[str, str]] = {
         "power_se": "float64",
         "power_alpha": "float64",
         "power_target": "float64",
+        "power_spread": "float64",
         "auc_detectable": "float64",
     },
     "members": {

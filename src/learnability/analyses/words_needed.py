@@ -106,6 +106,7 @@ def curve_rows(
                 "power_se": float(np.sqrt(share * (1 - share) / subsamples)),
                 "power_alpha": alpha,
                 "power_target": power,
+                "power_spread": CONCEPT_SPREAD,
                 "auc_detectable": detectable_auc(values, alpha, power, CONCEPT_SPREAD),
             }
         )

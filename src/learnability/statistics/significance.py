@@ -587,6 +587,7 @@ def pvalues(
                 **compare_with_null(observed, values, mc_se, upper),
                 "power_alpha": alpha,
                 "power": power,
+                "power_spread": spread,
                 "auc_detectable": detectable_auc(values, alpha, power, spread),
             }
         )
