@@ -537,7 +537,11 @@ def cmd_recheck(args) -> int:
     copy = WORK / "work" / "recheck"
     commit = copy_repo(copy, args.tree)
     for module in args.modules or list(config["modules"]):
-        recorded, _ = classify(module, Results(module).data.get("results", {}), equivalents)
+        data = Results(module).data
+        recorded, _ = classify(module, data.get("results", {}), equivalents)
+        # the last run's coverage picks the tests to run first (its line numbers may have
+        # moved since: a kill by any test is a kill; a survivor is run on the whole files)
+        coverage = data.get("coverage", {})
         alive = {mid for mid, r in recorded.items() if r["status"] == "survived"}
         source = (copy / PACKAGE / module).read_text()
         mutants, _ = mutants_of(module, source)
@@ -550,7 +554,11 @@ def cmd_recheck(args) -> int:
             path = copy / PACKAGE / module
             write_source(path, m.source, 2 + n)
             try:
-                status, seconds, _ = run_tests(copy, tests, args.timeout)
+                chosen = tests_for(range(m.line, m.line + m.before.count("\n") + 1), coverage)
+                status, seconds, _ = run_tests(copy, chosen or tests, args.timeout)
+                if chosen and status == "survived":
+                    status, more, _ = run_tests(copy, tests, args.timeout)
+                    seconds += more
             finally:
                 write_source(path, source, int(time.time()))
             print(f"{module}:{m.line} {mid} {status} ({seconds:.1f} s)\n{m.diff}", flush=True)
