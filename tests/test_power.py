@@ -269,6 +269,19 @@ def test_a_list_at_min_words_has_no_bounds_and_larger_lists_keep_min_words():
     assert jackknife_groups(11, 10, 4) == 10
     assert jackknife_groups(8, 2, 4) == 2
     assert jackknife_groups(7, 2, 4) == 3  # 7 - 4 < 4: three groups of at most 3
+    # every small case against the rule written out: the fewest groups, from ``groups``
+    # (at most one member each), whose largest group (ceil(size / g) members, counted
+    # with integers) leaves min_words; none below two groups
+    for size in range(1, 40):
+        for groups in range(1, 12):
+            for min_words in range(1, 25):
+                want = 0
+                for g in range(min(groups, size), size + 1):
+                    largest = (size + g - 1) // g
+                    if size - largest >= min_words:
+                        want = g if g >= 2 else 0
+                        break
+                assert jackknife_groups(size, groups, min_words) == want, (size, groups, min_words)
 
 
 # --- planted concepts ------------------------------------------------------------------
