@@ -47,7 +47,7 @@ def tables(n_lists: int, seed: int = 0, iterations: int = 20, null_lists: int = 
                        "null_auc_min": 0.4, "null_auc_max": 0.6, "n_null_ge": 3,
                        "p_value": p, "p_mc_se": 0.01, "p_upper": p, "p_floor": 1 / (null_lists + 1),
                        "null_z": 1.0, "p_tail": np.nan, "power_alpha": 0.05, "power": 0.8,
-                       "auc_detectable": 0.6, "p_adjusted": 0.5,
+                       "power_spread": 1.2, "auc_detectable": 0.6, "p_adjusted": 0.5,
                        "adjustment": "holm"})  # fmt: skip
         for size in sorted(set(sizes.values())):
             for j, a in enumerate(rng.normal(0.5, 0.3 / np.sqrt(size), null_lists)):

@@ -133,7 +133,8 @@ def pvalue_rows(pairs, p, adjusted, lists, p_tail=float("nan")) -> pd.DataFrame:
          "null_auc_sd": 0.05, "null_auc_min": 0.4, "null_auc_max": 0.6,
          "n_null_ge": round(p * (lists + 1)) - 1, "p_value": p, "p_mc_se": 0.01, "p_upper": p,
          "p_floor": 1 / (lists + 1), "null_z": 4.0, "p_tail": p_tail, "power_alpha": 0.05,
-         "power": 0.8, "auc_detectable": 0.62, "p_adjusted": adjusted, "adjustment": "holm"}
+         "power": 0.8, "power_spread": 1.2, "auc_detectable": 0.62, "p_adjusted": adjusted,
+         "adjustment": "holm"}
         for name, emb in pairs
     ]  # fmt: skip
     return schemas.conform(pd.DataFrame(rows), "pvalues")
