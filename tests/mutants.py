@@ -4,6 +4,7 @@
     .venv/bin/python tests/mutants.py run statistics/power.py --max-minutes 60
     .venv/bin/python tests/mutants.py list corpus/sources.py   # the mutants, not run
     .venv/bin/python tests/mutants.py recheck corpus/sources.py  # its survivors, again
+    .venv/bin/python tests/mutants.py recheck --record corpus/sources.py  # ... kept
     .venv/bin/python tests/mutants.py report                   # report + docs' score table
 
 Each mutant is one small change to one module (mutmut 2.5.1's operators, used as a
@@ -524,8 +525,8 @@ def cmd_run(args) -> int:
 def cmd_recheck(args) -> int:
     """The survivors a module's last run recorded, each run again against the tests of
     HEAD (or of the working tree): which a new test kills, which survive, which the code
-    no longer makes. A quick check while killing survivors; it writes no result (the
-    score is the run's: `run` again once the tests are done)."""
+    no longer makes. Without ``--record`` it writes no result (a quick check while
+    killing survivors); with it, see `record_recheck`."""
     config = load_config()
     equivalents = load_equivalents()
     WORK.mkdir(exist_ok=True)
@@ -534,10 +535,13 @@ def cmd_recheck(args) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         raise SystemExit(f"another `mutants.py recheck` holds {WORK / 'recheck.lock'}") from None
+    if args.record and args.tree:
+        raise SystemExit("--record takes HEAD's tests only: commit them, then recheck")
     copy = WORK / "work" / "recheck"
     commit = copy_repo(copy, args.tree)
     for module in args.modules or list(config["modules"]):
-        data = Results(module).data
+        results = Results(module)
+        data = results.data
         recorded, _ = classify(module, data.get("results", {}), equivalents)
         # the last run's coverage picks the tests to run first (its line numbers may have
         # moved since: a kill by any test is a kill; a survivor is run on the whole files)
@@ -546,11 +550,16 @@ def cmd_recheck(args) -> int:
         source = (copy / PACKAGE / module).read_text()
         mutants, _ = mutants_of(module, source)
         tests = config["modules"][module]["tests"]
-        found = 0
+        if args.record:
+            # refused before any mutant runs: a result recorded is a claim about the run
+            problem = recheck_refusal(data, source, _source_at(data.get("commit", ""), module),
+                                      collected(copy, tests))  # fmt: skip
+            if problem:
+                raise SystemExit(f"{module}: not recorded: {problem}")
+        outcomes = {}
         for n, (mid, m) in enumerate(zip(mutant_ids(mutants), mutants, strict=True)):
             if mid not in alive:
                 continue
-            found += 1
             path = copy / PACKAGE / module
             write_source(path, m.source, 2 + n)
             try:
@@ -561,10 +570,68 @@ def cmd_recheck(args) -> int:
                     seconds += more
             finally:
                 write_source(path, source, int(time.time()))
+            outcomes[mid] = (status, seconds)
             print(f"{module}:{m.line} {mid} {status} ({seconds:.1f} s)\n{m.diff}", flush=True)
-        print(f"{module}: {len(alive)} survivors recorded, {found} rerun at {commit}, "
-              f"{len(alive) - found} no longer made", flush=True)  # fmt: skip
+        print(f"{module}: {len(alive)} survivors recorded, {len(outcomes)} rerun at {commit}, "
+              f"{len(alive) - len(outcomes)} no longer made", flush=True)  # fmt: skip
+        if args.record:
+            key = module_key(copy, module, tests, data.get("options", {}))
+            results.data = record_recheck(data, outcomes, key, commit)
+            results.save()
     return 0
+
+
+def _source_at(commit: str, module: str) -> str | None:
+    """The module's source at ``commit`` (a run's, "+tree" stripped), or None."""
+    proc = subprocess.run(["git", "show", f"{commit.removesuffix('+tree')}:{PACKAGE / module}"],
+                          cwd=REPO, capture_output=True, text=True)  # fmt: skip
+    return proc.stdout if proc.returncode == 0 and commit else None
+
+
+def collected(copy: Path, tests: list[str]) -> set[str]:
+    """The node ids pytest collects from ``tests`` in ``copy``."""
+    options = [o for o in PYTEST_OPTIONS if o != "-x"]  # one -q: -qq prints counts alone
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", *options,
+                           *tests], cwd=copy, env=_env(copy),
+                          capture_output=True, text=True)  # fmt: skip
+    return {line.strip() for line in proc.stdout.splitlines() if "::" in line}
+
+
+def recheck_refusal(data: dict, source: str, run_source: str | None,
+                    tests_now: set[str]) -> str | None:  # fmt: skip
+    """Why a recheck may not be recorded into a run's results, or None. Recording keeps
+    the run's kills and replaces its survivors' outcomes by the recheck's, which holds
+    only where the mutants are the run's (the module unchanged since the run), every
+    mutant was run, and every test the run ran is still there (tests were added or
+    strengthened, not removed). A test whose body was weakened is not detected: `run
+    --force` is the full confirmation."""
+    if not data.get("results"):
+        return "no run recorded: `run` it first"
+    if not data.get("finished"):
+        return "its run is unfinished: `run` it to the end first"
+    if run_source is None:
+        return f"the run's commit {data.get('commit')!r} is not in this repository"
+    if source != run_source:
+        return f"the module changed since the run at {data['commit']}: `run` it again"
+    gone = sorted(t for t in data.get("coverage", {}) if t and t not in tests_now)
+    if gone:
+        return (f"{len(gone)} test(s) the run ran are gone or renamed ({gone[0]}, ...): "
+                "`run` it again")  # fmt: skip
+    return None
+
+
+def record_recheck(data: dict, outcomes: dict[str, tuple[str, float]], key: str,
+                   commit: str) -> dict:  # fmt: skip
+    """The run's results with each rechecked survivor's new outcome (tagged with the
+    recheck's commit) and the key of the tests it was rechecked against: a later `run`
+    finds nothing to do, and the report says which survivors were rechecked where."""
+    results = {}
+    for mid, r in data["results"].items():
+        if mid in outcomes:
+            status, seconds = outcomes[mid]
+            r = {**r, "status": status, "seconds": round(seconds, 2), "rechecked": commit}
+        results[mid] = r
+    return {**data, "results": results, "key": key, "rechecked": commit}
 
 
 def cmd_list(args) -> int:
@@ -630,6 +697,11 @@ def build_report(config: dict, equivalents: list[dict]) -> tuple[str, str]:
             run = len(data["results"])
             state.append(f"**Unfinished**: {run} of {data.get('mutants', '?')} mutants run.")
             notes.append(f"{run} of {data.get('mutants', '?')} run")
+        if data.get("rechecked"):
+            n = sum(r.get("rechecked") == data["rechecked"] for r in data["results"].values())
+            state.append(f"Its {n} survivors were rechecked at {data['rechecked']} "
+                         "(`recheck --record`); the rest are the run's.")  # fmt: skip
+            notes.append(f"{n} survivors rechecked at {data['rechecked']}")
         if data.get("key") != current:
             state.append("**Out of date**: the module, its tests or conftest.py changed since.")
             notes.append("out of date")
@@ -701,9 +773,11 @@ def main() -> int:
     run.add_argument("--factor", type=float, default=3, help=argparse.SUPPRESS)
     run.add_argument("--max-minutes", type=float, default=None,
                      help="start no mutant after this long; rerun to go on")  # fmt: skip
-    re_ = sub.add_parser("recheck", help="rerun the recorded survivors; writes no result")
+    re_ = sub.add_parser("recheck", help="rerun the recorded survivors")
     re_.add_argument("modules", nargs="*")
     re_.add_argument("--tree", action="store_true", help="the working tree's tests")
+    re_.add_argument("--record", action="store_true",
+                     help="record the outcomes into the run's results")  # fmt: skip
     re_.add_argument("--timeout", type=float, default=300, help="seconds a mutant may take")
     lst = sub.add_parser("list", help="print the mutants of modules, without running them")
     lst.add_argument("modules", nargs="*")

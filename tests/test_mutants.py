@@ -253,3 +253,79 @@ def test_the_report_shows_each_survivor_equivalent_and_stale_entry(tmp_path, mon
     (tmp_path / "tests/test_m.py").write_text("def test_new(): pass\n")
     report, table = mutants.build_report(config, equivalents)
     assert "**Out of date**" in report and "3 of 4 run; out of date" in table
+
+
+def _finished_run() -> dict:
+    return {
+        "commit": "abc",
+        "finished": True,
+        "key": "old",
+        "coverage": {"": [1], "tests/test_m.py::test_a": [2], "tests/test_m.py::test_b": [2]},
+        "results": {
+            "a": _result("survived", "    return x + y * 2", "    return x - y * 2", 2),
+            "b": _result("survived", "    return x + y * 2", "    return x + y * 3", 2),
+            "c": _result("killed", "    return x + y * 2", "    return x + y / 2", 2),
+        },
+    }  # fmt: skip
+
+
+def test_a_recheck_is_recorded_only_into_a_finished_run_of_the_same_module_and_tests():
+    run = _finished_run()
+    now = {"tests/test_m.py::test_a", "tests/test_m.py::test_b", "tests/test_m.py::test_c"}
+    assert mutants.recheck_refusal(run, SOURCE, SOURCE, now) is None  # a test added: fine
+    # each precondition broken alone is refused, with its reason
+    assert "no run" in mutants.recheck_refusal({**run, "results": {}}, SOURCE, SOURCE, now)
+    assert "unfinished" in mutants.recheck_refusal({**run, "finished": False}, SOURCE, SOURCE, now)
+    assert "not in this repository" in mutants.recheck_refusal(run, SOURCE, None, now)
+    changed = SOURCE.replace("2", "4")
+    assert "module changed" in mutants.recheck_refusal(run, changed, SOURCE, now)
+    gone = mutants.recheck_refusal(run, SOURCE, SOURCE, now - {"tests/test_m.py::test_b"})
+    assert "1 test(s)" in gone and "test_b" in gone
+
+
+def test_a_recorded_recheck_replaces_the_survivors_outcomes_and_the_key_only():
+    run = _finished_run()
+    out = mutants.record_recheck(run, {"a": ("killed", 3.456), "b": ("survived", 9.0)},
+                                 "new", "def")  # fmt: skip
+    assert out["key"] == "new" and out["rechecked"] == "def" and out["commit"] == "abc"
+    assert out["results"]["a"] == {**run["results"]["a"], "status": "killed", "seconds": 3.46,
+                                   "rechecked": "def"}  # fmt: skip
+    assert out["results"]["b"]["status"] == "survived" and out["results"]["b"]["rechecked"] == "def"
+    assert out["results"]["c"] == run["results"]["c"]  # the run's kill kept as it was
+    assert run["results"]["a"]["status"] == "survived" and run["key"] == "old"  # not mutated
+
+
+def test_the_tests_collected_are_the_node_ids_pytest_names(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_m.py").write_text(
+        "import pytest\n\ndef test_a(): pass\n\n"
+        "@pytest.mark.parametrize('n', [1, 2])\ndef test_b(n): pass\n"
+    )
+    names = ["test_a", "test_b[1]", "test_b[2]"]
+    assert mutants.collected(tmp_path, ["tests/test_m.py"]) == {
+        f"tests/test_m.py::{n}" for n in names
+    }
+
+
+def test_the_report_names_the_commit_its_survivors_were_rechecked_at(tmp_path, monkeypatch):
+    monkeypatch.setattr(mutants, "WORK", tmp_path / "work")
+    monkeypatch.setattr(mutants, "REPO", tmp_path)
+    (tmp_path / "src/learnability").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src/learnability/m.py").write_text(SOURCE)
+    (tmp_path / "tests/conftest.py").write_text("")
+    (tmp_path / "tests/test_m.py").write_text("")
+    key = mutants.module_key(tmp_path, "m.py", ["tests/test_m.py"], {})
+    results = mutants.Results("m.py")
+    results.data = mutants.record_recheck({**_finished_run(), "tests": ["tests/test_m.py"],
+                                           "options": {}, "mutants": 3},
+                                          {"a": ("killed", 1.0), "b": ("survived", 2.0)},
+                                          key, "def")  # fmt: skip
+    results.save()
+    config = {"modules": {"m.py": {"tests": ["tests/test_m.py"]}}}
+    report, table = mutants.build_report(config, [])
+    rows = mutants.parse_table(f"{mutants.BEGIN}\n{table}\n{mutants.END}")
+    assert rows["m.py"]["killed"] == 2 and rows["m.py"]["survived"] == 1  # a killed since
+    assert rows["m.py"]["run"] == "abc; 2 survivors rechecked at def"
+    assert "Its 2 survivors were rechecked at def" in report and "Out of date" not in report
