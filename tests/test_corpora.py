@@ -383,19 +383,25 @@ def test_welchs_edges_and_an_unknown_alternative_by_hand():
     # Welch's df undefined (0 / 0); no difference and no variance: nothing to tell (p 1);
     # an infinite variance (a corpus drawn whole): p 1; one ordinary case against scipy's
     # t distribution on Welch-Satterthwaite's df, computed here from its definition
-    mean_a, mean_b = np.array([0.7, 0.6, 0.6, 0.7, 0.72]), np.array([0.6, 0.7, 0.6, 0.6, 0.70])
-    var_a, var_b = np.array([0.0, 0.0, 0.0, np.inf, 1e-4]), np.array([0.0, 0.0, 0.0, 1e-4, 4e-4])
-    df_a, df_b = np.array([4, 4, 4, 4, 4]), np.array([2, 2, 2, 2, 9])
+    # (and a sixth: one side known exactly, the other on one df: Welch's df is 1 exactly,
+    # (va + 0)^2 / (va^2 / 1 + 0), the Cauchy's tail at t = 0.02 / 0.01 = 2)
+    mean_a = np.array([0.7, 0.6, 0.6, 0.7, 0.72, 0.70])
+    mean_b = np.array([0.6, 0.7, 0.6, 0.6, 0.70, 0.68])
+    var_a = np.array([0.0, 0.0, 0.0, np.inf, 1e-4, 1e-4])
+    var_b = np.array([0.0, 0.0, 0.0, 1e-4, 4e-4, 0.0])
+    df_a, df_b = np.array([4, 4, 4, 4, 4, 1]), np.array([2, 2, 2, 2, 9, 2])
     va, vb = 1e-4, 4e-4
     t5 = 0.02 / np.sqrt(va + vb)
     df5 = (va + vb) ** 2 / (va**2 / 4 + vb**2 / 9)
-    want_p = {"two-sided": [0, 0, 1, 1, 2 * stats.t.sf(t5, df5)],
-              "greater": [0, 1, 1, 1, stats.t.sf(t5, df5)],
-              "less": [1, 0, 1, 1, stats.t.cdf(t5, df5)]}  # fmt: skip
+    cauchy = 0.5 - np.arctan(2.0) / np.pi  # P(T > 2) on one df, by hand
+    want_p = {"two-sided": [0, 0, 1, 1, 2 * stats.t.sf(t5, df5), 2 * cauchy],
+              "greater": [0, 1, 1, 1, stats.t.sf(t5, df5), cauchy],
+              "less": [1, 0, 1, 1, stats.t.cdf(t5, df5), 1 - cauchy]}  # fmt: skip
     for alternative, p_want in want_p.items():
         t, df, p = welch_test(mean_a, var_a, df_a, mean_b, var_b, df_b, alternative)
         assert t[:2].tolist() == [np.inf, -np.inf] and t[3] == 0 and t[4] == pytest.approx(t5)
-        assert np.isnan(df[:4]).all() and df[4] == pytest.approx(df5)
+        assert t[5] == pytest.approx(2.0)
+        assert np.isnan(df[:4]).all() and df[4] == pytest.approx(df5) and df[5] == 1.0
         np.testing.assert_allclose(p, p_want, rtol=1e-12, atol=0)
     with pytest.raises(ValueError) as err:
         welch_test(mean_a, var_a, df_a, mean_b, var_b, df_b, "larger")
@@ -405,15 +411,16 @@ def test_welchs_edges_and_an_unknown_alternative_by_hand():
 
 
 def test_a_comparison_keeps_the_lists_order_its_columns_and_the_sd_of_two_draws():
-    # lists and embeddings named out of alphabetical order keep the order they came in;
-    # two draws have an SD (ddof 1, by hand), one draw none
+    # lists, embeddings and non-member schemes named out of alphabetical order keep the
+    # order they came in; two draws have an SD (ddof 1, by hand), one draw none
     rows = []
     for emb in ("zeta", "alpha"):
         for corpus, aucs in (("a", {"work": [0.70, 0.74], "affect": [0.60, 0.60]}),
                              ("b", {"work": [0.65, 0.66], "affect": [0.61, 0.58]})):  # fmt: skip
             for name, values in aucs.items():
                 for seed, v in enumerate(values):
-                    rows.append(("uniform", emb, corpus, seed, name, v))
+                    rows += [("uniform", emb, corpus, seed, name, v),
+                             ("matched", emb, corpus, seed, name, v - 0.01)]  # fmt: skip
     scores = pd.DataFrame(rows, columns=["negatives", "embedding", "corpus", "seed", "list",
                                          "mean"])  # fmt: skip
     draws = pd.DataFrame({"corpus": ["a", "b"], "seed": 0, "tokens": 1, "corpus_tokens": 1e12})
@@ -422,14 +429,19 @@ def test_a_comparison_keeps_the_lists_order_its_columns_and_the_sd_of_two_draws(
         "negatives", "embedding", "corpus_a", "corpus_b", "list", "auc_a", "draw_sd_a",
         "draws_a", "fraction_a", "auc_b", "draw_sd_b", "draws_b", "fraction_b", "difference",
         "se", "t", "df", "p_value", "alternative", "p_holm"]  # fmt: skip
-    assert list(zip(out["embedding"], out["list"], strict=True)) == [
-        ("zeta", "work"), ("zeta", "affect"), ("alpha", "work"), ("alpha", "affect")]  # fmt: skip
+    # the order of first appearance in the rows, by hand
+    given = list(dict.fromkeys((neg, emb, name) for neg, emb, _, _, name, _ in rows))
+    assert given[:3] == [("uniform", "zeta", "work"), ("matched", "zeta", "work"),
+                         ("uniform", "zeta", "affect")]  # fmt: skip
+    assert list(zip(out["negatives"], out["embedding"], out["list"], strict=True)) == given
     assert (out["alternative"] == "greater").all()
     assert out["draw_sd_a"].iloc[0] == pytest.approx(np.sqrt(2 * 0.02**2))  # (0.70, 0.74)
     single = list_differences(scores[scores["seed"] == 0], draws, ["a", "b"], "greater")
     assert single["draw_sd_a"].isna().all() and (single["p_value"] == 1).all()
     over = corpus_wilcoxon(scores, ["a", "b"], "greater")
-    assert over["embedding"].tolist() == ["zeta", "alpha"]
+    assert list(zip(over["embedding"], over["negatives"], strict=True)) == list(
+        dict.fromkeys((emb, neg) for neg, emb, *_ in rows)
+    )
 
 
 def test_the_corpus_wilcoxon_is_one_row_per_embedding_and_units_with_the_lists_overlap():
