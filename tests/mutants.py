@@ -631,7 +631,9 @@ def record_recheck(data: dict, outcomes: dict[str, tuple[str, float]], key: str,
             status, seconds = outcomes[mid]
             r = {**r, "status": status, "seconds": round(seconds, 2), "rechecked": commit}
         results[mid] = r
-    return {**data, "results": results, "key": key, "rechecked": commit}
+    out = {**data, "results": results, "key": key}
+    # no survivor to rerun (all killed or equivalent): the run's results stand as they are
+    return {**out, "rechecked": commit} if outcomes else out
 
 
 def cmd_list(args) -> int:

@@ -293,6 +293,8 @@ def test_a_recorded_recheck_replaces_the_survivors_outcomes_and_the_key_only():
     assert out["results"]["b"]["status"] == "survived" and out["results"]["b"]["rechecked"] == "def"
     assert out["results"]["c"] == run["results"]["c"]  # the run's kill kept as it was
     assert run["results"]["a"]["status"] == "survived" and run["key"] == "old"  # not mutated
+    # nothing to rerun: only the key moves, and the report names no recheck
+    assert mutants.record_recheck(run, {}, "new", "def") == {**run, "key": "new"}
 
 
 def test_the_tests_collected_are_the_node_ids_pytest_names(tmp_path):
