@@ -254,6 +254,16 @@ def test_cost_constants_change_no_digest_and_only_the_sizing_modules_read_them()
         "SHARED_KEYS + GENSIM_KEYS,\n        # wall", "SHARED_KEYS,\n        # wall"
     )
     assert keys != registry and codedigest.scan(keys, "x").digest != base
+    # by hand: only the named keyword leaves the digest; its neighbours in the same call,
+    # and the same keyword in a module that names no SIZING_FIELDS, stay in it
+    toy = 'SIZING_FIELDS = ("rate",)\nENTRY = dict(rate=1, name="a")\n'
+    digest = codedigest.scan(toy, "toy").digest
+    assert codedigest.scan(toy.replace("rate=1", "rate=2"), "toy").digest == digest
+    assert codedigest.scan(toy.replace('"a"', '"b"'), "toy").digest != digest
+    plain = toy.replace('SIZING_FIELDS = ("rate",)', 'OTHER = ("rate",)')
+    assert codedigest.scan(plain.replace("rate=1", "rate=2"), "toy").digest != (
+        codedigest.scan(plain, "toy").digest
+    )
     fields = set()
     for name in _package_modules():
         fields |= codedigest._sizing_fields(ast.parse(codedigest.module_path(name).read_text()))
