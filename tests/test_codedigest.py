@@ -499,3 +499,37 @@ def test_a_digest_is_sha256_over_names_and_module_digests_and_reads_defaults_by_
     changed = {**table, "learnability.min_words": 7}
     monkeypatch.setattr(codedigest, "_defaults_table", lambda _: changed)
     assert codedigest.digest_of([*names, codedigest.SCHEMA_DEFAULTS]) != base
+
+
+def test_a_packages_relative_import_resolves_inside_the_package(tmp_path, monkeypatch):
+    # by the import system's rule (importlib.util.resolve_name): in a package's
+    # __init__.py, `from .x import y` names the package's own x; in a plain module of the
+    # same package, its sibling: a toy package __init__ read through the scanner's cache
+    import importlib.util
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    init = tmp_path / "statistics/__init__.py"
+    init.parent.mkdir()
+    init.write_text("from .significance import empirical_pvalues\n")
+    real = codedigest.module_path
+    name = "learnability.statistics"
+    monkeypatch.setattr(codedigest, "module_path", lambda n: init if n == name else real(n))
+    want = importlib.util.resolve_name(".significance", name)  # the package itself
+    assert want == "learnability.statistics.significance"
+    codedigest._module.cache_clear()
+    try:
+        assert want in codedigest.module(name).imports
+    finally:
+        codedigest._module.cache_clear()
+
+
+def test_the_cache_folder_follows_xdg_with_home_as_the_fallback(tmp_path, monkeypatch):
+    # the XDG base directory spec: $XDG_CACHE_HOME, or $HOME/.cache where it is unset or
+    # empty
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert codedigest.cache_dir("k") == tmp_path / "xdg/learnability/k"
+    for unset in (lambda: monkeypatch.delenv("XDG_CACHE_HOME"),
+                  lambda: monkeypatch.setenv("XDG_CACHE_HOME", "")):  # fmt: skip
+        unset()
+        assert codedigest.cache_dir("k") == tmp_path / "home/.cache/learnability/k"
