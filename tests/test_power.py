@@ -5,6 +5,8 @@ random lists of 10 splits against lists of 200 splits."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -517,3 +519,24 @@ def test_the_explorer_heading_says_what_the_lists_test_could_see():
     # a list too small for any: no bound, and nothing detectable at its size
     assert verdict(pv, bounds, "w2v", "tiny") == "; p 0.500; no AUC detectable at this size"
     assert verdict(None, None, "w2v", "anger") == ""
+
+
+def test_the_subset_sizes_the_docs_state_are_the_curves_grid():
+    # the config reference states the default sizes in full, every other page their
+    # start followed by "...": each as written must be the grid the curve uses
+    import re
+
+    from learnability.analyses.words_needed import GRID
+
+    root = Path(__file__).resolve().parents[1]
+    schema = (root / "src/learnability/config.schema.yaml").read_text()
+    full = re.search(r"\(empty: ([\d, ]+) below each list's own\)", schema)
+    assert full and tuple(int(n) for n in full.group(1).split(", ")) == GRID
+    pages = [*root.glob("docs/**/*.md"), root / "README.md", root / "config/README.md",
+             *root.glob("workflow/report/*.rst")]  # fmt: skip
+    stated = re.compile(r"\b(5, 8, \d+(?:, \d+)*), \.\.\.")
+    starts = [m.group(1) for page in pages for m in stated.finditer(page.read_text())]
+    assert len(starts) >= 5  # power.md, analyses.md, outputs.md, glove6b.md, list-size.md
+    for start in starts:
+        numbers = tuple(int(n) for n in start.split(", "))
+        assert numbers == GRID[: len(numbers)], start
