@@ -439,15 +439,22 @@ def test_words_for_power_interpolates_where_the_power_crosses_its_target():
 
     from learnability.analyses.words_needed import words_for_power
 
-    rows = [("a", 5, 0.2), ("a", 8, 0.6), ("a", 12, 0.9), ("b", 5, 0.85), ("c", 5, 0.1),
-            ("c", 8, 0.3)]  # fmt: skip
+    # "e" first (out of alphabetical order): it reaches the target exactly (16 of 20
+    # subsamples) at its largest size tried
+    rows = [("e", 5, 0.5), ("e", 8, 0.8), ("a", 5, 0.2), ("a", 8, 0.6), ("a", 12, 0.9),
+            ("b", 5, 0.85), ("c", 5, 0.1), ("c", 8, 0.3)]  # fmt: skip
     table = pd.DataFrame(rows, columns=["list", "words", "power"]).assign(
         embedding="e", negatives="uniform", size=20, power_target=0.8
     )
-    got = words_for_power(table).set_index("list")["words_needed"]
+    out = words_for_power(table)
+    assert list(out["list"]) == ["e", "a", "b", "c"]  # the order they came in
+    got = out.set_index("list")["words_needed"]
     assert got["a"] == pytest.approx(8 + (0.8 - 0.6) / (0.9 - 0.6) * 4)
     assert got["b"] == 5
+    assert got["e"] == 8  # a power at the target reaches it
     assert np.isnan(got["c"])  # never reached below its own size
+    alone = words_for_power(table[table["list"] == "c"])["words_needed"]
+    assert alone.dtype == np.float64 and np.isnan(alone.iloc[0])
 
 
 def test_the_words_needed_curve_tests_subsets_as_the_lists_are_tested():
@@ -499,7 +506,38 @@ def test_the_words_needed_curve_tests_subsets_as_the_lists_are_tested():
     tests = pvalues(pd.DataFrame(rows), null, True, "none", "auto", pd.DataFrame(its))
     row = curve[curve["words"] == 8].iloc[0]
     assert row["power"] == pytest.approx((tests["p_value"] <= ALPHA).mean())
+    # the subsets' mean AUCs: their mean and SD (ddof 1, by the statistics module)
+    import statistics
+
+    assert row["auc_mean"] == pytest.approx(statistics.fmean(r["mean"] for r in rows))
+    assert row["auc_sd"] == pytest.approx(statistics.stdev(r["mean"] for r in rows))
     assert row["auc_detectable"] == pytest.approx(tests["auc_detectable"].iloc[0])
+
+
+def test_a_subsets_p_at_exactly_alpha_counts_under_every_method_and_one_subset_has_no_sd(seed):
+    """A planted concept far beyond 19 random lists: each subset's p is 1/20 = 0.05, the
+    level itself, which "p <= alpha" detects (power 1); under a method other than the
+    truncated one (matched, forced), whose statistic is the mean over all splits;
+    one subset a size: its SD is 0 (no spread measured), not NaN. And the sizes tried:
+    from min_words up to, not including, the list's own, by hand."""
+    import learnability
+    from learnability.analyses.words_needed import GRID, sizes_for
+
+    assert sizes_for(20, (5, 8, 12, 20, 30), 5) == [5, 8, 12]
+    assert sizes_for(20, (4, 5, 8), 5) == [5, 8]
+    assert sizes_for(40, (), 8) == [8, 12, 20, 30] == [m for m in GRID if 8 <= m < 40]
+    x, u, pool = _embedding(seed, words=1500, pool=40)
+    y = _planted(x, u, pool, 20.0)
+    words = [f"w{i}" for i in range(y.shape[0])]
+    settings = dict(iterations=20, null_lists=19, null_iterations=10, seed=seed + 1,
+                    pvalue_method="matched", suggestions=0, check_folds=0,
+                    entanglement_iterations=0, codelength_orders=0, bound_groups=0,
+                    curve_subsamples=1, curve_sizes=(8,))  # fmt: skip
+    got = learnability.score((words, y), {"concept": words[:20]}, **settings)
+    row = got.words_needed.iloc[0]
+    assert row["method"] == "matched" and row["words"] == 8
+    assert row["power"] == 1.0 and row["power_se"] == 0.0
+    assert row["auc_sd"] == 0.0
 
 
 def test_the_explorer_heading_says_what_the_lists_test_could_see():
