@@ -448,6 +448,9 @@ def test_words_for_power_interpolates_where_the_power_crosses_its_target():
     )
     out = words_for_power(table)
     assert list(out["list"]) == ["e", "a", "b", "c"]  # the order they came in
+    assert list(out.columns) == ["list", "embedding", "negatives", "size", "largest_tried",
+                                 "words_needed"]  # fmt: skip
+    assert (out["size"] == 20).all() and list(out["largest_tried"]) == [8, 12, 5, 8]
     got = out.set_index("list")["words_needed"]
     assert got["a"] == pytest.approx(8 + (0.8 - 0.6) / (0.9 - 0.6) * 4)
     assert got["b"] == 5
@@ -538,6 +541,45 @@ def test_a_subsets_p_at_exactly_alpha_counts_under_every_method_and_one_subset_h
     assert row["method"] == "matched" and row["words"] == 8
     assert row["power"] == 1.0 and row["power_se"] == 0.0
     assert row["auc_sd"] == 0.0
+
+
+def test_the_curve_over_several_lists_its_empty_table_and_its_summary_for_people(seed, caplog):
+    """Every list's rows (a list too small for any size has none, and alone gives the
+    schema's empty table); one progress line names the step; the summary printed for
+    people is the words_for_power table, one line a list, under its header, without an
+    index."""
+    import logging
+
+    import learnability
+    from learnability import schemas
+    from learnability.analyses.words_needed import ANALYSIS
+
+    x, u, pool = _embedding(seed, words=1500, pool=40)
+    y = _planted(x, u, pool, 20.0)
+    words = [f"w{i}" for i in range(y.shape[0])]
+    settings = dict(iterations=10, null_lists=19, null_iterations=10, seed=seed,
+                    suggestions=0, check_folds=0, entanglement_iterations=0,
+                    codelength_orders=0, bound_groups=0, curve_subsamples=2,
+                    curve_sizes=(8,))  # fmt: skip
+    lists = {"b": words[:20], "a": words[20:40], "tiny": words[100:108]}
+    with caplog.at_level(logging.INFO):
+        got = learnability.score((words, y), lists, **settings).words_needed
+    assert list(got["list"]) == ["b", "a"] and (got["words"] == 8).all()
+    assert [r.getMessage().split(":")[0] for r in caplog.records].count("words needed") == 1
+    lines = ANALYSIS.describe(got).split("\n")
+    assert lines[0] == "" and len(lines) == 4
+    assert lines[1].split() == ["list", "embedding", "negatives", "size", "largest_tried",
+                                "words_needed"]  # fmt: skip
+    assert [line.split()[0] for line in lines[2:]] == ["b", "a"]  # no index column
+    alone = learnability.score((words, y), {"tiny": lists["tiny"]}, **settings).words_needed
+    assert alone.empty and list(alone.columns) == list(schemas.empty("words_needed").columns)
+    assert ANALYSIS.describe(alone) == "no list larger than the smallest size tried"
+    # without the run's null settings there is nothing to test subsets against
+    from learnability.analyses.base import Lists
+
+    bare = Lists(y, {"b": np.arange(20)}, None, "e", "uniform", words, None, 5)
+    with pytest.raises(ValueError, match=r"needs the run's null settings \(Lists.nulls\)$"):
+        ANALYSIS.run(bare, {})
 
 
 def test_the_explorer_heading_says_what_the_lists_test_could_see():
