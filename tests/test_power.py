@@ -32,6 +32,29 @@ ALPHA, POWER = 0.05, 0.8
 R, K_N, K_L = 1000, 10, 200
 
 
+# first in the file: a mutant of the grid (read at import) runs the whole file, and this
+# test fails it at once (tests/mutants.py stops at the first failure)
+def test_the_subset_sizes_the_docs_state_are_the_curves_grid():
+    # the config reference states the default sizes in full, every other page their
+    # start followed by "...": each as written must be the grid the curve uses
+    import re
+
+    from learnability.analyses.words_needed import GRID
+
+    root = Path(__file__).resolve().parents[1]
+    schema = (root / "src/learnability/config.schema.yaml").read_text()
+    full = re.search(r"\(empty: ([\d, ]+) below each list's own\)", schema)
+    assert full and tuple(int(n) for n in full.group(1).split(", ")) == GRID
+    pages = [*root.glob("docs/**/*.md"), root / "README.md", root / "config/README.md",
+             *root.glob("workflow/report/*.rst")]  # fmt: skip
+    stated = re.compile(r"\b(5, 8, \d+(?:, \d+)*), \.\.\.")
+    starts = [m.group(1) for page in pages for m in stated.finditer(page.read_text())]
+    assert len(starts) >= 5  # power.md, analyses.md, outputs.md, glove6b.md, list-size.md
+    for start in starts:
+        numbers = tuple(int(n) for n in start.split(", "))
+        assert numbers == GRID[: len(numbers)], start
+
+
 def test_the_critical_value_is_where_the_empirical_p_value_reaches_alpha():
     rng = np.random.default_rng(0)
     values = rng.normal(0.5, 0.05, R)
@@ -617,24 +640,3 @@ def test_the_explorer_heading_says_what_the_lists_test_could_see():
     # a list too small for any: no bound, and nothing detectable at its size
     assert verdict(pv, bounds, "w2v", "tiny") == "; p 0.500; no AUC detectable at this size"
     assert verdict(None, None, "w2v", "anger") == ""
-
-
-def test_the_subset_sizes_the_docs_state_are_the_curves_grid():
-    # the config reference states the default sizes in full, every other page their
-    # start followed by "...": each as written must be the grid the curve uses
-    import re
-
-    from learnability.analyses.words_needed import GRID
-
-    root = Path(__file__).resolve().parents[1]
-    schema = (root / "src/learnability/config.schema.yaml").read_text()
-    full = re.search(r"\(empty: ([\d, ]+) below each list's own\)", schema)
-    assert full and tuple(int(n) for n in full.group(1).split(", ")) == GRID
-    pages = [*root.glob("docs/**/*.md"), root / "README.md", root / "config/README.md",
-             *root.glob("workflow/report/*.rst")]  # fmt: skip
-    stated = re.compile(r"\b(5, 8, \d+(?:, \d+)*), \.\.\.")
-    starts = [m.group(1) for page in pages for m in stated.finditer(page.read_text())]
-    assert len(starts) >= 5  # power.md, analyses.md, outputs.md, glove6b.md, list-size.md
-    for start in starts:
-        numbers = tuple(int(n) for n in start.split(", "))
-        assert numbers == GRID[: len(numbers)], start
