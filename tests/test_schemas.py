@@ -89,3 +89,22 @@ def test_the_defaults_module_is_the_schema_and_importing_reads_no_yaml():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
+
+
+def test_every_analysis_output_and_report_file_is_where_the_outputs_page_says():
+    """docs/reference/outputs.md names each registered analysis' Parquet output with its
+    schema, and each report's tables (in its formats) and figure, where the workflow
+    writes them (results/tables/NEGATIVES/NAME.FORMAT, results/plots/...)."""
+    from learnability.analyses.registry import ANALYSES
+
+    page = (Path(__file__).resolve().parents[1] / "docs/reference/outputs.md").read_text()
+    people = page.split("## Tables and figures for people", 1)[1]
+    for a in ANALYSES.values():
+        assert f"| `{a.output}` | `{a.table}` |" in page, a.name
+        if a.report is None:
+            continue
+        formats = a.report.formats
+        shown = formats[0] if len(formats) == 1 else "{" + ",".join(formats) + "}"
+        assert f"| `results/tables/{{negatives}}/{a.name}.{shown}` | {a.table} |" in people
+        figure = f"`results/plots/{{negatives}}/{a.name}.{{png,svg,pdf}}`"
+        assert (figure in people) == bool(a.report.plot), a.name
