@@ -533,3 +533,26 @@ def test_the_cache_folder_follows_xdg_with_home_as_the_fallback(tmp_path, monkey
                   lambda: monkeypatch.setenv("XDG_CACHE_HOME", "")):  # fmt: skip
         unset()
         assert codedigest.cache_dir("k") == tmp_path / "home/.cache/learnability/k"
+
+
+def test_a_cost_formula_edit_changes_no_analysis_digest():
+    """Only the sizing keyword leaves a digest: a keyword naming a function of the module
+    would leave the function's body in it, and an edit to the cost would rerun the jobs
+    (words_needed's did). Each analysis' cost edited by hand keeps its digest."""
+    for name in _package_modules():
+        tree = ast.parse(codedigest.module_path(name).read_text())
+        fields = codedigest._sizing_fields(tree)
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                for k in node.keywords:
+                    if k.arg in fields and isinstance(k.value, ast.Name):
+                        assert k.value.id not in defined, (name, k.arg, k.value.id)
+    edits = {"words_needed": ("10_000", "20_000"), "bounds": ("1 + s[", "2 + s["),
+             "suggestions": ("size.lists * size.words", "size.words * size.lists")}  # fmt: skip
+    for module, (old, new) in edits.items():
+        name = f"learnability.analyses.{module}"
+        source = codedigest.module_path(name).read_text()
+        assert source.count(old) == 1, module
+        edited = source.replace(old, new)
+        assert codedigest.scan(edited, name).digest == codedigest.scan(source, name).digest
