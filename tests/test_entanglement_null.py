@@ -502,10 +502,13 @@ def test_the_direction_is_tested_from_two_members_outside_b():
     rng = np.random.default_rng(2)
     pool = rng.permutation(len(x))
     b = pool[:40]
+    # "cancel": two rows about as far on either side of the centre, so that A's sum is
+    # nearly the expected one: a small but positive length, still a direction
+    x[pool[501]] = 2 * x.mean(axis=0) - x[pool[500]] + 1e-3 * x.std(axis=0)
     lists = {"b": b, "two": np.concatenate([b[:5], pool[100:102]]),
              "one": np.concatenate([b[:5], pool[102:103]]),
              "shares_one": np.concatenate([b[:1], pool[200:230]]), "c": pool[300:330],
-             "pair": pool[400:402]}  # fmt: skip
+             "pair": pool[400:402], "cancel": pool[500:502]}  # fmt: skip
     got = pair_pvalues(x, {"empty": np.array([], dtype=np.int64)} | lists, Whitening.of(x))
     want = reference(x, lists, np.zeros(len(x), dtype=np.int64))
     for key in ("alignment", "p_direction", "p_overlap", "p_value"):
@@ -517,6 +520,7 @@ def test_the_direction_is_tested_from_two_members_outside_b():
     assert got.p_value[3, 1] == got.p_overlap[3, 1] < 1
     assert np.isfinite(p_dir[3, 0]) and got.p_overlap[4, 1] < 1
     assert np.isfinite(p_dir[5, [0, 4]]).all() and (got.p_overlap[6, 1:6] == 1).all()
+    assert np.isfinite(p_dir[6, [0, 4]]).all() and np.isfinite(got.alignment[7, 1:7]).all()
     assert (got.p_value[0, 1:] == 1).all() and (got.p_value[1:, 0] == 1).all()
     assert np.isnan(got.p_direction[0]).all() and np.isnan(got.p_direction[:, 0]).all()
 
