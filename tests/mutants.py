@@ -701,9 +701,10 @@ def build_report(config: dict, equivalents: list[dict]) -> tuple[str, str]:
             notes.append(f"{run} of {data.get('mutants', '?')} run")
         if data.get("rechecked"):
             n = sum(r.get("rechecked") == data["rechecked"] for r in data["results"].values())
-            state.append(f"Its {n} survivors were rechecked at {data['rechecked']} "
+            survivors = "survivor" if n == 1 else "survivors"
+            state.append(f"Its {n} {survivors} rechecked at {data['rechecked']} "
                          "(`recheck --record`); the rest are the run's.")  # fmt: skip
-            notes.append(f"{n} survivors rechecked at {data['rechecked']}")
+            notes.append(f"{n} {survivors} rechecked at {data['rechecked']}")
         if data.get("key") != current:
             state.append("**Out of date**: the module, its tests or conftest.py changed since.")
             notes.append("out of date")

@@ -330,4 +330,4 @@ def test_the_report_names_the_commit_its_survivors_were_rechecked_at(tmp_path, m
     rows = mutants.parse_table(f"{mutants.BEGIN}\n{table}\n{mutants.END}")
     assert rows["m.py"]["killed"] == 2 and rows["m.py"]["survived"] == 1  # a killed since
     assert rows["m.py"]["run"] == "abc; 2 survivors rechecked at def"
-    assert "Its 2 survivors were rechecked at def" in report and "Out of date" not in report
+    assert "Its 2 survivors rechecked at def" in report and "Out of date" not in report
