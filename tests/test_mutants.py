@@ -214,7 +214,8 @@ def test_a_test_named_by_node_id_keys_on_its_file(tmp_path):
     assert mutants.module_key(tmp_path, "m.py", named, {}) != key
 
 
-def test_the_report_shows_each_survivor_equivalent_and_stale_entry(tmp_path, monkeypatch):
+def _toy_repo(tmp_path: Path, monkeypatch) -> None:
+    """A repository of one module (SOURCE) and one empty test file, as the tool's REPO."""
     monkeypatch.setattr(mutants, "WORK", tmp_path / "work")
     monkeypatch.setattr(mutants, "REPO", tmp_path)
     (tmp_path / "src/learnability").mkdir(parents=True)
@@ -222,6 +223,10 @@ def test_the_report_shows_each_survivor_equivalent_and_stale_entry(tmp_path, mon
     (tmp_path / "src/learnability/m.py").write_text(SOURCE)
     (tmp_path / "tests/conftest.py").write_text("")
     (tmp_path / "tests/test_m.py").write_text("")
+
+
+def test_the_report_shows_each_survivor_equivalent_and_stale_entry(tmp_path, monkeypatch):
+    _toy_repo(tmp_path, monkeypatch)
     config = {"modules": {"m.py": {"tests": ["tests/test_m.py"]}, "n.py": {"tests": ["x"]}}}
     results = mutants.Results("m.py")
     results.reset(mutants.module_key(tmp_path, "m.py", ["tests/test_m.py"], {}),
@@ -311,13 +316,7 @@ def test_the_tests_collected_are_the_node_ids_pytest_names(tmp_path):
 
 
 def test_the_report_names_the_commit_its_survivors_were_rechecked_at(tmp_path, monkeypatch):
-    monkeypatch.setattr(mutants, "WORK", tmp_path / "work")
-    monkeypatch.setattr(mutants, "REPO", tmp_path)
-    (tmp_path / "src/learnability").mkdir(parents=True)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "src/learnability/m.py").write_text(SOURCE)
-    (tmp_path / "tests/conftest.py").write_text("")
-    (tmp_path / "tests/test_m.py").write_text("")
+    _toy_repo(tmp_path, monkeypatch)
     key = mutants.module_key(tmp_path, "m.py", ["tests/test_m.py"], {})
     results = mutants.Results("m.py")
     results.data = mutants.record_recheck({**_finished_run(), "tests": ["tests/test_m.py"],
