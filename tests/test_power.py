@@ -537,6 +537,12 @@ def test_the_words_needed_curve_tests_subsets_as_the_lists_are_tested():
 
     assert row["auc_mean"] == pytest.approx(statistics.fmean(r["mean"] for r in rows))
     assert row["auc_sd"] == pytest.approx(statistics.stdev(r["mean"] for r in rows))
+    # each size's power: a binomial share of 12 subsets, its SE scipy's binomial SD / 12
+    from scipy import stats as scipy_stats
+
+    assert ((curve["power"] > 0) & (curve["power"] < 1)).any()  # an SE not 0 is checked
+    want_se = scipy_stats.binom(12, curve["power"]).std() / 12
+    np.testing.assert_allclose(curve["power_se"], want_se, rtol=1e-12, atol=1e-15)
     assert row["auc_detectable"] == pytest.approx(tests["auc_detectable"].iloc[0])
 
 
@@ -588,6 +594,7 @@ def test_the_curve_over_several_lists_its_empty_table_and_its_summary_for_people
     with caplog.at_level(logging.INFO):
         got = learnability.score((words, y), lists, **settings).words_needed
     assert list(got["list"]) == ["b", "a"] and (got["words"] == 8).all()
+    assert (got["auc_sd"] > 0).all()  # two subsets' means: an SD (ddof 1), not 0
     assert [r.getMessage().split(":")[0] for r in caplog.records].count("words needed") == 1
     lines = ANALYSIS.describe(got).split("\n")
     assert lines[0] == "" and len(lines) == 4
