@@ -584,7 +584,7 @@ def test_the_curve_over_several_lists_its_empty_table_and_its_summary_for_people
     from learnability.analyses.words_needed import ANALYSIS
 
     x, u, pool = _embedding(seed, words=1500, pool=40)
-    y = _planted(x, u, pool, 20.0)
+    y = _planted(x, u, pool, 2.0)  # AUCs below 1: two subsets differ
     words = [f"w{i}" for i in range(y.shape[0])]
     settings = dict(iterations=10, null_lists=19, null_iterations=10, seed=seed,
                     suggestions=0, check_folds=0, entanglement_iterations=0,
@@ -594,7 +594,9 @@ def test_the_curve_over_several_lists_its_empty_table_and_its_summary_for_people
     with caplog.at_level(logging.INFO):
         got = learnability.score((words, y), lists, **settings).words_needed
     assert list(got["list"]) == ["b", "a"] and (got["words"] == 8).all()
-    assert (got["auc_sd"] > 0).all()  # two subsets' means: an SD (ddof 1), not 0
+    # two subsets' means have an SD (ddof 1), not 0 (one list's two may tie: a mean AUC
+    # over 10 splits of 4 + 4 words is a multiple of 1/160; both lists' rarely do)
+    assert (got["auc_sd"] > 0).any()
     assert [r.getMessage().split(":")[0] for r in caplog.records].count("words needed") == 1
     lines = ANALYSIS.describe(got).split("\n")
     assert lines[0] == "" and len(lines) == 4
