@@ -211,6 +211,9 @@ def analyses_page() -> str:
             if a.report.plot:
                 where.append(f"`results/plots/NEGATIVES/{a.name}.{{png,svg,pdf}}`")
             parts += ["", f"Report ({a.report.category}): {', '.join(where)}."]
+            if a.report.plot:
+                # the figure's title (its second line names the corpus, config, scheme)
+                parts += ["", f"Figure: *{_cell(a.report.plot)}*."]
     return "\n".join(parts) + "\n"
 
 

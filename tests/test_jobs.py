@@ -1,0 +1,89 @@
+"""The workflow's analysis jobs (learnability.pipeline.jobs) against score(): the job that
+workflow/scripts/analysis.py runs reads the files the workflow writes and the params its
+rule gives (workflow/rules/helpers/analyses.smk), and must hand an analysis what score()
+hands it, so that the workflow and the library report the same numbers."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from learnability.schema_defaults import DEFAULTS
+
+
+def _files(tmp_path, words: list[str], vectors: np.ndarray, lists: dict[str, list[str]]):
+    """The job's input files as the workflow writes them: the vectors, the vocabulary
+    (word, count) and each list's resolution table (in-vocabulary entries)."""
+    np.save(tmp_path / "vectors.npy", vectors)
+    counts = np.arange(len(words), 0, -1)
+    pd.DataFrame({"word": words, "count": counts}).to_parquet(tmp_path / "vocab.parquet")
+    concepts = []
+    for name, members in lists.items():
+        path = tmp_path / f"{name}.parquet"
+        pd.DataFrame({"list": name, "word": members, "status": "in_vocab"}).to_parquet(path)
+        concepts.append(str(path))
+    return SimpleNamespace(vectors=str(tmp_path / "vectors.npy"),
+                           vocab=str(tmp_path / "vocab.parquet"), concepts=concepts)  # fmt: skip
+
+
+def test_the_words_needed_job_scores_the_curve_as_score_does(tmp_path, seed):
+    """The words-needed job, built as the workflow builds it (the run's null settings in
+    its params), gives score()'s table row for row on a planted concept; where
+    ``power.subsamples`` is 0 the workflow runs no such job and score() gives an empty
+    table (the setting's documented "0: no words-needed curve")."""
+    import learnability
+    from learnability.analyses.registry import ANALYSES
+    from learnability.pipeline.jobs import lists_job
+
+    rng = np.random.default_rng(seed)
+    n, dim = 600, 12
+    vectors = rng.standard_normal((n, dim))
+    vectors[:20, 0] += 1.5  # a concept along the first axis
+    words = [f"w{i}" for i in range(n)]
+    lists = {"planted": words[:20], "plain": words[300:320]}
+    settings = {"curve_subsamples": 3, "curve_sizes": (5, 8), "alpha": 0.05, "power": 0.8}
+    common = dict(iterations=6, null_lists=19, null_iterations=4, seed=seed,
+                  null_seed=seed + 7, pvalue_method="matched")  # fmt: skip
+    want = learnability.score((words, vectors), lists, suggestions=0, check_folds=0,
+                              entanglement_iterations=0, codelength_orders=0,
+                              bound_groups=0, **settings, **common).words_needed  # fmt: skip
+    assert len(want) == 2 * 2  # two lists, two sizes: the comparison is not vacuous
+
+    analysis = ANALYSES["words_needed"]
+    params = SimpleNamespace(
+        lists=list(lists), min_words=DEFAULTS["learnability.min_words"],
+        C=DEFAULTS["learnability.C"], seed=seed, n_bins=None,
+        solver=DEFAULTS["learnability.solver"], chunk_mb=DEFAULTS["learnability.chunk_mb"],
+        device=DEFAULTS["learnability.device"], null_lists=19, null_iterations=4,
+        null_seed=seed + 7, pvalue_method="matched", list_iterations=6,
+    )  # fmt: skip
+    job = lists_job(analysis, _files(tmp_path, words, vectors, lists), params,
+                    SimpleNamespace(embedding="embedding", negatives="uniform"))  # fmt: skip
+    got = analysis.run(job, settings)
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want.reset_index(drop=True),
+                                  check_dtype=False)  # fmt: skip
+
+    config: dict = {}  # the schema's defaults as the validated config nests them
+    for key, value in DEFAULTS.items():
+        *parents, last = key.split(".")
+        node = config
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = value
+    config["power"]["subsamples"] = 0
+    assert not analysis.on_in(config)
+    config["power"]["subsamples"] = 1
+    assert analysis.on_in(config)
+    off = learnability.score((words, vectors), lists, suggestions=0, check_folds=0,
+                             entanglement_iterations=0, codelength_orders=0, bound_groups=0,
+                             **{**settings, "curve_subsamples": 0}, **common)  # fmt: skip
+    assert off.words_needed.empty
+
+
+@pytest.mark.parametrize("key", ["C", "solver", "chunk_mb", "device"])
+def test_the_defaults_the_job_test_reads_exist(key):
+    # a renamed schema key would make the test above read nothing
+    assert f"learnability.{key}" in DEFAULTS
