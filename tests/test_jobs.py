@@ -29,6 +29,39 @@ def _files(tmp_path, words: list[str], vectors: np.ndarray, lists: dict[str, lis
                            vocab=str(tmp_path / "vocab.parquet"), concepts=concepts)  # fmt: skip
 
 
+def _params(lists: dict, seed: int, **more) -> SimpleNamespace:
+    """An analysis rule's params as workflow/rules/helpers/analyses.smk gives them (the
+    protocol's at the schema's defaults; ``more``: the run's null settings)."""
+    return SimpleNamespace(
+        lists=list(lists), min_words=DEFAULTS["learnability.min_words"],
+        C=DEFAULTS["learnability.C"], seed=seed, n_bins=None,
+        solver=DEFAULTS["learnability.solver"], chunk_mb=DEFAULTS["learnability.chunk_mb"],
+        device=DEFAULTS["learnability.device"], **more,
+    )  # fmt: skip
+
+
+def _config() -> dict:
+    """The schema's defaults as the validated config nests them."""
+    config: dict = {}
+    for key, value in DEFAULTS.items():
+        *parents, last = key.split(".")
+        node = config
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = value
+    return config
+
+
+def _planted(seed: int, n: int = 600, dim: int = 12):
+    """Words, Gaussian vectors with a concept along the first axis (rows 0-19), and two
+    lists: the concept and 20 plain words."""
+    rng = np.random.default_rng(seed)
+    vectors = rng.standard_normal((n, dim))
+    vectors[:20, 0] += 1.5
+    words = [f"w{i}" for i in range(n)]
+    return words, vectors, {"planted": words[:20], "plain": words[300:320]}
+
+
 def test_the_words_needed_job_scores_the_curve_as_score_does(tmp_path, seed):
     """The words-needed job, built as the workflow builds it (the run's null settings in
     its params), gives score()'s table row for row on a planted concept; where
@@ -38,12 +71,7 @@ def test_the_words_needed_job_scores_the_curve_as_score_does(tmp_path, seed):
     from learnability.analyses.registry import ANALYSES
     from learnability.pipeline.jobs import lists_job
 
-    rng = np.random.default_rng(seed)
-    n, dim = 600, 12
-    vectors = rng.standard_normal((n, dim))
-    vectors[:20, 0] += 1.5  # a concept along the first axis
-    words = [f"w{i}" for i in range(n)]
-    lists = {"planted": words[:20], "plain": words[300:320]}
+    words, vectors, lists = _planted(seed)
     settings = {"curve_subsamples": 3, "curve_sizes": (5, 8), "alpha": 0.05, "power": 0.8}
     common = dict(iterations=6, null_lists=19, null_iterations=4, seed=seed,
                   null_seed=seed + 7, pvalue_method="matched")  # fmt: skip
@@ -53,26 +81,15 @@ def test_the_words_needed_job_scores_the_curve_as_score_does(tmp_path, seed):
     assert len(want) == 2 * 2  # two lists, two sizes: the comparison is not vacuous
 
     analysis = ANALYSES["words_needed"]
-    params = SimpleNamespace(
-        lists=list(lists), min_words=DEFAULTS["learnability.min_words"],
-        C=DEFAULTS["learnability.C"], seed=seed, n_bins=None,
-        solver=DEFAULTS["learnability.solver"], chunk_mb=DEFAULTS["learnability.chunk_mb"],
-        device=DEFAULTS["learnability.device"], null_lists=19, null_iterations=4,
-        null_seed=seed + 7, pvalue_method="matched", list_iterations=6,
-    )  # fmt: skip
+    params = _params(lists, seed, null_lists=19, null_iterations=4, null_seed=seed + 7,
+                     pvalue_method="matched", list_iterations=6)  # fmt: skip
     job = lists_job(analysis, _files(tmp_path, words, vectors, lists), params,
                     SimpleNamespace(embedding="embedding", negatives="uniform"))  # fmt: skip
     got = analysis.run(job, settings)
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want.reset_index(drop=True),
                                   check_dtype=False)  # fmt: skip
 
-    config: dict = {}  # the schema's defaults as the validated config nests them
-    for key, value in DEFAULTS.items():
-        *parents, last = key.split(".")
-        node = config
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[last] = value
+    config = _config()
     config["power"]["subsamples"] = 0
     assert not analysis.on_in(config)
     config["power"]["subsamples"] = 1
@@ -81,6 +98,45 @@ def test_the_words_needed_job_scores_the_curve_as_score_does(tmp_path, seed):
                              entanglement_iterations=0, codelength_orders=0, bound_groups=0,
                              **{**settings, "curve_subsamples": 0}, **common)  # fmt: skip
     assert off.words_needed.empty
+
+
+def test_the_bounds_job_gives_score_s_bounds(tmp_path, seed):
+    """The bounds job, built as the workflow builds it, gives score()'s bounds row for row;
+    ``power.groups`` 0 runs no such job and gives score() no bounds (its documented "0:
+    no bounds"); the summary printed for people names each list's size, AUC and bounds."""
+    import learnability
+    from learnability.analyses.registry import ANALYSES
+    from learnability.pipeline.jobs import lists_job
+
+    words, vectors, lists = _planted(seed)
+    settings = {"bound_groups": 4, "bound_iterations": 6, "bound_confidence": 0.9}
+    common = dict(iterations=6, null_lists=19, null_iterations=4, seed=seed,
+                  suggestions=0, check_folds=0, entanglement_iterations=0,
+                  codelength_orders=0, curve_subsamples=0)  # fmt: skip
+    want = learnability.score((words, vectors), lists, **settings, **common).bounds
+    assert len(want) == 2 and want["auc_se"].notna().all()
+    # each setting reaches its rows (20 members: 4 groups of 5 leave 15 >= min_words)
+    assert (want["groups"] == 4).all() and (want["group_iterations"] == 6).all()
+    assert (want["confidence"] == 0.9).all() and (want["iterations"] == 6).all()
+
+    analysis = ANALYSES["bounds"]
+    job = lists_job(analysis, _files(tmp_path, words, vectors, lists), _params(lists, seed),
+                    SimpleNamespace(embedding="embedding", negatives="uniform"))  # fmt: skip
+    got = analysis.run(job, settings)
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want.reset_index(drop=True),
+                                  check_dtype=False)  # fmt: skip
+    lines = analysis.describe(got).split("\n")
+    assert lines[0] == "" and lines[1].split() == ["list", "size", "auc", "auc_low", "auc_high"]
+    assert [line.split()[0] for line in lines[2:]] == list(want["list"])
+
+    config = _config()
+    config["power"]["groups"] = 0
+    assert not analysis.on_in(config)
+    config["power"]["groups"] = 1
+    assert analysis.on_in(config)
+    off = learnability.score((words, vectors), lists, **{**settings, "bound_groups": 0},
+                             **common)  # fmt: skip
+    assert off.bounds.empty
 
 
 @pytest.mark.parametrize("key", ["C", "solver", "chunk_mb", "device"])

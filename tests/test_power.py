@@ -504,6 +504,8 @@ def test_a_lists_bounds_from_its_runs_by_hand(monkeypatch):
     se = np.sqrt(jackknife + noise)
     t = student.ppf(0.9, g - 1)
     assert row["groups"] == 4 and row["iterations"] == 5 and row["group_iterations"] == 5
+    assert (row["list"], row["embedding"], row["negatives"]) == ("l", "e", "uniform")
+    assert row["size"] == 12 and row["confidence"] == 0.9
     assert row["auc"] == pytest.approx(full.mean())
     assert row["auc_split_se"] == pytest.approx(np.sqrt(noise))
     assert row["auc_se"] == pytest.approx(se, rel=1e-9)
@@ -533,6 +535,19 @@ def test_a_lists_bounds_from_its_runs_by_hand(monkeypatch):
     assert one["auc_split_se"] == 0.0
     m1 = runs[:, 0]
     assert one["auc_se"] == pytest.approx(np.sqrt((g - 1) / g * ((m1 - m1.mean()) ** 2).sum()))
+
+
+def test_the_bounds_job_is_sized_as_its_fits_by_hand():
+    """The bounds job's one-thread seconds (its resource model): each list's own splits
+    and one run a group, each of ``bound_iterations`` fits, at the fit's measured
+    seconds: 7 lists x (1 + 10 groups) x 200 splits."""
+    from learnability.analyses.base import JobSize
+    from learnability.analyses.bounds import ANALYSIS
+    from learnability.pipeline import resources
+
+    size = JobSize(lists=7, words=1e5, dim=300, iterations=200)
+    settings = {"bound_groups": 10, "bound_iterations": 50, "bound_confidence": 0.95}
+    assert ANALYSIS.seconds(settings, size) == pytest.approx(7 * 11 * 50 * resources.FIT_SECONDS)
 
 
 # --- the words-needed curve -------------------------------------------------------------
