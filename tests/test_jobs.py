@@ -5,6 +5,7 @@ hands it, so that the workflow and the library report the same numbers."""
 
 from __future__ import annotations
 
+import logging
 from types import SimpleNamespace
 
 import numpy as np
@@ -100,7 +101,7 @@ def test_the_words_needed_job_scores_the_curve_as_score_does(tmp_path, seed):
     assert off.words_needed.empty
 
 
-def test_the_bounds_job_gives_score_s_bounds(tmp_path, seed):
+def test_the_bounds_job_gives_score_s_bounds(tmp_path, seed, caplog):
     """The bounds job, built as the workflow builds it, gives score()'s bounds row for row;
     ``power.groups`` 0 runs no such job and gives score() no bounds (its documented "0:
     no bounds"); the summary printed for people names each list's size, AUC and bounds."""
@@ -113,7 +114,10 @@ def test_the_bounds_job_gives_score_s_bounds(tmp_path, seed):
     common = dict(iterations=6, null_lists=19, null_iterations=4, seed=seed,
                   suggestions=0, check_folds=0, entanglement_iterations=0,
                   codelength_orders=0, curve_subsamples=0)  # fmt: skip
-    want = learnability.score((words, vectors), lists, **settings, **common).bounds
+    with caplog.at_level(logging.INFO):
+        want = learnability.score((words, vectors), lists, **settings, **common).bounds
+    # one progress line names the step
+    assert [r.getMessage().split(":")[0] for r in caplog.records].count("bounds") == 1
     assert len(want) == 2 and want["auc_se"].notna().all()
     # each setting reaches its rows (20 members: 4 groups of 5 leave 15 >= min_words)
     assert (want["groups"] == 4).all() and (want["group_iterations"] == 6).all()

@@ -536,6 +536,17 @@ def test_a_lists_bounds_from_its_runs_by_hand(monkeypatch):
     m1 = runs[:, 0]
     assert one["auc_se"] == pytest.approx(np.sqrt((g - 1) / g * ((m1 - m1.mean()) ** 2).sum()))
 
+    kept.clear()
+    given = [full[:2], *runs[:, :2]]
+    two = bound_row(x, members, protocol, groups=4, iterations=2, confidence=0.9,
+                    list_name="l", embedding="e", bins=None, min_words=5)  # fmt: skip
+    # two splits a run: their variances (ddof 1) are taken out, as at five
+    m2, v2 = runs[:, :2].mean(axis=1), runs[:, :2].var(axis=1, ddof=1)
+    spread2 = (g - 1) / g * ((m2 - m2.mean()) ** 2).sum() - (g - 1) ** 2 / g * v2.mean() / 2
+    noise2 = full[:2].var(ddof=1) / 2
+    assert spread2 > 0 and two["auc_split_se"] == pytest.approx(np.sqrt(noise2))
+    assert two["auc_se"] == pytest.approx(np.sqrt(spread2 + noise2), rel=1e-9)
+
 
 def test_the_bounds_job_is_sized_as_its_fits_by_hand():
     """The bounds job's one-thread seconds (its resource model): each list's own splits
