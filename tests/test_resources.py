@@ -594,3 +594,66 @@ def test_every_bounding_model_covers_its_rehearsal_jobs(rehearsal):
     assert len(bounding) > 700 and "evaluations_summary" in set(bounding["rule"])
     short = bounding[bounding["need_mem_mb"] < bounding["rss_mb"]]
     assert short.empty, short[["rule", "job", "xml_mb", "rss_mb", "need_mem_mb"]].to_string()
+
+
+def test_a_declaration_by_hand_as_the_cluster_page_states_it():
+    """docs/how-to/cluster.md: a rule declares 1.3 times its model's memory and disk
+    (scratch included in its disk) and twice its runtime, and half again of memory and
+    runtime on each retry (disk not: it does not run out by retrying); the module's
+    docstring: never under 10 minutes. A need without outputs or scratch declares none,
+    and a need cannot be altered once made (a rule's model is shared by its jobs)."""
+    import dataclasses
+
+    need = cost.Need(mem_mb=1000, runtime=60, disk_mb=10, tmp_mb=5)
+    assert cost.declare(need) == {"mem_mb": 1300, "runtime": 120, "disk_mb": 20, "tmp_mb": 7}
+    assert cost.declare(need, 2) == {"mem_mb": 1950, "runtime": 180, "disk_mb": 20, "tmp_mb": 7}
+    assert cost.declare(need, 3) == {"mem_mb": 2600, "runtime": 240, "disk_mb": 20, "tmp_mb": 7}
+    assert cost.declare(need, 0) == cost.declare(need)  # an attempt counts from 1
+    small = cost.Need(mem_mb=100, runtime=1)
+    assert cost.declare(small) == {"mem_mb": 130, "runtime": 10, "disk_mb": 0, "tmp_mb": 0}
+    assert cost.declare(small, 2)["runtime"] == 15  # the floor grows on a retry too
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        need.mem_mb = 1  # type: ignore[misc]
+
+
+def test_a_download_is_modelled_at_one_mb_a_second():
+    # download_need's docstring: 1 MB/s, a slow mirror; 600 MB: ten minutes after start-up
+    start = cost.download_need(0).runtime
+    assert cost.download_need(600).runtime - start == pytest.approx(10, rel=1e-9)
+    assert cost.download_need(600).disk_mb == 600
+
+
+def test_a_trainers_rate_is_given_at_100_000_words():
+    """A trainer's ``rate`` is its tokens a second at 100,000 words (the registry's rates
+    were measured there), falling as the vocabulary to the ``-rate_slope``: at 100,000
+    words the slope changes nothing, at 400,000 words a slope of 0.5 halves the rate."""
+
+    def seconds(words: float, slope: float) -> float:
+        need = cost.training_need(1, 1, 1, 1000.0, 0, words=words, rate_slope=slope)
+        return need.runtime - cost.training_need(0, 1, 1, 1000.0, 0).runtime
+
+    assert seconds(100_000, 0.5) == pytest.approx(seconds(100_000, 0.0), rel=1e-9)
+    assert seconds(400_000, 0.5) == pytest.approx(2 * seconds(100_000, 0.0), rel=1e-9)
+
+
+def test_glove_scratch_a_token_is_the_most_the_rehearsal_measured(rehearsal):
+    # the constant's comment: 89.9 bytes, the most measured where the counts spill (20 M
+    # tokens and more), quoted to a tenth of a byte
+    rows = _training_rows(rehearsal, "glove")
+    spilled = rows[rows["tokens"] > 15e6]
+    per_token = float((spilled["tmp_mb"] * 1e6 / spilled["tokens"]).max())
+    assert cost.GLOVE_TMP_BYTES_PER_TOKEN == pytest.approx(per_token, abs=0.05)
+
+
+def test_scoring_rows_with_split_classifiers_follows_its_measurement():
+    # the measurement the constant quotes: 6.4 s for 3 M words x 300 dimensions scored
+    # by 100 split classifiers on one thread of an idle machine
+    # (benchmarks/suggestions.py --words 3000000 --dim 300 --splits 100)
+    assert within(cost.ROW_SPLIT_SECONDS * 3e6 * 100, 6.4)
+
+
+def test_the_plain_copy_is_modelled_as_its_reader_documents_it():
+    # embeddings/_plain.py: the plain-text copy is about 4x the gzip's size (enwiki's
+    # text; the synthetic dump's measured 2.19, test_word2vec_scratch_holds_its_plain_copy)
+    plain = cost.training_need(1000, 5, 16, 25_000, 2, plain_copy=True).tmp_mb
+    assert plain == pytest.approx(4 * 1000)
