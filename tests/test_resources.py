@@ -657,3 +657,25 @@ def test_the_plain_copy_is_modelled_as_its_reader_documents_it():
     # text; the synthetic dump's measured 2.19, test_word2vec_scratch_holds_its_plain_copy)
     plain = cost.training_need(1000, 5, 16, 25_000, 2, plain_copy=True).tmp_mb
     assert plain == pytest.approx(4 * 1000)
+
+
+def test_the_corpus_jobs_runtimes_and_outputs_as_their_docstrings_state():
+    """Each corpus job's rate and outputs as its model's docstring states them, by hand:
+    extraction at 2 MB/s of bz2 a core, its outputs as large as its bz2; the join at 0.1 s
+    per M tokens, 1.5 MB per M tokens above 200 MB, its output the parts' text; the
+    coverage at 1 s per 10 MB of tables and wildcard length (15 lengths), 10 MB out; the
+    draw at 0.3 s per M tokens, its output at most the corpus."""
+    start = cost.manifest_need().runtime  # a job's start-up alone
+    part = cost.extraction_need(600)
+    assert part.runtime - start == pytest.approx(600 / 2 / 60, rel=1e-9)
+    assert part.disk_mb == 600
+    join = cost.join_need(40e6, 123)
+    assert join.mem_mb == pytest.approx(200 + 1.5 * 40, rel=1e-9)
+    assert join.runtime - start == pytest.approx(0.1 * 40 / 60, rel=1e-9)
+    assert join.disk_mb == 123
+    coverage = cost.corpus_coverage_need(100, 0)
+    assert coverage.runtime - start == pytest.approx(15 * 100 / 10 / 60, rel=1e-9)
+    assert coverage.disk_mb == 10
+    draw = cost.draw_need(3e6, 0, 4.3)
+    assert draw.runtime - start == pytest.approx(0.3 * 3 / 60, rel=1e-9)
+    assert draw.disk_mb == 4.3
