@@ -679,3 +679,62 @@ def test_the_corpus_jobs_runtimes_and_outputs_as_their_docstrings_state():
     draw = cost.draw_need(3e6, 0, 4.3)
     assert draw.runtime - start == pytest.approx(0.3 * 3 / 60, rel=1e-9)
     assert draw.disk_mb == 4.3
+
+
+def test_the_embedding_jobs_needs_as_their_docstrings_state():
+    """The jobs that make, read or fit on an embedding, by hand from their docstrings: a
+    float32 matrix; the random baseline's 200 MB and 70 bytes a word, its vectors and
+    vocabulary out; imports at 10 MB/s of text with compressed input 3x, a fastText .bin
+    held whole at 3x; reading the pages cold at READ_MB_S; a fitting job's 256 MB of splits
+    (the null's batch, evaluate.NULL_BATCH_BYTES) and its fits over its threads; an
+    analysis' seconds over its threads; an evaluation's arrays a word above the words;
+    the small jobs' fixed need."""
+    from learnability.protocol.evaluate import NULL_BATCH_BYTES
+
+    start, base, word = cost.manifest_need().runtime, cost.BASE_MB, cost.WORD_BYTES
+    words, dim = 2e6, 300
+    mb = 2e6 * 300 * 4 / 1e6
+    assert cost.vectors_mb(words, dim) == pytest.approx(mb, rel=1e-12)
+    vocab_mb = words * cost.VOCAB_PARQUET_BYTES_PER_WORD / 1e6
+    random = cost.random_need(words, dim)
+    assert random.mem_mb == pytest.approx(200 + 70 * 2, rel=1e-9)
+    assert random.disk_mb == pytest.approx(mb + vocab_mb, rel=1e-9)
+    plain, whole = cost.import_need(600, False), cost.import_need(600, True)
+    assert plain.runtime - start == pytest.approx(600 * 3 / 10 / 60, rel=1e-9)
+    assert whole.mem_mb - plain.mem_mb == pytest.approx(3 * 600) and plain.disk_mb == 1800
+    read = cost.embedding_read_need(words, dim, work_mb=7, minutes=3)
+    assert read.mem_mb == pytest.approx(base + mb + words * word / 1e6 + 7, rel=1e-9)
+    assert read.runtime - start == pytest.approx(mb / cost.READ_MB_S / 60 + 3, rel=1e-9)
+    assert read.disk_mb == 10
+    cold = cost.embedding_read_need(words, dim).runtime
+    assert NULL_BATCH_BYTES == 256 * 2**20
+    fit = cost.fitting_need(words, dim, 10_000, 4)
+    assert fit.mem_mb == pytest.approx(cost.embedding_read_need(words, dim).mem_mb + 256)
+    assert fit.runtime - cold == pytest.approx(10_000 * cost.FIT_SECONDS / 4 / 60, rel=1e-9)
+    assert cost.fitting_need(words, dim, 10_000, 0).runtime - cold == pytest.approx(
+        10_000 * cost.FIT_SECONDS / 60, rel=1e-9
+    )  # no threads given: one
+    analysis = cost.analysis_need(words, dim, 120, 2)
+    assert analysis.runtime - cold == pytest.approx(1.0, rel=1e-9)
+    assert analysis.mem_mb == pytest.approx(fit.mem_mb)
+    restrict = cost.restrict_need(words, dim)
+    assert restrict.mem_mb == pytest.approx(base + mb + words * word / 1e6, rel=1e-9)
+    assert restrict.runtime - start == pytest.approx(2 * mb / cost.READ_MB_S / 60, rel=1e-9)
+    assert restrict.disk_mb == pytest.approx(mb + vocab_mb, rel=1e-9)
+    shared = cost.vocabulary_need(words, 3)
+    assert shared.mem_mb == pytest.approx(base + 2 * 3 * words * word / 1e6, rel=1e-9)
+    assert shared.disk_mb == pytest.approx(vocab_mb, rel=1e-9)
+    table = cost.vocabulary_table_need(words, 3)
+    assert table.mem_mb == pytest.approx(shared.mem_mb) and table.disk_mb == 10
+    for kind, per_word in cost.EVALUATION_BYTES_PER_WORD.items():
+        need = cost.evaluation_need(kind, words, dim)
+        work = words * (per_word - word) / 1e6 + (1200 if kind == "pseudo" else 0)
+        assert need.mem_mb == pytest.approx(read.mem_mb - 7 + work, rel=1e-9), kind
+    # pseudo's pairs: 1.2 GB at 2 M tokens and more above, 1.5 minutes and the searches
+    pseudo = cost.evaluation_need("pseudo", 3e6, dim, max_tokens=4e6)
+    at_3m = cost.embedding_read_need(3e6, dim)
+    per_word = cost.EVALUATION_BYTES_PER_WORD["pseudo"]  # fitted: checked at 3 M words above
+    assert pseudo.mem_mb - at_3m.mem_mb == pytest.approx(3e6 * (per_word - word) / 1e6 + 2400)
+    assert pseudo.runtime - at_3m.runtime == pytest.approx(1.5 + 26_063 * 0.045 / 60)
+    small = cost.small_need()
+    assert (small.mem_mb, small.runtime, small.disk_mb) == (base + 500, 2, 100)
