@@ -738,3 +738,41 @@ def test_the_embedding_jobs_needs_as_their_docstrings_state():
     assert pseudo.runtime - at_3m.runtime == pytest.approx(1.5 + 26_063 * 0.045 / 60)
     small = cost.small_need()
     assert (small.mem_mb, small.runtime, small.disk_mb) == (base + 500, 2, 100)
+
+
+def test_the_trainers_memory_and_the_corpus_laws_as_their_docstrings_state():
+    """training_memory_mb's docstring written out: word2vec's 8 x dim bytes and 500 of
+    vocabulary a word; fastText's buckets (4 x dim bytes) and 16 x dim a word; GloVe's
+    training phase (32 x (dim + 1) of parameters and sums, 12 x dim at its end, 100 of
+    index, a bucket of entries) against its counting phase (the budget, and per process
+    its Python and 100 bytes a word), the larger. And the corpus laws by their anchors:
+    Heaps' law through 104,103 words at 18 M tokens with slope 0.64; 2.36 co-occurrence
+    entries a token at 18 M tokens with slope -0.12, at most 3; a part's count table of
+    2.48 MB at 36.9 MB of bz2 with slope 0.53, 10.8 MB at enwiki's 593 MB parts."""
+    base = cost.TRAINER_BASE_MB
+    words, dim, bucket = 2e6, 300, 1_000_000
+    assert cost.training_memory_mb("word2vec", words, dim, 4) == pytest.approx(
+        base + 2 * (8 * dim + 500), rel=1e-12
+    )
+    assert cost.training_memory_mb("fasttext", words, dim, 4, bucket=bucket) == pytest.approx(
+        base + bucket * 4 * dim / 1e6 + 2 * 16 * dim, rel=1e-12
+    )
+    training = 2 * (32 * (dim + 1) + 12 * dim + 100) + cost.GLOVE_BUCKET_MB
+    for threads, budget in ((1, 0), (4, 40_000)):
+        counting = budget + threads * (cost.GLOVE_COUNTING_PROCESS_MB + 2 * 100)
+        assert counting != pytest.approx(training)  # each case picks one side
+        assert cost.training_memory_mb("glove", words, dim, threads, budget) == pytest.approx(
+            base + max(training, counting), rel=1e-12
+        )
+    assert cost.vocabulary_at(36e6) == pytest.approx(104_103 * 2**0.64, rel=1e-12)
+    # no corpus: one token's (a dry run before counting divides by no zero)
+    assert (
+        cost.vocabulary_at(0)
+        == cost.vocabulary_at(1)
+        == pytest.approx(104_103 * (1 / 18e6) ** 0.64, rel=1e-12)
+    )
+    assert cost.cooccurrence_entries(36e6) == pytest.approx(36e6 * 2.36 * 2**-0.12, rel=1e-12)
+    assert cost.cooccurrence_entries(1e3) == pytest.approx(3 * 1e3, rel=1e-12)
+    assert cost.part_counts_mb(36.9 * 4) == pytest.approx(2.48 * 4**0.53, rel=1e-12)
+    # 10.8 MB at enwiki's 593 MB parts (432 MB of count table at 40 bytes a byte)
+    assert cost.part_counts_mb(593) == pytest.approx(10.8, abs=0.05)
