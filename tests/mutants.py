@@ -543,9 +543,6 @@ def cmd_recheck(args) -> int:
         results = Results(module)
         data = results.data
         recorded, _ = classify(module, data.get("results", {}), equivalents)
-        # the last run's coverage picks the tests to run first (its line numbers may have
-        # moved since: a kill by any test is a kill; a survivor is run on the whole files)
-        coverage = data.get("coverage", {})
         alive = {mid for mid, r in recorded.items() if r["status"] == "survived"}
         source = (copy / PACKAGE / module).read_text()
         mutants, _ = mutants_of(module, source)
@@ -563,11 +560,9 @@ def cmd_recheck(args) -> int:
             path = copy / PACKAGE / module
             write_source(path, m.source, 2 + n)
             try:
-                chosen = tests_for(range(m.line, m.line + m.before.count("\n") + 1), coverage)
-                status, seconds, _ = run_tests(copy, chosen or tests, args.timeout)
-                if chosen and status == "survived":
-                    status, more, _ = run_tests(copy, tests, args.timeout)
-                    seconds += more
+                # the whole list in its order (the quick tests first): the tests that ran
+                # the line in the run let the mutant live then and are in these files
+                status, seconds, _ = run_tests(copy, tests, args.timeout)
             finally:
                 write_source(path, source, int(time.time()))
             outcomes[mid] = (status, seconds)
