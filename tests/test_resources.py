@@ -1,4 +1,6 @@
-"""The cost models (learnability.pipeline.resources) against the measurements they quote.
+"""The cost models (learnability.pipeline.resources): first each model by hand as its
+docstring (or the cluster page) states it, so that a changed coefficient, rate or branch
+fails at once; then against the measurements they quote.
 A model fitted to measurements must land within 30% of each of them; one only bounded by
 them (a runtime with its start-up, a method without an analytic memory) must cover
 them. Lowering a constant below a measurement, or a change of formula that undercuts
@@ -17,6 +19,178 @@ from learnability.pipeline import resources as cost
 
 def within(model: float, measured: float, rel: float = 0.30) -> bool:
     return abs(model - measured) <= rel * measured
+
+
+# --- the models by hand, from their docstrings ------------------------------------------
+
+
+def test_a_declaration_by_hand_as_the_cluster_page_states_it():
+    """docs/how-to/cluster.md: a rule declares 1.3 times its model's memory and disk
+    (scratch included in its disk) and twice its runtime, and half again of memory and
+    runtime on each retry (disk not: it does not run out by retrying); the module's
+    docstring: never under 10 minutes. A need without outputs or scratch declares none,
+    and a need cannot be altered once made (a rule's model is shared by its jobs)."""
+    import dataclasses
+
+    need = cost.Need(mem_mb=1000, runtime=60, disk_mb=10, tmp_mb=5)
+    assert cost.declare(need) == {"mem_mb": 1300, "runtime": 120, "disk_mb": 20, "tmp_mb": 7}
+    assert cost.declare(need, 2) == {"mem_mb": 1950, "runtime": 180, "disk_mb": 20, "tmp_mb": 7}
+    assert cost.declare(need, 3) == {"mem_mb": 2600, "runtime": 240, "disk_mb": 20, "tmp_mb": 7}
+    assert cost.declare(need, 0) == cost.declare(need)  # an attempt counts from 1
+    small = cost.Need(mem_mb=100, runtime=1)
+    assert cost.declare(small) == {"mem_mb": 130, "runtime": 10, "disk_mb": 0, "tmp_mb": 0}
+    assert cost.declare(small, 2)["runtime"] == 15  # the floor grows on a retry too
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        need.mem_mb = 1  # type: ignore[misc]
+
+
+def test_a_download_is_modelled_at_one_mb_a_second():
+    # download_need's docstring: 1 MB/s, a slow mirror; 600 MB: ten minutes after start-up
+    start = cost.download_need(0).runtime
+    assert cost.download_need(600).runtime - start == pytest.approx(10, rel=1e-9)
+    assert cost.download_need(600).disk_mb == 600
+
+
+def test_a_trainers_rate_is_given_at_100_000_words():
+    """A trainer's ``rate`` is its tokens a second at 100,000 words (the registry's rates
+    were measured there), falling as the vocabulary to the ``-rate_slope``: at 100,000
+    words the slope changes nothing, at 400,000 words a slope of 0.5 halves the rate."""
+
+    def seconds(words: float, slope: float) -> float:
+        need = cost.training_need(1, 1, 1, 1000.0, 0, words=words, rate_slope=slope)
+        return need.runtime - cost.training_need(0, 1, 1, 1000.0, 0).runtime
+
+    assert seconds(100_000, 0.5) == pytest.approx(seconds(100_000, 0.0), rel=1e-9)
+    assert seconds(400_000, 0.5) == pytest.approx(2 * seconds(100_000, 0.0), rel=1e-9)
+
+
+def test_the_corpus_jobs_runtimes_and_outputs_as_their_docstrings_state():
+    """Each corpus job's rate and outputs as its model's docstring states them, by hand:
+    extraction at 2 MB/s of bz2 a core, its outputs as large as its bz2; the join at 0.1 s
+    per M tokens, 1.5 MB per M tokens above 200 MB, its output the parts' text; the
+    coverage at 1 s per 10 MB of tables and wildcard length (15 lengths), 10 MB out; the
+    draw at 0.3 s per M tokens, its output at most the corpus."""
+    start = cost.manifest_need().runtime  # a job's start-up alone
+    part = cost.extraction_need(600)
+    assert part.runtime - start == pytest.approx(600 / 2 / 60, rel=1e-9)
+    assert part.disk_mb == 600
+    join = cost.join_need(40e6, 123)
+    assert join.mem_mb == pytest.approx(200 + 1.5 * 40, rel=1e-9)
+    assert join.runtime - start == pytest.approx(0.1 * 40 / 60, rel=1e-9)
+    assert join.disk_mb == 123
+    coverage = cost.corpus_coverage_need(100, 0)
+    assert coverage.runtime - start == pytest.approx(15 * 100 / 10 / 60, rel=1e-9)
+    assert coverage.disk_mb == 10
+    draw = cost.draw_need(3e6, 0, 4.3)
+    assert draw.runtime - start == pytest.approx(0.3 * 3 / 60, rel=1e-9)
+    assert draw.disk_mb == 4.3
+
+
+def test_the_embedding_jobs_needs_as_their_docstrings_state():
+    """The jobs that make, read or fit on an embedding, by hand from their docstrings: a
+    float32 matrix; the random baseline's 200 MB and 70 bytes a word, its vectors and
+    vocabulary out; imports at 10 MB/s of text with compressed input 3x, a fastText .bin
+    held whole at 3x; reading the pages cold at READ_MB_S; a fitting job's 256 MB of splits
+    (the null's batch, evaluate.NULL_BATCH_BYTES) and its fits over its threads; an
+    analysis' seconds over its threads; an evaluation's arrays a word above the words;
+    the small jobs' fixed need."""
+    from learnability.protocol.evaluate import NULL_BATCH_BYTES
+
+    start, base, word = cost.manifest_need().runtime, cost.BASE_MB, cost.WORD_BYTES
+    words, dim = 2e6, 300
+    mb = 2e6 * 300 * 4 / 1e6
+    assert cost.vectors_mb(words, dim) == pytest.approx(mb, rel=1e-12)
+    vocab_mb = words * cost.VOCAB_PARQUET_BYTES_PER_WORD / 1e6
+    random = cost.random_need(words, dim)
+    assert random.mem_mb == pytest.approx(200 + 70 * 2, rel=1e-9)
+    assert random.disk_mb == pytest.approx(mb + vocab_mb, rel=1e-9)
+    plain, whole = cost.import_need(600, False), cost.import_need(600, True)
+    assert plain.runtime - start == pytest.approx(600 * 3 / 10 / 60, rel=1e-9)
+    assert whole.mem_mb - plain.mem_mb == pytest.approx(3 * 600) and plain.disk_mb == 1800
+    read = cost.embedding_read_need(words, dim, work_mb=7, minutes=3)
+    assert read.mem_mb == pytest.approx(base + mb + words * word / 1e6 + 7, rel=1e-9)
+    assert read.runtime - start == pytest.approx(mb / cost.READ_MB_S / 60 + 3, rel=1e-9)
+    assert read.disk_mb == 10
+    cold = cost.embedding_read_need(words, dim).runtime
+    assert NULL_BATCH_BYTES == 256 * 2**20
+    fit = cost.fitting_need(words, dim, 10_000, 4)
+    assert fit.mem_mb == pytest.approx(cost.embedding_read_need(words, dim).mem_mb + 256)
+    assert fit.runtime - cold == pytest.approx(10_000 * cost.FIT_SECONDS / 4 / 60, rel=1e-9)
+    assert cost.fitting_need(words, dim, 10_000, 0).runtime - cold == pytest.approx(
+        10_000 * cost.FIT_SECONDS / 60, rel=1e-9
+    )  # no threads given: one
+    analysis = cost.analysis_need(words, dim, 120, 2)
+    assert analysis.runtime - cold == pytest.approx(1.0, rel=1e-9)
+    assert analysis.mem_mb == pytest.approx(fit.mem_mb)
+    restrict = cost.restrict_need(words, dim)
+    assert restrict.mem_mb == pytest.approx(base + mb + words * word / 1e6, rel=1e-9)
+    assert restrict.runtime - start == pytest.approx(2 * mb / cost.READ_MB_S / 60, rel=1e-9)
+    assert restrict.disk_mb == pytest.approx(mb + vocab_mb, rel=1e-9)
+    shared = cost.vocabulary_need(words, 3)
+    assert shared.mem_mb == pytest.approx(base + 2 * 3 * words * word / 1e6, rel=1e-9)
+    assert shared.disk_mb == pytest.approx(vocab_mb, rel=1e-9)
+    table = cost.vocabulary_table_need(words, 3)
+    assert table.mem_mb == pytest.approx(shared.mem_mb) and table.disk_mb == 10
+    for kind, per_word in cost.EVALUATION_BYTES_PER_WORD.items():
+        need = cost.evaluation_need(kind, words, dim)
+        work = words * (per_word - word) / 1e6 + (1200 if kind == "pseudo" else 0)
+        assert need.mem_mb == pytest.approx(read.mem_mb - 7 + work, rel=1e-9), kind
+    # pseudo's pairs: 1.2 GB at 2 M tokens and more above, 1.5 minutes and the searches
+    pseudo = cost.evaluation_need("pseudo", 3e6, dim, max_tokens=4e6)
+    at_3m = cost.embedding_read_need(3e6, dim)
+    per_word = cost.EVALUATION_BYTES_PER_WORD["pseudo"]  # fitted: checked at 3 M words above
+    assert pseudo.mem_mb - at_3m.mem_mb == pytest.approx(3e6 * (per_word - word) / 1e6 + 2400)
+    assert pseudo.runtime - at_3m.runtime == pytest.approx(1.5 + 26_063 * 0.045 / 60)
+    small = cost.small_need()
+    assert (small.mem_mb, small.runtime, small.disk_mb) == (base + 500, 2, 100)
+
+
+def test_the_trainers_memory_and_the_corpus_laws_as_their_docstrings_state():
+    """training_memory_mb's docstring written out: word2vec's 8 x dim bytes and 500 of
+    vocabulary a word; fastText's buckets (4 x dim bytes) and 16 x dim a word; GloVe's
+    training phase (32 x (dim + 1) of parameters and sums, 12 x dim at its end, 100 of
+    index, a bucket of entries) against its counting phase (the budget, and per process
+    its Python and 100 bytes a word), the larger. And the corpus laws by their anchors:
+    Heaps' law through 104,103 words at 18 M tokens with slope 0.64; 2.36 co-occurrence
+    entries a token at 18 M tokens with slope -0.12, at most 3; a part's count table of
+    2.48 MB at 36.9 MB of bz2 with slope 0.53, 10.8 MB at enwiki's 593 MB parts."""
+    base = cost.TRAINER_BASE_MB
+    words, dim, bucket = 2e6, 300, 1_000_000
+    assert cost.training_memory_mb("word2vec", words, dim, 4) == pytest.approx(
+        base + 2 * (8 * dim + 500), rel=1e-12
+    )
+    assert cost.training_memory_mb("fasttext", words, dim, 4, bucket=bucket) == pytest.approx(
+        base + bucket * 4 * dim / 1e6 + 2 * 16 * dim, rel=1e-12
+    )
+    training = 2 * (32 * (dim + 1) + 12 * dim + 100) + cost.GLOVE_BUCKET_MB
+    for threads, budget in ((1, 0), (4, 40_000)):
+        counting = budget + threads * (cost.GLOVE_COUNTING_PROCESS_MB + 2 * 100)
+        assert counting != pytest.approx(training)  # each case picks one side
+        assert cost.training_memory_mb("glove", words, dim, threads, budget) == pytest.approx(
+            base + max(training, counting), rel=1e-12
+        )
+    assert cost.vocabulary_at(36e6) == pytest.approx(104_103 * 2**0.64, rel=1e-12)
+    # no corpus: one token's (a dry run before counting divides by no zero)
+    assert (
+        cost.vocabulary_at(0)
+        == cost.vocabulary_at(1)
+        == pytest.approx(104_103 * (1 / 18e6) ** 0.64, rel=1e-12)
+    )
+    assert cost.cooccurrence_entries(36e6) == pytest.approx(36e6 * 2.36 * 2**-0.12, rel=1e-12)
+    assert cost.cooccurrence_entries(1e3) == pytest.approx(3 * 1e3, rel=1e-12)
+    assert cost.part_counts_mb(36.9 * 4) == pytest.approx(2.48 * 4**0.53, rel=1e-12)
+    # 10.8 MB at enwiki's 593 MB parts (432 MB of count table at 40 bytes a byte)
+    assert cost.part_counts_mb(593) == pytest.approx(10.8, abs=0.05)
+
+
+def test_the_plain_copy_is_modelled_as_its_reader_documents_it():
+    # embeddings/_plain.py: the plain-text copy is about 4x the gzip's size (enwiki's
+    # text; the synthetic dump's measured 2.19, test_word2vec_scratch_holds_its_plain_copy)
+    plain = cost.training_need(1000, 5, 16, 25_000, 2, plain_copy=True).tmp_mb
+    assert plain == pytest.approx(4 * 1000)
+
+
+# --- against the measurements ----------------------------------------------------------
 
 
 def test_the_cooccurrence_model_lands_inside_the_estimate_for_enwiki():
@@ -596,46 +770,6 @@ def test_every_bounding_model_covers_its_rehearsal_jobs(rehearsal):
     assert short.empty, short[["rule", "job", "xml_mb", "rss_mb", "need_mem_mb"]].to_string()
 
 
-def test_a_declaration_by_hand_as_the_cluster_page_states_it():
-    """docs/how-to/cluster.md: a rule declares 1.3 times its model's memory and disk
-    (scratch included in its disk) and twice its runtime, and half again of memory and
-    runtime on each retry (disk not: it does not run out by retrying); the module's
-    docstring: never under 10 minutes. A need without outputs or scratch declares none,
-    and a need cannot be altered once made (a rule's model is shared by its jobs)."""
-    import dataclasses
-
-    need = cost.Need(mem_mb=1000, runtime=60, disk_mb=10, tmp_mb=5)
-    assert cost.declare(need) == {"mem_mb": 1300, "runtime": 120, "disk_mb": 20, "tmp_mb": 7}
-    assert cost.declare(need, 2) == {"mem_mb": 1950, "runtime": 180, "disk_mb": 20, "tmp_mb": 7}
-    assert cost.declare(need, 3) == {"mem_mb": 2600, "runtime": 240, "disk_mb": 20, "tmp_mb": 7}
-    assert cost.declare(need, 0) == cost.declare(need)  # an attempt counts from 1
-    small = cost.Need(mem_mb=100, runtime=1)
-    assert cost.declare(small) == {"mem_mb": 130, "runtime": 10, "disk_mb": 0, "tmp_mb": 0}
-    assert cost.declare(small, 2)["runtime"] == 15  # the floor grows on a retry too
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        need.mem_mb = 1  # type: ignore[misc]
-
-
-def test_a_download_is_modelled_at_one_mb_a_second():
-    # download_need's docstring: 1 MB/s, a slow mirror; 600 MB: ten minutes after start-up
-    start = cost.download_need(0).runtime
-    assert cost.download_need(600).runtime - start == pytest.approx(10, rel=1e-9)
-    assert cost.download_need(600).disk_mb == 600
-
-
-def test_a_trainers_rate_is_given_at_100_000_words():
-    """A trainer's ``rate`` is its tokens a second at 100,000 words (the registry's rates
-    were measured there), falling as the vocabulary to the ``-rate_slope``: at 100,000
-    words the slope changes nothing, at 400,000 words a slope of 0.5 halves the rate."""
-
-    def seconds(words: float, slope: float) -> float:
-        need = cost.training_need(1, 1, 1, 1000.0, 0, words=words, rate_slope=slope)
-        return need.runtime - cost.training_need(0, 1, 1, 1000.0, 0).runtime
-
-    assert seconds(100_000, 0.5) == pytest.approx(seconds(100_000, 0.0), rel=1e-9)
-    assert seconds(400_000, 0.5) == pytest.approx(2 * seconds(100_000, 0.0), rel=1e-9)
-
-
 def test_glove_scratch_a_token_is_the_most_the_rehearsal_measured(rehearsal):
     # the constant's comment: 89.9 bytes, the most measured where the counts spill (20 M
     # tokens and more), quoted to a tenth of a byte
@@ -650,129 +784,3 @@ def test_scoring_rows_with_split_classifiers_follows_its_measurement():
     # by 100 split classifiers on one thread of an idle machine
     # (benchmarks/suggestions.py --words 3000000 --dim 300 --splits 100)
     assert within(cost.ROW_SPLIT_SECONDS * 3e6 * 100, 6.4)
-
-
-def test_the_plain_copy_is_modelled_as_its_reader_documents_it():
-    # embeddings/_plain.py: the plain-text copy is about 4x the gzip's size (enwiki's
-    # text; the synthetic dump's measured 2.19, test_word2vec_scratch_holds_its_plain_copy)
-    plain = cost.training_need(1000, 5, 16, 25_000, 2, plain_copy=True).tmp_mb
-    assert plain == pytest.approx(4 * 1000)
-
-
-def test_the_corpus_jobs_runtimes_and_outputs_as_their_docstrings_state():
-    """Each corpus job's rate and outputs as its model's docstring states them, by hand:
-    extraction at 2 MB/s of bz2 a core, its outputs as large as its bz2; the join at 0.1 s
-    per M tokens, 1.5 MB per M tokens above 200 MB, its output the parts' text; the
-    coverage at 1 s per 10 MB of tables and wildcard length (15 lengths), 10 MB out; the
-    draw at 0.3 s per M tokens, its output at most the corpus."""
-    start = cost.manifest_need().runtime  # a job's start-up alone
-    part = cost.extraction_need(600)
-    assert part.runtime - start == pytest.approx(600 / 2 / 60, rel=1e-9)
-    assert part.disk_mb == 600
-    join = cost.join_need(40e6, 123)
-    assert join.mem_mb == pytest.approx(200 + 1.5 * 40, rel=1e-9)
-    assert join.runtime - start == pytest.approx(0.1 * 40 / 60, rel=1e-9)
-    assert join.disk_mb == 123
-    coverage = cost.corpus_coverage_need(100, 0)
-    assert coverage.runtime - start == pytest.approx(15 * 100 / 10 / 60, rel=1e-9)
-    assert coverage.disk_mb == 10
-    draw = cost.draw_need(3e6, 0, 4.3)
-    assert draw.runtime - start == pytest.approx(0.3 * 3 / 60, rel=1e-9)
-    assert draw.disk_mb == 4.3
-
-
-def test_the_embedding_jobs_needs_as_their_docstrings_state():
-    """The jobs that make, read or fit on an embedding, by hand from their docstrings: a
-    float32 matrix; the random baseline's 200 MB and 70 bytes a word, its vectors and
-    vocabulary out; imports at 10 MB/s of text with compressed input 3x, a fastText .bin
-    held whole at 3x; reading the pages cold at READ_MB_S; a fitting job's 256 MB of splits
-    (the null's batch, evaluate.NULL_BATCH_BYTES) and its fits over its threads; an
-    analysis' seconds over its threads; an evaluation's arrays a word above the words;
-    the small jobs' fixed need."""
-    from learnability.protocol.evaluate import NULL_BATCH_BYTES
-
-    start, base, word = cost.manifest_need().runtime, cost.BASE_MB, cost.WORD_BYTES
-    words, dim = 2e6, 300
-    mb = 2e6 * 300 * 4 / 1e6
-    assert cost.vectors_mb(words, dim) == pytest.approx(mb, rel=1e-12)
-    vocab_mb = words * cost.VOCAB_PARQUET_BYTES_PER_WORD / 1e6
-    random = cost.random_need(words, dim)
-    assert random.mem_mb == pytest.approx(200 + 70 * 2, rel=1e-9)
-    assert random.disk_mb == pytest.approx(mb + vocab_mb, rel=1e-9)
-    plain, whole = cost.import_need(600, False), cost.import_need(600, True)
-    assert plain.runtime - start == pytest.approx(600 * 3 / 10 / 60, rel=1e-9)
-    assert whole.mem_mb - plain.mem_mb == pytest.approx(3 * 600) and plain.disk_mb == 1800
-    read = cost.embedding_read_need(words, dim, work_mb=7, minutes=3)
-    assert read.mem_mb == pytest.approx(base + mb + words * word / 1e6 + 7, rel=1e-9)
-    assert read.runtime - start == pytest.approx(mb / cost.READ_MB_S / 60 + 3, rel=1e-9)
-    assert read.disk_mb == 10
-    cold = cost.embedding_read_need(words, dim).runtime
-    assert NULL_BATCH_BYTES == 256 * 2**20
-    fit = cost.fitting_need(words, dim, 10_000, 4)
-    assert fit.mem_mb == pytest.approx(cost.embedding_read_need(words, dim).mem_mb + 256)
-    assert fit.runtime - cold == pytest.approx(10_000 * cost.FIT_SECONDS / 4 / 60, rel=1e-9)
-    assert cost.fitting_need(words, dim, 10_000, 0).runtime - cold == pytest.approx(
-        10_000 * cost.FIT_SECONDS / 60, rel=1e-9
-    )  # no threads given: one
-    analysis = cost.analysis_need(words, dim, 120, 2)
-    assert analysis.runtime - cold == pytest.approx(1.0, rel=1e-9)
-    assert analysis.mem_mb == pytest.approx(fit.mem_mb)
-    restrict = cost.restrict_need(words, dim)
-    assert restrict.mem_mb == pytest.approx(base + mb + words * word / 1e6, rel=1e-9)
-    assert restrict.runtime - start == pytest.approx(2 * mb / cost.READ_MB_S / 60, rel=1e-9)
-    assert restrict.disk_mb == pytest.approx(mb + vocab_mb, rel=1e-9)
-    shared = cost.vocabulary_need(words, 3)
-    assert shared.mem_mb == pytest.approx(base + 2 * 3 * words * word / 1e6, rel=1e-9)
-    assert shared.disk_mb == pytest.approx(vocab_mb, rel=1e-9)
-    table = cost.vocabulary_table_need(words, 3)
-    assert table.mem_mb == pytest.approx(shared.mem_mb) and table.disk_mb == 10
-    for kind, per_word in cost.EVALUATION_BYTES_PER_WORD.items():
-        need = cost.evaluation_need(kind, words, dim)
-        work = words * (per_word - word) / 1e6 + (1200 if kind == "pseudo" else 0)
-        assert need.mem_mb == pytest.approx(read.mem_mb - 7 + work, rel=1e-9), kind
-    # pseudo's pairs: 1.2 GB at 2 M tokens and more above, 1.5 minutes and the searches
-    pseudo = cost.evaluation_need("pseudo", 3e6, dim, max_tokens=4e6)
-    at_3m = cost.embedding_read_need(3e6, dim)
-    per_word = cost.EVALUATION_BYTES_PER_WORD["pseudo"]  # fitted: checked at 3 M words above
-    assert pseudo.mem_mb - at_3m.mem_mb == pytest.approx(3e6 * (per_word - word) / 1e6 + 2400)
-    assert pseudo.runtime - at_3m.runtime == pytest.approx(1.5 + 26_063 * 0.045 / 60)
-    small = cost.small_need()
-    assert (small.mem_mb, small.runtime, small.disk_mb) == (base + 500, 2, 100)
-
-
-def test_the_trainers_memory_and_the_corpus_laws_as_their_docstrings_state():
-    """training_memory_mb's docstring written out: word2vec's 8 x dim bytes and 500 of
-    vocabulary a word; fastText's buckets (4 x dim bytes) and 16 x dim a word; GloVe's
-    training phase (32 x (dim + 1) of parameters and sums, 12 x dim at its end, 100 of
-    index, a bucket of entries) against its counting phase (the budget, and per process
-    its Python and 100 bytes a word), the larger. And the corpus laws by their anchors:
-    Heaps' law through 104,103 words at 18 M tokens with slope 0.64; 2.36 co-occurrence
-    entries a token at 18 M tokens with slope -0.12, at most 3; a part's count table of
-    2.48 MB at 36.9 MB of bz2 with slope 0.53, 10.8 MB at enwiki's 593 MB parts."""
-    base = cost.TRAINER_BASE_MB
-    words, dim, bucket = 2e6, 300, 1_000_000
-    assert cost.training_memory_mb("word2vec", words, dim, 4) == pytest.approx(
-        base + 2 * (8 * dim + 500), rel=1e-12
-    )
-    assert cost.training_memory_mb("fasttext", words, dim, 4, bucket=bucket) == pytest.approx(
-        base + bucket * 4 * dim / 1e6 + 2 * 16 * dim, rel=1e-12
-    )
-    training = 2 * (32 * (dim + 1) + 12 * dim + 100) + cost.GLOVE_BUCKET_MB
-    for threads, budget in ((1, 0), (4, 40_000)):
-        counting = budget + threads * (cost.GLOVE_COUNTING_PROCESS_MB + 2 * 100)
-        assert counting != pytest.approx(training)  # each case picks one side
-        assert cost.training_memory_mb("glove", words, dim, threads, budget) == pytest.approx(
-            base + max(training, counting), rel=1e-12
-        )
-    assert cost.vocabulary_at(36e6) == pytest.approx(104_103 * 2**0.64, rel=1e-12)
-    # no corpus: one token's (a dry run before counting divides by no zero)
-    assert (
-        cost.vocabulary_at(0)
-        == cost.vocabulary_at(1)
-        == pytest.approx(104_103 * (1 / 18e6) ** 0.64, rel=1e-12)
-    )
-    assert cost.cooccurrence_entries(36e6) == pytest.approx(36e6 * 2.36 * 2**-0.12, rel=1e-12)
-    assert cost.cooccurrence_entries(1e3) == pytest.approx(3 * 1e3, rel=1e-12)
-    assert cost.part_counts_mb(36.9 * 4) == pytest.approx(2.48 * 4**0.53, rel=1e-12)
-    # 10.8 MB at enwiki's 593 MB parts (432 MB of count table at 40 bytes a byte)
-    assert cost.part_counts_mb(593) == pytest.approx(10.8, abs=0.05)
