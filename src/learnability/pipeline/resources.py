@@ -164,7 +164,7 @@ def part_counts_mb(part_bz2_mb: float) -> float:
     """The MB of one dump part's count table (word, count), from the part's bz2 MB:
     1.20/1.71/2.48 MB at 9.3/18.5/36.9 MB of bz2 a part in the rehearsal's dumps
     (benchmarks/corpus_coverage.py), whose vocabulary grows like enwiki's: a power law of
-    slope 0.53 (new words thin out as a part grows), 10.6 MB at enwiki's 593 MB parts."""
+    slope 0.53 (new words thin out as a part grows), 10.8 MB at enwiki's 593 MB parts."""
     return 2.48 * (part_bz2_mb / 36.9) ** 0.53
 
 
