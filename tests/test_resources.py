@@ -9,6 +9,7 @@ paper's run declares at least 1.3x its model at enwiki's size."""
 
 import csv
 import json
+import math
 
 import pytest
 from conftest import REPO
@@ -188,6 +189,52 @@ def test_the_plain_copy_is_modelled_as_its_reader_documents_it():
     # text; the synthetic dump's measured 2.19, test_word2vec_scratch_holds_its_plain_copy)
     plain = cost.training_need(1000, 5, 16, 25_000, 2, plain_copy=True).tmp_mb
     assert plain == pytest.approx(4 * 1000)
+
+
+def test_a_keyword_left_out_of_a_model_adds_nothing():
+    """A size a rule does not give is none: no counting budget, no n-gram buckets, no
+    vocabulary (the rate as given, even with a slope; the outputs bounded by the corpus),
+    no dimensions, no method (the corpus-driven bound)."""
+    words, dim = 1e6, 100
+    # four counting processes on a small vocabulary: the counting phase is the larger
+    assert cost.training_memory_mb("glove", 1e3, 1, 4) == cost.training_memory_mb(
+        "glove", 1e3, 1, 4, 0, 0
+    )
+    assert cost.training_memory_mb("glove", 1e3, 1, 4, 100) > cost.training_memory_mb(
+        "glove", 1e3, 1, 4
+    )
+    assert cost.training_memory_mb("fasttext", words, dim, 2) == cost.training_memory_mb(
+        "fasttext", words, dim, 2, bucket=0
+    )
+    given = dict(corpus_mb=1000, epochs=5, threads=4, rate=25_000, mem_per_mb=2)
+    bare = cost.training_need(**given)
+    explicit = cost.training_need(**given, counting_mb=0, method="", words=0, dim=0,
+                                  bucket=0, rate_slope=0.0)  # fmt: skip
+    assert bare == explicit
+    assert cost.training_need(**given, rate_slope=0.5) == bare  # no vocabulary: no slope
+    assert cost.training_need(**given, words=4e5).runtime == bare.runtime  # no slope given
+    assert cost.training_need(**given, words=words).disk_mb == 2 * 1000  # no dim: bounded
+    assert bare.mem_mb == cost.UNMODELLED_TRAINER_MB + 2 * 1000  # no method: corpus-driven
+    fast = dict(given, method="fasttext", words=words, dim=dim)
+    assert cost.training_need(**fast) == cost.training_need(**fast, bucket=0)
+
+
+def test_the_draws_memory_a_line_and_glove_s_bucket_as_stated():
+    # draw_need's docstring: 460 MB at Wikipedia's 11.5 M paragraphs (40 bytes a line);
+    # GloVe's bucket of entries in memory: 768 MiB, the cooccur module's bucket of
+    # entries (int32 row and column, float64 count, int64 index) to the MB
+    from learnability.corpus.cooccur import BUCKET_ENTRIES
+
+    drawn = cost.draw_need(3e6, 11.5e6, 4.3).mem_mb - cost.draw_need(3e6, 0, 4.3).mem_mb
+    assert drawn == pytest.approx(460, rel=1e-9)
+    assert cost.GLOVE_BUCKET_MB == round(768 * 2**20 / 1e6) == round(BUCKET_ENTRIES * 24 / 1e6)
+
+
+def test_an_unmodelled_trainer_starts_at_the_largest_training_job_measured(rehearsal):
+    # the constant's comment: the largest training job of the rehearsal (fastText's
+    # 3,186 MB), rounded up to a hundred MB
+    largest = float(rehearsal.loc[rehearsal["rule"] == "train_embedding", "rss_mb"].max())
+    assert cost.UNMODELLED_TRAINER_MB == math.ceil(largest / 100) * 100
 
 
 # --- against the measurements ----------------------------------------------------------
