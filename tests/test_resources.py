@@ -108,6 +108,7 @@ def test_the_embedding_jobs_needs_as_their_docstrings_state():
     plain, whole = cost.import_need(600, False), cost.import_need(600, True)
     assert plain.runtime - start == pytest.approx(600 * 3 / 10 / 60, rel=1e-9)
     assert whole.mem_mb - plain.mem_mb == pytest.approx(3 * 600) and plain.disk_mb == 1800
+    assert plain.mem_mb == 2000  # the memory map's 2 GB with a vocabulary of 3 M words
     read = cost.embedding_read_need(words, dim, work_mb=7, minutes=3)
     assert read.mem_mb == pytest.approx(base + mb + words * word / 1e6 + 7, rel=1e-9)
     assert read.runtime - start == pytest.approx(mb / cost.READ_MB_S / 60 + 3, rel=1e-9)
