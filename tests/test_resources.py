@@ -238,6 +238,13 @@ def test_an_unmodelled_trainer_starts_at_the_largest_training_job_measured(rehea
     assert cost.UNMODELLED_TRAINER_MB == math.ceil(largest / 100) * 100
 
 
+def test_a_rule_without_a_model_is_named():
+    with pytest.raises(KeyError) as caught:
+        cost.model("no_such_rule")
+    message = "rule 'no_such_rule' has no resource model in learnability.pipeline.resources"
+    assert caught.value.args == (message,)
+
+
 # --- against the measurements ----------------------------------------------------------
 
 
