@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import page, write_dump
+from conftest import REPO, page, write_dump
 
 from learnability.corpus import extract as corpus
 from learnability.corpus.extract import extract_corpus
@@ -46,7 +46,51 @@ def test_extract_filters_pages_and_counts(tmp_path):
     assert [len(x) for x in long_lines] == [1000, 1000, 500]
     assert stats["tokens"] == 60 + 2500
     assert stats["types"] == 5 + 50
-    assert stats["types_with_count_at_least"]["5"] == 5 + 50
+    # by hand: "the" 20 times, cat/sat/on/mat 10 each, the 50 long words 50 each
+    assert stats["types_with_count_at_least"] == {"1": 55, "2": 55, "5": 55, "10": 55,
+                                                  "100": 0}  # fmt: skip
+    # a line of gensim's most (10,000 tokens) is allowed; one more would be cut by it
+    extract_corpus([dump], text, stats_path, min_article_tokens=20, max_line_tokens=10_000)
+    with pytest.raises(ValueError, match=r"must be in 1\.\.10000, since gensim silently"):
+        extract_corpus([dump], text, stats_path, max_line_tokens=10_001)
+
+
+def test_the_sample_dump_is_gensims_and_the_configs_default():
+    import yaml
+
+    from learnability.corpus.download import resolve_package_path
+
+    assert resolve_package_path(corpus.SAMPLE_DUMP).is_file()
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    assert config["dump"]["source"] == corpus.SAMPLE_DUMP
+
+
+def test_a_page_cannot_be_altered():
+    import dataclasses
+
+    page_ = corpus.Page("Art", 0, False, "text")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        page_.text = "other"  # type: ignore[misc]
+
+
+def test_without_indexed_bzip2_the_standard_library_reads_the_dump(tmp_path):
+    # a fresh Python in which the optional package cannot be imported (as where it is not
+    # installed): the module falls back to bz2 and extracts the same corpus
+    import subprocess
+    import sys
+
+    dump = write_dump(tmp_path / "d.xml.bz2", [page("Art", "The cat sat on the mat. " * 10)])
+    code = (
+        "import sys; sys.modules['indexed_bzip2'] = None\n"
+        "from learnability.corpus import extract\n"
+        "assert extract.indexed_bzip2 is None\n"
+        f"stats = extract.extract_corpus([{str(dump)!r}], {str(tmp_path / 't.gz')!r}, "
+        f"{str(tmp_path / 's.json')!r}, min_article_tokens=1)\n"
+        "print(stats['tokens'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["60"]
 
 
 def test_output_is_byte_identical_across_runs(tmp_path):
