@@ -95,6 +95,101 @@ def test_pages_as_other_exports_write_them(tmp_path):
     assert [corpus.is_redirect(corpus.Page(*w)) for w in want] == [False] * 5 + [True]
 
 
+SITEINFO = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10">
+<siteinfo><sitename>Wiki</sitename><namespaces>
+<namespace key="-2">Medium</namespace><namespace key="0" />
+<namespace key="6">Datei</namespace><namespace key="14">Kategorie</namespace>
+</namespaces></siteinfo>
+"""
+
+
+def test_namespaces_are_read_from_the_head_of_the_file(tmp_path, monkeypatch):
+    """A dump's <siteinfo> namespaces by hand (a namespace without a key is the main
+    one's number, 0; an empty name is ""), read from its head: a file cut short after
+    its <siteinfo> (as a partial download is) still gives them, and an export without
+    one gives none, however its pages go on. The wiki's own names for files and
+    categories then leave its articles' text."""
+    monkeypatch.setattr(corpus, "READ_SIZE", 16)  # the head: many reads before the cut
+    cut = tmp_path / "cut.xml"
+    cut.write_text(SITEINFO + " " * 64 + "<<< cut short")
+    assert corpus.read_namespaces(cut) == {-2: "Medium", 0: "", 6: "Datei", 14: "Kategorie"}
+    keyless = tmp_path / "keyless.xml"
+    keyless.write_text("<mediawiki><siteinfo><namespaces><namespace>Main</namespace>"
+                       "</namespaces></siteinfo></mediawiki>")  # fmt: skip
+    assert corpus.read_namespaces(keyless) == {0: "Main"}
+    bare = tmp_path / "bare.xml"
+    bare.write_text("<mediawiki><page><title>A</title><ns>0</ns><revision><text>x <<<<")
+    assert corpus.read_namespaces(bare) == {}
+    monkeypatch.setattr(corpus, "READ_SIZE", 1 << 20)
+    text = "Der Hund bellt laut. [[Datei:Bild.jpg|mini|Ein Bild]] [[Kategorie:Tiere]] " * 5
+    dump = tmp_path / "de.xml.bz2"
+    dump.write_bytes(bz2.compress((SITEINFO + page("Hund", text) + "</mediawiki>").encode()))
+    extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json", min_article_tokens=1)
+    words = {w for line in iter_lines(tmp_path / "t.gz") for w in line}
+    assert words == {"der", "hund", "bellt", "laut"}
+
+
+def test_a_missing_empty_or_malformed_dump_gets_its_one_line(tmp_path):
+    missing, empty, broken = tmp_path / "no.xml", tmp_path / "empty.xml", tmp_path / "b.xml"
+    empty.write_bytes(b"")
+    broken.write_text("<mediawiki><siteinfo></mediawiki>")
+    lines = {
+        missing: f"{missing}: no such dump file. Check the path in the config (dump.source), "
+        "or let the workflow download it again.",
+        empty: f"{empty}: the dump is empty (0 bytes): its download failed or was cut short; "
+        "delete it and download it again",
+    }
+    for path, line in lines.items():
+        with pytest.raises(InputError) as caught:
+            list(corpus.iter_pages(path))
+        assert str(caught.value) == line
+    for read, tail in ((lambda p: list(corpus.iter_pages(p)), " Download the dump again (a "
+                        "partial download leaves truncated XML) or check that it is a "
+                        "MediaWiki export."),
+                       (corpus.read_namespaces, " Download the dump again or check that it "
+                        "is a MediaWiki export.")):  # fmt: skip
+        with pytest.raises(InputError) as caught:
+            read(broken)
+        message = str(caught.value)
+        assert message.startswith(f"{broken}: the XML is malformed or truncated (")
+        assert message.endswith(")." + tail) and "\n" not in message
+
+
+def test_the_pages_are_the_same_at_any_read_size(tmp_path, monkeypatch):
+    # reads of 64 bytes cut every page across several: the corpus and its stats are the
+    # default read's, byte for byte
+    rng = random.Random(5)
+    pages = [page(f"P{i}", " ".join(rng.choice("abcdefgh") * 3 for _ in range(40)))
+             for i in range(12)]  # fmt: skip
+    dump = write_dump(tmp_path / "d.xml.bz2", pages)
+    out = {}
+    for size in (1 << 20, 64):
+        monkeypatch.setattr(corpus, "READ_SIZE", size)
+        text, stats = tmp_path / f"t{size}.gz", tmp_path / f"s{size}.json"
+        extract_corpus([dump], text, stats, min_article_tokens=1)
+        out[size] = (gzip.decompress(text.read_bytes()), stats.read_text())
+    assert out[64] == out[1 << 20] and out[64][0].count(b"\n") >= 12
+
+
+def test_the_share_read_is_logged_in_mb(tmp_path, caplog):
+    rng = random.Random(3)
+    words = ["".join(rng.choice("abcdefghijklmnop") for _ in range(8)) for _ in range(60_000)]
+    dump = write_dump(tmp_path / "big.xml.bz2", [page("Big", " ".join(words))])
+    size = dump.stat().st_size / 1e6
+    assert size > 0.2  # a size whose tenths show the scale
+    with caplog.at_level("INFO", logger="learnability.corpus.extract"):
+        list(corpus.iter_pages(dump, progress_every=0.0))
+    assert caplog.messages[-1].startswith(f"big.xml.bz2 read: {size:.1f} of {size:.1f} MB")
+
+
+def test_the_first_20_short_documents_are_named(tmp_path):
+    dump = write_dump(tmp_path / "d.xml.bz2", [page(f"Stub {i:02d}", "short") for i in range(25)]
+                      + [page("Long", "word " * 30)])  # fmt: skip
+    stats = extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json", min_article_tokens=20)
+    assert stats["skipped"]["shorter_than_20_tokens"] == 25
+    assert stats["skipped_ids"] == {"shorter_than_20_tokens": [f"Stub {i:02d}" for i in range(20)]}
+
+
 def test_a_page_cannot_be_altered():
     import dataclasses
 
