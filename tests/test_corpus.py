@@ -3,6 +3,7 @@ import gzip
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -188,6 +189,112 @@ def test_the_first_20_short_documents_are_named(tmp_path):
     stats = extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json", min_article_tokens=20)
     assert stats["skipped"]["shorter_than_20_tokens"] == 25
     assert stats["skipped_ids"] == {"shorter_than_20_tokens": [f"Stub {i:02d}" for i in range(20)]}
+
+
+def test_the_wikicorpus_text_is_gensims_articles_in_lines(tmp_path):
+    """write_wikicorpus_text (the reference text for GloVe's comparison) against gensim's
+    WikiCorpus read here: its articles' tokens, each cut into lines of at most 1000 by
+    default (or the given size), the counts returned the lines and tokens written."""
+    from gensim.corpora.wikicorpus import WikiCorpus
+
+    long = " ".join(f"wordx{i % 97}" for i in range(2300))
+    other = " ".join(["alpha", "beta", "gamma", "delta"] * 300)
+    dump = write_dump(tmp_path / "d.xml.bz2", [page("Long", long), page("Other", other)])
+    articles = list(WikiCorpus(str(dump), dictionary={}, processes=1).get_texts())
+    assert [len(a) for a in articles] == [2300, 1200]
+    for size, given in ((1000, {}), (700, {"max_line_tokens": 700})):
+        out = tmp_path / f"w{size}.txt.gz"
+        got = corpus.write_wikicorpus_text(dump, out, **given)
+        want = [a[i : i + size] for a in articles for i in range(0, len(a), size)]
+        assert gzip.decompress(out.read_bytes()).decode() == "".join(
+            " ".join(line) + "\n" for line in want
+        )
+        assert got == {"lines": len(want), "tokens": 3500}
+
+
+def test_the_join_spreads_each_parts_words_over_its_partitions(tmp_path, monkeypatch):
+    """The join's memory bound: each part's words are split by a hash into the
+    partitions (every word in one, the same one in every part), each about 1 / n of the
+    part, so that one partition at a time is summed."""
+    from learnability.corpus.extract import merged_type_counts, write_counts
+
+    paths, parts = [], []
+    for k in range(3):
+        part = Counter({f"w{i}": i % 7 + 1 for i in range(k * 500, k * 500 + 2000)})
+        parts.append(part)
+        paths.append(tmp_path / f"{k}.parquet")
+        write_counts(part, paths[-1])
+    written: dict[str, list[str]] = {}
+    real = pd.DataFrame.to_parquet
+
+    def spy(self, path, *args, **kwargs):
+        written[Path(path).name] = list(self["word"])
+        return real(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", spy)
+    merged_type_counts(paths, tmp_path, partitions=4)
+    where: dict[str, int] = {}
+    for k, part in enumerate(parts):
+        pieces = [written[f"{p:03d}-{k:05d}.parquet"] for p in range(4)]
+        assert sorted(w for piece in pieces for w in piece) == sorted(part)  # each once
+        assert max(len(piece) for piece in pieces) < 0.4 * len(part)  # about a quarter
+        for p, piece in enumerate(pieces):
+            for w in piece:
+                assert where.setdefault(w, p) == p  # the same partition in every part
+
+
+def test_a_join_of_parts_by_hand_and_its_refusals(tmp_path):
+    """The join's stats from its parts by hand (one part alone keeps its source; groups
+    summed; the first 20 short documents across parts, in part order); its refusals in
+    one line each: lists of other lengths or none, parts of other settings, and a corpus
+    of another source where no part kept a document."""
+    from learnability.corpus.extract import join_corpus
+
+    parts = []
+    for k, n in enumerate((15, 10)):
+        dump = write_dump(tmp_path / f"d{k}.xml.bz2",
+                          [page(f"S{k}-{i:02d}", "short") for i in range(n)]
+                          + [page(f"L{k}", "word " * 30)])  # fmt: skip
+        files = [tmp_path / f"{k}{e}" for e in (".txt.gz", ".parquet", ".json")]
+        extract_corpus([dump], files[0], files[2], out_counts=files[1], min_article_tokens=20)
+        stats = json.loads(files[2].read_text())
+        stats["groups"] = {"a": k + 1, "b": 2}
+        files[2].write_text(json.dumps(stats))
+        parts.append(files)
+    texts, counts, stats_files = (list(x) for x in zip(*parts, strict=True))
+    out = tmp_path / "out"
+    out.mkdir()
+    one = join_corpus(texts[:1], counts[:1], stats_files[:1], out / "1.gz", out / "1.json")
+    assert one["source"] == "mediawiki" and one["parts"] == 1
+    both = join_corpus(texts, counts, stats_files, out / "t.gz", out / "s.json")
+    assert both["groups"] == {"a": 3, "b": 4} and both["articles"] == 2
+    assert both["skipped_ids"]["shorter_than_20_tokens"] == (
+        [f"S0-{i:02d}" for i in range(15)] + [f"S1-{i:02d}" for i in range(5)]
+    )
+    with pytest.raises(ValueError) as caught:
+        join_corpus(texts, counts[:1], stats_files, out / "x.gz", out / "x.json")
+    assert str(caught.value) == "join_corpus needs one text, counts and stats file per part"
+    with pytest.raises(ValueError):
+        join_corpus([], [], [], out / "x.gz", out / "x.json")
+    other = json.loads(stats_files[1].read_text())
+    other["max_line_tokens"] = 500
+    stats_files[1].write_text(json.dumps(other))
+    with pytest.raises(InputError) as caught:
+        join_corpus(texts, counts, stats_files, out / "x.gz", out / "x.json")
+    assert str(caught.value) == (
+        f"{stats_files[0]}, {stats_files[1]}: the parts were extracted with different "
+        "corpus settings; rerun the extraction of every part"
+    )
+    empty = json.loads(stats_files[0].read_text())
+    empty.update(source="csv", articles=0)
+    stats_files[0].write_text(json.dumps(empty))
+    with pytest.raises(InputError) as caught:
+        join_corpus(texts[:1], counts[:1], stats_files[:1], out / "x.gz", out / "x.json")
+    assert str(caught.value) == (
+        f"{stats_files[0]}: no document found with at least 20 token(s) in any part (16 "
+        "read); check the corpus' source, format and text_column"
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["1.gz", "1.json", "s.json", "t.gz"]
 
 
 def test_a_page_cannot_be_altered():
