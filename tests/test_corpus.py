@@ -297,6 +297,25 @@ def test_a_join_of_parts_by_hand_and_its_refusals(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["1.gz", "1.json", "s.json", "t.gz"]
 
 
+def test_a_dump_is_read_a_mebibyte_at_a_time(tmp_path, monkeypatch):
+    # constant memory: a dump of 1.5 MiB of XML is decompressed in reads of at most 1 MiB
+    # (corpus.READ_SIZE, as the docstrings state), not whole
+    text = " ".join(["alpha", "beta", "gamma"] * 26_000)  # about 0.46 MB a page
+    dump = write_dump(tmp_path / "d.xml.bz2", [page(f"P{i}", text) for i in range(4)])
+    assert len(bz2.decompress(dump.read_bytes())) > 1.5 * 2**20
+    sizes: list[int] = []
+    real = corpus._Dump.read
+
+    def read(self):
+        chunk = real(self)
+        sizes.append(len(chunk))
+        return chunk
+
+    monkeypatch.setattr(corpus._Dump, "read", read)
+    assert len(list(corpus.iter_pages(dump))) == 4
+    assert max(sizes) == 2**20 and len(sizes) >= 3
+
+
 def test_a_page_cannot_be_altered():
     import dataclasses
 
