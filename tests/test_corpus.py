@@ -285,16 +285,34 @@ def test_a_join_of_parts_by_hand_and_its_refusals(tmp_path):
         f"{stats_files[0]}, {stats_files[1]}: the parts were extracted with different "
         "corpus settings; rerun the extraction of every part"
     )
-    empty = json.loads(stats_files[0].read_text())
-    empty.update(source="csv", articles=0)
-    stats_files[0].write_text(json.dumps(empty))
-    with pytest.raises(InputError) as caught:
-        join_corpus(texts[:1], counts[:1], stats_files[:1], out / "x.gz", out / "x.json")
-    assert str(caught.value) == (
-        f"{stats_files[0]}: no document found with at least 20 token(s) in any part (16 "
-        "read); check the corpus' source, format and text_column"
+    stats_files[1].write_text(json.dumps({**other, "max_line_tokens": 1000}))
+    for path in stats_files:
+        empty = json.loads(path.read_text())
+        empty.update(articles=0)
+        path.write_text(json.dumps(empty))
+    # a dump's parts may hold no article (redirects only): joined as they are
+    nothing = join_corpus(texts, counts, stats_files, out / "0.gz", out / "0.json")
+    assert nothing["articles"] == 0 and nothing["source"] == "mediawiki"
+    # a part written before stats named their source is a dump's
+    for path in stats_files:
+        old = json.loads(path.read_text())
+        del old["source"]
+        path.write_text(json.dumps(old))
+    assert join_corpus(texts, counts, stats_files, out / "0.gz", out / "0.json")["source"] == (
+        "mediawiki"
     )
-    assert sorted(p.name for p in out.iterdir()) == ["1.gz", "1.json", "s.json", "t.gz"]
+    for path in stats_files:
+        table = json.loads(path.read_text())
+        table.update(source="csv")
+        path.write_text(json.dumps(table))
+    with pytest.raises(InputError) as caught:
+        join_corpus(texts, counts, stats_files, out / "x.gz", out / "x.json")
+    assert str(caught.value) == (
+        f"{stats_files[0]}, {stats_files[1]}: no document found with at least 20 token(s) "
+        "in any part (27 read); check the corpus' source, format and text_column"
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["0.gz", "0.json", "1.gz", "1.json",
+                                                     "s.json", "t.gz"]  # fmt: skip
 
 
 def test_a_dump_is_read_a_mebibyte_at_a_time(tmp_path, monkeypatch):
