@@ -42,15 +42,14 @@ def _params(lists: dict, seed: int, **more) -> SimpleNamespace:
 
 
 def _config() -> dict:
-    """The schema's defaults as the validated config nests them."""
-    config: dict = {}
-    for key, value in DEFAULTS.items():
-        *parents, last = key.split(".")
-        node = config
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[last] = value
-    return config
+    """The shipped config with the schema's defaults filled in, as the workflow reads it."""
+    import yaml
+    from conftest import REPO
+
+    from learnability.pipeline.config import fill_defaults, load_schema
+
+    shipped = yaml.safe_load((REPO / "config" / "config.yaml").read_text(encoding="utf-8"))
+    return fill_defaults(shipped, load_schema())
 
 
 def _planted(seed: int, n: int = 600, dim: int = 12):
