@@ -12,12 +12,17 @@ Each list's statistic (what its p-value compares: the first 10 splits' mean unde
 ``truncated``, its 200 splits' under ``rescaled_skew``) is shifted by the same amount,
 the reported detectable AUC less the lists' mean AUC (a few thousandths), and the share
 reaching p <= 0.05 against the random lists is the power there (target 0.80). Its SE:
-binomial, plus the draws' mean AUC's error through the power curve's slope. Beside it:
-the same at the detectable AUC at spread 1 (``power_1``, the model before
-``power.CONCEPT_SPREAD``) and at each of ``--spreads`` (``power_at_*``, the candidates
-the default was chosen from), the AUC at which 80 % of these lists would be detected, the
-lists' spread against the random lists' (SD ratio), and the detectable AUC at that
-spread.
+binomial, plus the draws' mean AUC's error through the power curve's slope. Each list
+reports its own detectable AUC (its own split noise enters the model's spread): the
+concept's is their median (``detectable_range``: their range). Beside it: the same at
+the detectable AUC at spread 1 (``power_1``, the model before the spread was modelled)
+and at each of ``--member-spreads`` (``power_at_*``, the candidates the default
+``power.MEMBER_SPREAD`` was chosen from), the AUC at which 80 % of these lists would be
+detected, the lists' spread against the random lists' (SD ratio), and its parts written
+out here from the claim: ``member_spread``, the SD ratio of the lists' true means (their
+statistic's variance less their own split noise over the splits it averages) to the
+random lists' (their means' variance less theirs), and ``split_var_ratio``, the lists'
+split variance over the random lists'.
 
 **Bounds** (``--bound-draws`` lists a size, ``--bound-sizes``): with the bounds
 analysis' defaults (10 groups of 200 splits, 95 % one-sided), a weaker concept (power
@@ -31,7 +36,7 @@ spread.
 
     .venv/bin/python benchmarks/power_simulation.py --jobs 2    # power and bounds
     .venv/bin/python benchmarks/power_simulation.py --bound-sizes --draws 400 --jobs 2 \
-        --spreads 1 1.1 1.2 1.3 [--seed 1]    # the docs' tables: 20 and 24 min on 2 busy cores
+        --member-spreads 1.1 1.15 1.2 1.25 --seed S    # the docs' tables: 6 min a seed
     .venv/bin/python benchmarks/power_simulation.py --smoke      # seconds; figures mean nothing
 """
 
@@ -55,11 +60,13 @@ from learnability.statistics.significance import (
 
 ALPHA, POWER, CONFIDENCE = 0.05, 0.8, 0.95
 WORDS, DIM, POOL, CLUSTERS = 4000, 50, 400, 80
-# the concept's strength a (members, size, method) for each seed's embedding,
-# interpolated from a first run at that seed: its lists' mean AUC near the detectable AUC
-# that method reports at CONCEPT_SPREAD 1.2 (the shift takes the rest, and is printed);
-# rescaled_skew compares 200 splits' means, so it detects weaker concepts. Other seeds
-# take seed 0's.
+# the concept's strength a (members, size, method) for each seed's embedding: its lists'
+# mean AUC near the detectable AUC that method reports (seeds 0 and 1 interpolated from a
+# first run on each, when the model's spread was a constant 1.2; seeds 2 and 3, drawn
+# after MEMBER_SPREAD was chosen, from a first run at seed 0's strengths, each moved by
+# its shift over the AUC's slope in the strength measured at seed 0); the shift takes
+# the rest, and is printed. rescaled_skew compares 200 splits' means, so it detects
+# weaker concepts. Other seeds take seed 0's.
 STRENGTH = {
     0: {("equal", 11, "auto"): 4.1, ("equal", 40, "auto"): 1.8, ("equal", 100, "auto"): 1.09,
         ("unequal", 11, "auto"): 5.1, ("unequal", 40, "auto"): 2.02,
@@ -73,6 +80,18 @@ STRENGTH = {
         ("equal", 40, "rescaled_skew"): 1.66, ("equal", 100, "rescaled_skew"): 1.05,
         ("unequal", 11, "rescaled_skew"): 4.72, ("unequal", 40, "rescaled_skew"): 1.89,
         ("unequal", 100, "rescaled_skew"): 1.18},
+    2: {("equal", 11, "auto"): 3.79, ("equal", 40, "auto"): 2.04, ("equal", 100, "auto"): 1.2,
+        ("unequal", 11, "auto"): 4.71, ("unequal", 40, "auto"): 2.33,
+        ("unequal", 100, "auto"): 1.29, ("equal", 11, "rescaled_skew"): 3.79,
+        ("equal", 40, "rescaled_skew"): 1.7, ("equal", 100, "rescaled_skew"): 0.99,
+        ("unequal", 11, "rescaled_skew"): 4.66, ("unequal", 40, "rescaled_skew"): 1.88,
+        ("unequal", 100, "rescaled_skew"): 1.05},
+    3: {("equal", 11, "auto"): 3.91, ("equal", 40, "auto"): 1.95, ("equal", 100, "auto"): 1.16,
+        ("unequal", 11, "auto"): 4.9, ("unequal", 40, "auto"): 2.3,
+        ("unequal", 100, "auto"): 1.35, ("equal", 11, "rescaled_skew"): 3.28,
+        ("equal", 40, "rescaled_skew"): 1.62, ("equal", 100, "rescaled_skew"): 0.96,
+        ("unequal", 11, "rescaled_skew"): 4.01, ("unequal", 40, "rescaled_skew"): 1.87,
+        ("unequal", 100, "rescaled_skew"): 1.08},
 }  # fmt: skip
 # weaker, for the bounds: about half the lists significant
 BOUND_STRENGTH = {11: 3.0, 40: 1.45, 100: 0.9}
@@ -115,12 +134,13 @@ def shifted_power(stat: np.ndarray, values: np.ndarray, at: float) -> float:
 def power_row(
     got, method: str, size: int, members: str, settings: dict, spreads: tuple = ()
 ) -> dict:
-    """The power at the detectable AUC that ``score()`` reported for these lists."""
+    """The power at the detectable AUC that ``score()`` reported for these lists (each
+    list reports its own, by its own split noise: their median is the concept's)."""
     k_l = settings["iterations"]
     pv = got.pvalues
     used = str(pv["method"].iloc[0])
     values = comparison_null(got.null, used, k_l).values
-    reported = float(pv["auc_detectable"].iloc[0])
+    reported = float(pv["auc_detectable"].median())
     stat = pv["observed"].to_numpy(float)
     n = stat.size
     measured = shifted_power(stat, values, reported)
@@ -128,27 +148,42 @@ def power_row(
              - shifted_power(stat, values, reported - 0.005)) / 0.01  # fmt: skip
     mean_se = pv["auc"].std(ddof=1) / np.sqrt(n)
     se = np.sqrt(measured * (1 - measured) / n + (slope * mean_se) ** 2)
-    # the model's spread of 1, as the detectable AUC was reported before CONCEPT_SPREAD
+    # the model's spread of 1, as the detectable AUC was reported before the spread
     at_one = detectable_auc(values, ALPHA, POWER)
     # the AUC 80 % of these lists reach: the critical value (the floor(alpha (R + 1))-th
     # largest random list's value) plus the lists' mean less their 20 % quantile
     crit = np.sort(values)[::-1][int(np.floor(ALPHA * (values.size + 1) + 1e-9)) - 1]
     auc80 = float(crit + stat.mean() - np.quantile(stat, 1 - POWER))
     spread = float(stat.std(ddof=1) / values.std(ddof=1))
-    # where the extra spread comes from: the lists' splits' variance against the random
-    # lists' (the rest is which members a list holds)
-    split_var = got.iterations.groupby("list")["auc"].var().mean()
-    split_ratio = float(split_var / got.null["auc_var"].mean())
-    # the power that the detectable AUC at each candidate spread would have had
-    candidates = {f"power_at_{s:g}": shifted_power(stat, values, detectable_auc(
-        values, ALPHA, POWER, s)) for s in spreads}  # fmt: skip
+    # the spread's two parts, written from the claim: the random lists' true means'
+    # variance (their means' variance less their splits' noise) and each list's own
+    # splits' variance over the splits its statistic averages; what is left of the lists'
+    # variance is their true means', whose SD ratio to the random lists' is the member
+    # spread the model takes as MEMBER_SPREAD
+    k_null = int(got.null["iterations"].iloc[0])
+    k_stat = k_null if used == "truncated" else k_l
+    between = float(got.null["auc"].var(ddof=1) - got.null["auc_var"].mean() / k_null)
+    split_var = got.iterations.groupby("list")["auc"].var().reindex(pv["list"]).to_numpy()
+    member = float(np.sqrt(max(stat.var(ddof=1) - split_var.mean() / k_stat, 0.0) / between))
+    split_ratio = float(split_var.mean() / got.null["auc_var"].mean())
+
+    def at_member(rho: float) -> float:
+        """The median over the lists of the detectable AUC at member spread ``rho``."""
+        spreads = np.sqrt((rho**2 * between + split_var / k_stat) / values.var(ddof=1))
+        return float(np.median([detectable_auc(values, ALPHA, POWER, s) for s in spreads]))
+
+    # the power that the detectable AUC at each candidate member spread would have had
+    candidates = {f"power_at_{s:g}": shifted_power(stat, values, at_member(s))
+                  for s in spreads}  # fmt: skip
     return {
         "size": size, "members": members, "method": method, "used": used, "lists": n,
         "mean_auc": float(pv["auc"].mean()), "shift": reported - float(pv["auc"].mean()),
-        "auc_detectable": reported, "power": measured, "power_se": float(se),
+        "auc_detectable": reported,
+        "detectable_range": float(pv["auc_detectable"].max() - pv["auc_detectable"].min()),
+        "power": measured, "power_se": float(se),
         "auc_detectable_1": at_one, "power_1": shifted_power(stat, values, at_one),
-        "auc_80": auc80, "spread": spread, "split_var_ratio": split_ratio,
-        "auc_detectable_spread": detectable_auc(values, ALPHA, POWER, spread),
+        "auc_80": auc80, "spread": spread, "member_spread": member,
+        "split_var_ratio": split_ratio, "model_spread": float(pv["power_spread"].median()),
         **candidates,
     }  # fmt: skip
 
@@ -237,8 +272,8 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, default=1,
                         help="power cells scored at once, one thread each")  # fmt: skip
-    parser.add_argument("--spreads", type=float, nargs="*", default=[],
-                        help="candidate spreads: the power at each's detectable AUC")  # fmt: skip
+    parser.add_argument("--member-spreads", type=float, nargs="*", default=[],
+                        help="candidate member spreads: the power at each's")  # fmt: skip
     parser.add_argument("--smoke", action="store_true", help="a toy size, seconds")
     args = parser.parse_args()
     settings = dict(iterations=200, null_lists=1000, null_iterations=10, seed=args.seed)
@@ -249,7 +284,7 @@ def main() -> None:
     x, u, words = embedding(args.seed)
     start = time.perf_counter()
     cells = [(size, members, method, args.draws, args.seed, args.shared_concept, settings,
-              args.save, args.jobs, tuple(args.spreads))
+              args.save, args.jobs, tuple(args.member_spreads))
              for size in args.sizes for members in args.members
              for method in args.methods]  # fmt: skip
     bounds = []

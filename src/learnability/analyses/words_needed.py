@@ -6,9 +6,9 @@ lists' own number of splits and tested as the lists are, against random lists of
 words (their p-values by the run's ``random_lists`` settings and method, at level
 ``power.alpha``). The share that reach it is the power at m, measured; beside it, the
 smallest detectable AUC at m (:func:`learnability.statistics.power.detectable_auc`, at
-the measured spread of a concept's lists,
-:data:`learnability.statistics.power.CONCEPT_SPREAD`), which needs no subsample, and the
-subsets' mean AUC. Where the measured power crosses ``power.power``
+the modelled spread of a concept's lists,
+:func:`learnability.statistics.power.model_spread`, with the subsets' own split noise),
+and the subsets' mean AUC. Where the measured power crosses ``power.power``
 (:func:`words_for_power`) is how many words this concept needs in this embedding; where
 the mean AUC stays below the detectable one, more words would not help much.
 
@@ -43,10 +43,12 @@ def sizes_for(size: int, sizes: tuple[int, ...], min_words: int) -> list[int]:
 
 def null_values(vectors, m: int, protocol, spec: NullSpec, bins, embedding: str):
     """(method used, the values a mean over ``spec.list_iterations`` splits of an m-word
-    list is compared with, the splits of the null): the p-values' own comparison."""
+    list is compared with, the splits of the null, the random lists' between-list
+    variance): the p-values' own comparison."""
     from learnability.protocol.evaluate import null_distribution
     from learnability.statistics.significance import (
         comparison_null,
+        null_between,
         random_list_splits,
         resolve_method,
     )
@@ -57,7 +59,8 @@ def null_values(vectors, m: int, protocol, spec: NullSpec, bins, embedding: str)
         protocol=replace(protocol, iterations=k_null, seed=spec.seed),
     )  # fmt: skip
     used, _ = resolve_method(null, spec.method, spec.list_iterations)
-    return used, comparison_null(null, used, spec.list_iterations).values, k_null
+    values = comparison_null(null, used, spec.list_iterations).values
+    return used, values, k_null, null_between(null, k_null)
 
 
 def curve_rows(
@@ -68,7 +71,7 @@ def curve_rows(
     """One list's rows of the ``words_needed`` table; ``nulls`` caches each size's
     comparison across the lists of a job."""
     from learnability.protocol.splits import draw_splits, fit_splits
-    from learnability.statistics.power import CONCEPT_SPREAD, detectable_auc
+    from learnability.statistics.power import detectable_auc, model_spread
     from learnability.statistics.significance import empirical_pvalue
 
     members = np.unique(np.asarray(members, dtype=np.int64))
@@ -78,7 +81,7 @@ def curve_rows(
     for m in sizes_for(members.size, sizes, min_words):
         if m not in nulls:
             nulls[m] = null_values(vectors, m, protocol, spec, bins, embedding)
-        used, values, k_null = nulls[m]
+        used, values, k_null, between = nulls[m]
         splits = []
         for s in range(subsamples):
             seed = derive_seed(protocol.seed, "words-needed", list_name, m, s)
@@ -90,6 +93,9 @@ def curve_rows(
         hit = np.array([empirical_pvalue(t, values)[1] <= alpha for t in stat])
         share = float(hit.mean())
         means = aucs.mean(axis=1)
+        # the subsets' own split noise, as a list's is its own in the p-values' model
+        split_var = float(aucs.var(axis=1, ddof=1).mean()) if k > 1 else 0.0
+        spread = model_spread(values, between, split_var, k_null if used == "truncated" else k)
         rows.append(
             {
                 "list": list_name,
@@ -106,8 +112,8 @@ def curve_rows(
                 "power_se": float(np.sqrt(share * (1 - share) / subsamples)),
                 "power_alpha": alpha,
                 "power_target": power,
-                "power_spread": CONCEPT_SPREAD,
-                "auc_detectable": detectable_auc(values, alpha, power, CONCEPT_SPREAD),
+                "power_spread": spread,
+                "auc_detectable": detectable_auc(values, alpha, power, spread),
             }
         )
     return rows

@@ -15,15 +15,22 @@ SDs.
 
 At ``spread`` 1 the model assumes that a concept's lists spread about their mean as
 random lists of their size spread about theirs. They mostly spread more (an independent
-simulation measured 0.93-1.35 times, least for 11 words alike, most with unequal members
-under ``rescaled_skew``), and the detectable AUC at spread 1 was then mostly optimistic
-(0.705-0.832 of lists detected, 22 of 24 cells below 0.80). The reported detectable AUC
-(the p-values' ``auc_detectable``, the words-needed table's) therefore takes
-:data:`CONCEPT_SPREAD`, a spread chosen from that measurement
-(``benchmarks/power_simulation.py``, docs/explanation/power.md). :func:`concept_spread`
-estimates one list's spread from its jackknife, but overstates it. The bounds do not make
-the assumption: they resample the list's own members (:func:`jackknife_bound`, computed
-by :mod:`learnability.analyses.bounds`).
+simulation measured 0.93-1.39 times), and the detectable AUC at spread 1 was then mostly
+optimistic (0.705-0.832 of lists detected, 46 of 48 cells below 0.80). A list's
+statistic has two parts: its true mean, which depends on which members it holds, and its
+splits' noise, whose variance the list's own splits measure. The simulation found the
+extra spread in the first: a concept's lists' true means vary 0.94-1.46 times as much (an
+SD ratio) as random lists' of their size, about alike under either p-value method, while
+the split noise, the list's own, makes the whole spread smaller under ``truncated``,
+whose statistic averages 10 splits, than under ``rescaled_skew``, whose averages the
+list's 200. The reported detectable AUC (the p-values'
+``auc_detectable``, the words-needed table's) therefore takes :func:`model_spread`: the
+random lists' between-list variance times :data:`MEMBER_SPREAD` squared, plus the list's
+own split noise over the statistic's splits, against the values it is compared with
+(``benchmarks/power_simulation.py``, docs/explanation/power.md).
+:func:`concept_spread` estimates one list's spread from its jackknife, but overstates
+it. The bounds do not make the assumption: they resample the list's own members
+(:func:`jackknife_bound`, computed by :mod:`learnability.analyses.bounds`).
 """
 
 from __future__ import annotations
@@ -31,13 +38,14 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as st
 
-# The spread (SD ratio of a concept's lists' statistic to the random lists') at which the
-# reported detectable AUC is computed: chosen from benchmarks/power_simulation.py (11, 40
-# and 100 words, equal and unequal members, truncated and rescaled_skew, two embeddings),
-# the median of its 24 measured spreads (1.19; 0.93-1.35) and the best of 1.0-1.3 on the
-# first embedding; at 1.2 the cells' power was 0.765-0.842 there and 0.742-0.862 on the
-# second (docs/explanation/power.md has the tables and commands).
-CONCEPT_SPREAD = 1.2
+# How much more a concept's lists' true mean AUCs vary with the members they hold than
+# random lists' of their size (an SD ratio), at which the reported detectable AUC is
+# computed (model_spread): chosen on two embeddings of benchmarks/power_simulation.py (11,
+# 40 and 100 words, equal and unequal members, truncated and rescaled_skew), the candidate
+# of 1.1-1.25 with the most of their 24 cells' power within 0.80 +- 0.04 (22); on two
+# embeddings drawn afterwards, 23 of 24 (docs/explanation/power.md has the tables and
+# the command).
+MEMBER_SPREAD = 1.2
 
 
 def critical_value(values: np.ndarray, alpha: float) -> float:
@@ -100,6 +108,22 @@ def concept_spread(values: np.ndarray, between: float, split_var: float, splits:
     it equally (docs/explanation/power.md has the measurements)."""
     null_var = float(np.var(np.asarray(values, dtype=float), ddof=1))
     return float(np.sqrt((between + split_var / splits) / null_var))
+
+
+def model_spread(
+    values: np.ndarray, between: float, split_var: float, splits: int,
+    member_spread: float = MEMBER_SPREAD,
+) -> float:  # fmt: skip
+    """The spread at which the reported detectable AUC is computed, for one list:
+    :func:`concept_spread` with the concept's lists' true means varying ``member_spread``
+    times as much (an SD ratio) as the random lists' (``between``, their between-list
+    variance), and with the list's own ``split_var`` over the ``splits`` its statistic
+    averages. ``member_spread`` itself where ``between`` is unknown (NaN: random lists
+    scored with one split have no split variance to take out), as if the split noise
+    were negligible."""
+    if not np.isfinite(between):
+        return float(member_spread)
+    return concept_spread(values, member_spread**2 * between, split_var, splits)
 
 
 def jackknife_variance(group_means: np.ndarray, split_var: float, splits: int) -> float:

@@ -15,7 +15,7 @@ from learnability.defaults import default
 from learnability.protocol.metrics import METRICS
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.adjust import adjust_pvalues
-from learnability.statistics.power import CONCEPT_SPREAD, detectable_auc
+from learnability.statistics.power import MEMBER_SPREAD, detectable_auc, model_spread
 
 # For FPR lower is better: the paper's random(max) row reports the best random list per
 # metric, which for FPR is the smallest value.
@@ -109,6 +109,19 @@ def variance_components(
     within = float(np.nanmean(np.asarray(within_var, dtype=float)))
     total = float(np.var(means, ddof=1)) if means.size > 1 else 0.0
     return within, max(total - within / null_iterations, 0.0)
+
+
+def null_between(chosen: pd.DataFrame, null_iterations: int, metric: str = "auc") -> float:
+    """The variance of random lists' true mean ``metric`` (:func:`variance_components`),
+    NaN where their splits' variances are not known (one split a list, or a table
+    without them)."""
+    if f"{metric}_var" not in chosen:
+        return float("nan")
+    within_var = chosen[f"{metric}_var"].to_numpy(dtype=float)
+    if not np.isfinite(within_var).any():
+        return float("nan")
+    return variance_components(chosen[metric].to_numpy(dtype=float), within_var,
+                               null_iterations)[1]  # fmt: skip
 
 
 def calibrated_null(
@@ -508,7 +521,7 @@ def pvalues(
     iterations: pd.DataFrame | None = None,
     alpha: float = default("power.alpha"),
     power: float = default("power.power"),
-    spread: float = CONCEPT_SPREAD,
+    member_spread: float = MEMBER_SPREAD,
 ) -> pd.DataFrame:
     """One row per (list, embedding, negatives): the observed mean AUC against the null of
     random lists like it (``match_sizes``: the list's ``null_key``, i.e. its size, or its
@@ -521,10 +534,12 @@ def pvalues(
     (false discovery rate) or ``none``.
 
     ``auc_detectable`` is the smallest mean AUC that lists of this size would reach p <=
-    ``alpha`` at with probability ``power``, against these random lists, for lists whose
-    statistic spreads ``spread`` times as much as the random lists' (the measured
-    :data:`learnability.statistics.power.CONCEPT_SPREAD`;
-    :func:`learnability.statistics.power.detectable_auc`)."""
+    ``alpha`` at with probability ``power``, against these random lists
+    (:func:`learnability.statistics.power.detectable_auc`), for lists whose statistic
+    spreads ``power_spread`` times as much as the random lists' values: their true means
+    ``member_spread`` times as much as the random lists' (the measured
+    :data:`learnability.statistics.power.MEMBER_SPREAD`), their split noise the list's own
+    over the statistic's splits (:func:`learnability.statistics.power.model_spread`)."""
     if method == "truncated" and iterations is None:
         raise ValueError("method: truncated needs the lists' per-iteration table")
     if method not in PVALUE_METHODS:
@@ -563,6 +578,10 @@ def pvalues(
                 first[k_null] = first_iterations_mean(iterations, k_null)
             observed = float(first[k_null].loc[(rec.list, rec.embedding, rec.negatives)])
         mc_se, upper = pvalue_error(observed, chosen, used, rec.iterations, values)
+        spread = model_spread(
+            values, null_between(chosen, k_null), float(rec.std) ** 2,
+            k_null if used == "truncated" else rec.iterations, member_spread,
+        )  # fmt: skip
         rows.append(
             {
                 "list": rec.list,
