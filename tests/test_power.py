@@ -576,6 +576,60 @@ def test_the_words_needed_curve_tests_subsets_as_the_lists_are_tested():
     assert tests["auc_detectable"].nunique() > 1  # each subset's own split noise
 
 
+def test_the_curves_spread_takes_the_subsets_split_noise_or_at_one_split_the_random_lists():
+    """The words-needed curve's ``power_spread`` by hand from the subsets' AUCs, redrawn
+    from their seeds, and the random lists of their size: sqrt((1.2^2 between +
+    split_var / k) / var(values)), ``between`` the random lists' means' variance less
+    their split variance over their splits, ``split_var`` the subsets' mean split variance
+    (ddof 1) at 2 splits (``matched``: the random lists have 2 too), and at one split,
+    where a subset has none of its own, the random lists' (``rescaled_skew``, forced,
+    against 1000 random lists of 10 splits); and pvalues()' for a list of one split
+    takes the same."""
+    import pandas as pd
+
+    import learnability
+    from learnability.protocol.evaluate import Protocol, null_distribution
+    from learnability.protocol.splits import draw_splits, fit_splits
+    from learnability.statistics.significance import comparison_null, pvalues
+
+    x, u, pool = _embedding(4)
+    y = _planted(x, u, pool, 3.0)
+    words = [f"w{i}" for i in range(y.shape[0])]
+    for k, k_null, lists, method in ((2, 2, 200, "auto"), (1, 10, 1000, "rescaled_skew")):
+        got = learnability.score(
+            (words, y), {"concept": words[:30]}, iterations=k, null_lists=lists,
+            null_iterations=k_null, seed=5, suggestions=0, check_folds=0,
+            entanglement_iterations=0, codelength_orders=0, bound_groups=0,
+            curve_subsamples=6, curve_sizes=(8,), pvalue_method=method,
+        )  # fmt: skip
+        row = got.words_needed.iloc[0]
+        aucs = []
+        for s_ in range(6):
+            seed = derive_seed(5, "words-needed", "concept", 8, s_)
+            subset = np.sort(np.random.default_rng(seed).choice(np.arange(30), 8, replace=False))
+            protocol = Protocol(iterations=k, C=C, seed=5)
+            seeds = [derive_seed(seed, "split", i) for i in range(k)]
+            splits = draw_splits(y.shape[0], subset, protocol, seeds, None)
+            aucs.append(fit_splits(y, splits, protocol).metrics()["auc"])
+        aucs = np.array(aucs)
+        null = null_distribution(y, size=8, lists=lists, iterations=k_null, C=C, seed=6,
+                                 embedding="e")  # fmt: skip
+        w = null["auc_var"].mean()
+        between = null["auc"].var(ddof=1) - w / k_null
+        used = "matched" if k == k_null else method
+        assert row["method"] == used
+        values = comparison_null(null, used, k).values
+        split_var = aucs.var(axis=1, ddof=1).mean() if k > 1 else w
+        spread = np.sqrt((1.2**2 * between + split_var / k) / values.var(ddof=1))
+        assert np.isfinite(spread) and row["power_spread"] == pytest.approx(spread, rel=1e-9), k
+        if k == 1:  # a list of one split: pvalues() takes the random lists' split noise
+            summary = pd.DataFrame([{"list": "one", "embedding": "e", "negatives": "uniform",
+                                     "size": 8, "null_key": "size-8", "iterations": 1,
+                                     "metric": "auc", "mean": 0.6, "std": 0.0}])  # fmt: skip
+            one = pvalues(summary, null, True, "none", method).iloc[0]
+            assert one["power_spread"] == pytest.approx(spread, rel=1e-9)
+
+
 def test_a_subsets_p_at_exactly_alpha_counts_under_every_method_and_one_subset_has_no_sd(seed):
     """A planted concept far beyond 19 random lists: each subset's p is 1/20 = 0.05, the
     level itself, which "p <= alpha" detects (power 1); under a method other than the

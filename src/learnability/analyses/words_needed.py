@@ -43,12 +43,12 @@ def sizes_for(size: int, sizes: tuple[int, ...], min_words: int) -> list[int]:
 
 def null_values(vectors, m: int, protocol, spec: NullSpec, bins, embedding: str):
     """(method used, the values a mean over ``spec.list_iterations`` splits of an m-word
-    list is compared with, the splits of the null, the random lists' between-list
-    variance): the p-values' own comparison."""
+    list is compared with, the splits of the null, the random lists' (within, between)
+    variances): the p-values' own comparison."""
     from learnability.protocol.evaluate import null_distribution
     from learnability.statistics.significance import (
         comparison_null,
-        null_between,
+        null_variances,
         random_list_splits,
         resolve_method,
     )
@@ -60,7 +60,7 @@ def null_values(vectors, m: int, protocol, spec: NullSpec, bins, embedding: str)
     )  # fmt: skip
     used, _ = resolve_method(null, spec.method, spec.list_iterations)
     values = comparison_null(null, used, spec.list_iterations).values
-    return used, values, k_null, null_between(null, k_null)
+    return used, values, k_null, null_variances(null, k_null)
 
 
 def curve_rows(
@@ -81,7 +81,7 @@ def curve_rows(
     for m in sizes_for(members.size, sizes, min_words):
         if m not in nulls:
             nulls[m] = null_values(vectors, m, protocol, spec, bins, embedding)
-        used, values, k_null, between = nulls[m]
+        used, values, k_null, (within, between) = nulls[m]
         splits = []
         for s in range(subsamples):
             seed = derive_seed(protocol.seed, "words-needed", list_name, m, s)
@@ -93,8 +93,9 @@ def curve_rows(
         hit = np.array([empirical_pvalue(t, values)[1] <= alpha for t in stat])
         share = float(hit.mean())
         means = aucs.mean(axis=1)
-        # the subsets' own split noise, as a list's is its own in the p-values' model
-        split_var = float(aucs.var(axis=1, ddof=1).mean()) if k > 1 else 0.0
+        # the subsets' own split noise, as a list's is its own in the p-values' model (at
+        # one split, the random lists' stands in, as it does for a list)
+        split_var = float(aucs.var(axis=1, ddof=1).mean()) if k > 1 else within
         spread = model_spread(values, between, split_var, k_null if used == "truncated" else k)
         rows.append(
             {

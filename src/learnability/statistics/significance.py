@@ -111,17 +111,20 @@ def variance_components(
     return within, max(total - within / null_iterations, 0.0)
 
 
-def null_between(chosen: pd.DataFrame, null_iterations: int, metric: str = "auc") -> float:
-    """The variance of random lists' true mean ``metric`` (:func:`variance_components`),
-    NaN where their splits' variances are not known (one split a list, or a table
-    without them)."""
+def null_variances(
+    chosen: pd.DataFrame, null_iterations: int, metric: str = "auc"
+) -> tuple[float, float]:
+    """(within, between) of random lists' ``metric`` (:func:`variance_components`): a
+    split's variance about its list's own mean, and the variance of the lists' true
+    means; NaN both where their splits' variances are not known (one split a list, or a
+    table without them)."""
     if f"{metric}_var" not in chosen:
-        return float("nan")
+        return float("nan"), float("nan")
     within_var = chosen[f"{metric}_var"].to_numpy(dtype=float)
     if not np.isfinite(within_var).any():
-        return float("nan")
+        return float("nan"), float("nan")
     return variance_components(chosen[metric].to_numpy(dtype=float), within_var,
-                               null_iterations)[1]  # fmt: skip
+                               null_iterations)  # fmt: skip
 
 
 def calibrated_null(
@@ -578,9 +581,12 @@ def pvalues(
                 first[k_null] = first_iterations_mean(iterations, k_null)
             observed = float(first[k_null].loc[(rec.list, rec.embedding, rec.negatives)])
         mc_se, upper = pvalue_error(observed, chosen, used, rec.iterations, values)
+        within, between = null_variances(chosen, k_null)
+        # a list of one split has no split variance of its own: the random lists' stands in
+        split_var = float(rec.std) ** 2 if rec.iterations > 1 else within
         spread = model_spread(
-            values, null_between(chosen, k_null), float(rec.std) ** 2,
-            k_null if used == "truncated" else rec.iterations, member_spread,
+            values, between, split_var, k_null if used == "truncated" else rec.iterations,
+            member_spread,
         )  # fmt: skip
         rows.append(
             {
