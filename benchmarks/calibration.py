@@ -54,7 +54,6 @@ import pandas as pd
 import yaml
 from toysize import add_smoke, require_embedding
 
-from learnability.protocol.threads import limit_threads
 from learnability.statistics.calibration import (
     BRADLEY,
     LEVELS,
@@ -62,6 +61,7 @@ from learnability.statistics.calibration import (
     calibration_summary,
     null_list_pvalues,
 )
+from learnability.threads import limit_threads
 
 SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 

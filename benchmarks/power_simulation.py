@@ -51,12 +51,12 @@ import numpy as np
 import pandas as pd
 
 import learnability
-from learnability.protocol.threads import limit_threads
 from learnability.statistics.power import concept_spread, detectable_auc
 from learnability.statistics.significance import (
     comparison_null,
     empirical_pvalue,
 )
+from learnability.threads import limit_threads
 
 ALPHA, POWER, CONFIDENCE = 0.05, 0.8, 0.95
 WORDS, DIM, POOL, CLUSTERS = 4000, 50, 400, 80

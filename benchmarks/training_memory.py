@@ -122,7 +122,7 @@ def main() -> None:
         entry = registry.method(r["method"])
         corpus_mb = r["words"] * OCCURRENCES / cost.TOKENS_PER_GZ_MB
         counting = r["count_mb"] if entry.counts_cooccurrence else 0
-        old = 4000 + corpus_mb * entry.mem_per_mb + counting
+        old = 4000 + corpus_mb * cost.trainer_cost(r["method"]).mem_per_mb + counting
         print(f"{r['method']:<10}{r['words']:>11,}{r['peak'] / 1e6:>9,.0f}{model:>8,.0f}"
               f"{model / (r['peak'] / 1e6):>7.2f}{old:>10,.0f}")  # fmt: skip
     print("ratio model/peak: within 0.7-1.3 is what tests/test_resources.py asks of a model")

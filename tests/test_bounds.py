@@ -107,17 +107,4 @@ def test_a_lists_bounds_from_its_runs_by_hand(monkeypatch):
     assert two["auc_se"] == pytest.approx(np.sqrt(spread2 + noise2), rel=1e-9)
 
 
-def test_the_bounds_job_is_sized_as_its_fits_by_hand():
-    """The bounds job's one-thread seconds (its resource model): each list's own splits
-    and one run a group, each of ``bound_iterations`` fits, at the fit's measured
-    seconds: 7 lists x (1 + 10 groups) x 200 splits."""
-    from learnability.analyses.base import JobSize
-    from learnability.analyses.bounds import ANALYSIS
-    from learnability.pipeline import resources
-
-    size = JobSize(lists=7, words=1e5, dim=300, iterations=200)
-    settings = {"bound_groups": 10, "bound_iterations": 50, "bound_confidence": 0.95}
-    assert ANALYSIS.seconds(settings, size) == pytest.approx(7 * 11 * 50 * resources.FIT_SECONDS)
-
-
 # --- the words-needed curve -------------------------------------------------------------

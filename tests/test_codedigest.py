@@ -240,34 +240,21 @@ def _package_modules() -> list[str]:
 
 
 def test_cost_constants_change_no_digest_and_only_the_sizing_modules_read_them():
-    """A refit trainer rate reruns no training: the keywords a module names in its
-    SIZING_FIELDS are left out of its digest, which is sound only while no module that
-    runs in a job reads them."""
-    registry = codedigest.module_path("learnability.embeddings.registry").read_text()
-    base = codedigest.scan(registry, "learnability.embeddings.registry").digest
-    refit = registry.replace("rate=195_000", "rate=190_000").replace("mem_per_mb=2,",
-                                                                     "mem_per_mb=3,")  # fmt: skip
-    assert refit != registry
-    assert codedigest.scan(refit, "learnability.embeddings.registry").digest == base
-    # what the entry trains is not a cost: changing it changes the digest
-    keys = registry.replace(
-        "SHARED_KEYS + GENSIM_KEYS,\n        # wall", "SHARED_KEYS,\n        # wall"
-    )
-    assert keys != registry and codedigest.scan(keys, "x").digest != base
-    # by hand: only the named keyword leaves the digest; its neighbours in the same call,
-    # and the same keyword in a module that names no SIZING_FIELDS, stay in it
-    toy = 'SIZING_FIELDS = ("rate",)\nENTRY = dict(rate=1, name="a")\n'
-    digest = codedigest.scan(toy, "toy").digest
-    assert codedigest.scan(toy.replace("rate=1", "rate=2"), "toy").digest == digest
-    assert codedigest.scan(toy.replace('"a"', '"b"'), "toy").digest != digest
-    plain = toy.replace('SIZING_FIELDS = ("rate",)', 'OTHER = ("rate",)')
-    assert codedigest.scan(plain.replace("rate=1", "rate=2"), "toy").digest != (
-        codedigest.scan(plain, "toy").digest
-    )
-    fields = set()
-    for name in _package_modules():
-        fields |= codedigest._sizing_fields(ast.parse(codedigest.module_path(name).read_text()))
-    assert {"rate", "mem_per_mb", "seconds"} <= fields
+    """A refit trainer rate or analysis cost reruns no job: every cost lives in the sizing
+    modules, which no job's closure holds, and no module that runs in a job reads one."""
+    import dataclasses
+
+    from learnability.analyses.base import Analysis
+    from learnability.embeddings.registry import Method
+    from learnability.pipeline.resources import TrainerCost
+
+    for script in SCRIPTS:
+        assert not set(codedigest.code_of(script).modules) & codedigest.SIZING, script.name
+    # the registries that jobs import hold no cost a refit would change
+    fields = {f.name for f in dataclasses.fields(TrainerCost)} | {"seconds"}
+    assert fields == {"rate", "rate_slope", "count_rate", "mem_per_mb", "seconds"}
+    for entry in (Method, Analysis):
+        assert not {f.name for f in dataclasses.fields(entry)} & fields, entry
     for name in _package_modules():
         if name in codedigest.SIZING:
             continue
@@ -533,26 +520,3 @@ def test_the_cache_folder_follows_xdg_with_home_as_the_fallback(tmp_path, monkey
                   lambda: monkeypatch.setenv("XDG_CACHE_HOME", "")):  # fmt: skip
         unset()
         assert codedigest.cache_dir("k") == tmp_path / "home/.cache/learnability/k"
-
-
-def test_a_cost_formula_edit_changes_no_analysis_digest():
-    """Only the sizing keyword leaves a digest: a keyword naming a function of the module
-    would leave the function's body in it, and an edit to the cost would rerun the jobs
-    (words_needed's did). Each analysis' cost edited by hand keeps its digest."""
-    for name in _package_modules():
-        tree = ast.parse(codedigest.module_path(name).read_text())
-        fields = codedigest._sizing_fields(tree)
-        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                for k in node.keywords:
-                    if k.arg in fields and isinstance(k.value, ast.Name):
-                        assert k.value.id not in defined, (name, k.arg, k.value.id)
-    edits = {"words_needed": ("10_000", "20_000"), "bounds": ("1 + s[", "2 + s["),
-             "suggestions": ("size.lists * size.words", "size.words * size.lists")}  # fmt: skip
-    for module, (old, new) in edits.items():
-        name = f"learnability.analyses.{module}"
-        source = codedigest.module_path(name).read_text()
-        assert source.count(old) == 1, module
-        edited = source.replace(old, new)
-        assert codedigest.scan(edited, name).digest == codedigest.scan(source, name).digest

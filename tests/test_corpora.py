@@ -278,7 +278,7 @@ def test_lists_no_draw_can_score_are_named_and_none_at_all_is_one_line():
 def test_the_draws_scores_are_the_sweeps_auc_rows_by_corpus_and_seed():
     # a sweep's scores (schema sweep_scores, by hand): only the AUC rows of scored lists,
     # each with its point's corpus and seed, in the order they came, indexed from 0
-    from learnability.statistics.corpora import draw_scores
+    from learnability.pipeline.corpus_draws import draw_scores
 
     sweep = pd.DataFrame({
         "metric": ["auc", "recall", "auc", "auc", "auc"],

@@ -698,24 +698,6 @@ def test_the_curve_over_several_lists_its_empty_table_and_its_summary_for_people
         ANALYSIS.run(bare, {})
 
 
-def test_the_curves_job_is_sized_as_its_fits_by_hand():
-    """The words-needed job's one-thread seconds (its resource model): every list taken
-    to try the sizes up to 500 words (the default grid: 5 ... 500, 11 sizes), each size
-    subsamples x the lists' splits, and a null a size at the defaults (1000 random lists
-    of 10 splits), at the fit's measured seconds."""
-    from learnability.analyses.base import JobSize
-    from learnability.analyses.words_needed import ANALYSIS
-    from learnability.pipeline import resources
-
-    size = JobSize(lists=7, words=1e5, dim=300, iterations=200)
-    fit = resources.FIT_SECONDS
-    seconds = ANALYSIS.seconds({"curve_sizes": [], "curve_subsamples": 20}, size)
-    assert seconds == pytest.approx((7 * 11 * 20 * 200 + 11 * 10_000) * fit)
-    # given sizes: those from 4 (the least allowed) below 501 count, 501 and above not
-    given = {"curve_sizes": [4, 8, 500, 501, 900], "curve_subsamples": 3}
-    assert ANALYSIS.seconds(given, size) == pytest.approx((7 * 3 * 3 * 200 + 3 * 10_000) * fit)
-
-
 def test_the_explorer_heading_says_what_the_lists_test_could_see():
     import pandas as pd
 

@@ -839,3 +839,52 @@ def test_scoring_rows_with_split_classifiers_follows_its_measurement():
     # by 100 split classifiers on one thread of an idle machine
     # (benchmarks/suggestions.py --words 3000000 --dim 300 --splits 100)
     assert within(cost.ROW_SPLIT_SECONDS * 3e6 * 100, 6.4)
+
+
+# --- the trainers' and the analyses' costs ---------------------------------------------------
+
+
+def test_every_trained_method_has_its_costs_and_every_cost_an_embedding_method():
+    """The trainers' costs live with the scheduling, keyed by the method's name: a new
+    trained method without them, or costs left behind by a removed method, fails here."""
+    from learnability.embeddings import registry
+
+    assert set(cost.TRAINER_COSTS) == set(registry.TRAINED)
+    for name, trainer in cost.TRAINER_COSTS.items():
+        assert trainer.rate > 0 and trainer.mem_per_mb > 0, name
+    with pytest.raises(KeyError):
+        cost.trainer_cost("random")
+
+
+def test_every_analysis_has_a_cost_model_and_every_cost_model_an_analysis():
+    """The analyses' costs live with the scheduling, keyed by the analysis' name: a new
+    analysis without one, or a cost left behind by a removed analysis, fails here."""
+    from learnability.analyses.registry import ANALYSES
+
+    assert set(cost.ANALYSIS_SECONDS) == set(ANALYSES)
+    with pytest.raises(KeyError):
+        cost.analysis_seconds("no_such_analysis", {}, cost.JobSize(1, 1e3, 10, 10))
+
+
+def test_the_bounds_job_is_sized_as_its_fits_by_hand():
+    """The bounds job's one-thread seconds: each list's own splits and one run a group,
+    each of ``bound_iterations`` fits, at the fit's measured seconds (0.007 s,
+    benchmarks/scale.py): 7 lists x (1 + 10 groups) x 50 splits."""
+    size = cost.JobSize(lists=7, words=1e5, dim=300, iterations=200)
+    settings = {"bound_groups": 10, "bound_iterations": 50, "bound_confidence": 0.95}
+    assert cost.analysis_seconds("bounds", settings, size) == pytest.approx(7 * 11 * 50 * 0.007)
+
+
+def test_the_curves_job_is_sized_as_its_fits_by_hand():
+    """The words-needed job's one-thread seconds: every list taken to try the sizes up to
+    500 words (the default grid: 5 ... 500, 11 sizes), each size subsamples x the lists'
+    splits, and a null a size at the defaults (1000 random lists of 10 splits), at the
+    fit's measured seconds (0.007 s)."""
+    size = cost.JobSize(lists=7, words=1e5, dim=300, iterations=200)
+    default = {"curve_sizes": [], "curve_subsamples": 20}
+    seconds = cost.analysis_seconds("words_needed", default, size)
+    assert seconds == pytest.approx((7 * 11 * 20 * 200 + 11 * 10_000) * 0.007)
+    # given sizes: those from 4 (the least allowed) below 501 count, 501 and above not
+    given = {"curve_sizes": [4, 8, 500, 501, 900], "curve_subsamples": 3}
+    seconds = cost.analysis_seconds("words_needed", given, size)
+    assert seconds == pytest.approx((7 * 3 * 3 * 200 + 3 * 10_000) * 0.007)

@@ -22,10 +22,9 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
   ``__getattr__`` (PEP 562: a name imported on first use) is not followed: it runs only
   when that name is asked for;
 - each module's **normalised source**: its syntax tree without docstrings, positions or
-  comments, so that a comment, a docstring or a reformatting changes nothing; and
-  without the keyword arguments a module names in its ``SIZING_FIELDS`` (a registry
-  entry's cost constants, such as a trainer's measured ``rate``: they size jobs, and
-  only the sizing modules read them, which tests/test_codedigest.py checks);
+  comments, so that a comment, a docstring or a reformatting changes nothing (the jobs'
+  costs, such as a trainer's measured rate, live in the sizing modules, :data:`SIZING`,
+  which no closure holds);
 - the **digest** of the closure: the names and normalised sources of its modules, except
   the config schema's defaults (``learnability.schema_defaults``, one table of every
   key's default, which nearly every closure reaches through
@@ -123,19 +122,6 @@ def _declared(tree: ast.Module, name: str) -> set[str]:
             if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
 
 
-def _sizing_fields(tree: ast.Module) -> set[str]:
-    """The names in a module-level ``SIZING_FIELDS = ("rate", ...)``."""
-    return _declared(tree, "SIZING_FIELDS")
-
-
-def _strip_sizing(tree: ast.Module) -> None:
-    fields = _sizing_fields(tree)
-    if fields:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                node.keywords = [k for k in node.keywords if k.arg not in fields]
-
-
 def _strip_docstrings(tree: ast.AST) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
@@ -201,7 +187,6 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
                 if prefix.startswith(f"{PACKAGE}.") and prefix.endswith("."):
                     prefixes.add(prefix.rstrip("."))
     _strip_docstrings(tree)
-    _strip_sizing(tree)
     dump = ast.dump(tree, annotate_fields=False, include_attributes=False)
     return Module(
         digest=hashlib.sha256(dump.encode()).hexdigest(),

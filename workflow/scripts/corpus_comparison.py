@@ -4,9 +4,10 @@ import pandas as pd
 
 from learnability.concepts.lists import list_overlap
 from learnability.logs import logged
+from learnability.pipeline.corpus_draws import draw_scores
 from learnability.reports.corpus_tables import write_corpus_tables
 from learnability.schemas import read_tables, write_table
-from learnability.statistics.corpora import compare_corpora, draw_scores, unscored_lists
+from learnability.statistics.corpora import compare_corpora, unscored_lists
 
 with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output

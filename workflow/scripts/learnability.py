@@ -9,8 +9,8 @@ from learnability.protocol.evaluate import (
     summarize,
     unscored_reason,
 )
-from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
+from learnability.threads import limit_threads
 
 
 def score(vectors, members):

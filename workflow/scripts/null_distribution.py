@@ -4,8 +4,8 @@ from learnability.logs import logged
 from learnability.pipeline.jobs import bins_for, job_protocol, write_unscored
 from learnability.protocol.evaluate import null_distribution, unscored_reason
 from learnability.protocol.sampling import parse_key
-from learnability.protocol.threads import limit_threads
 from learnability.schemas import write_table
+from learnability.threads import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     p, w = snakemake.params, snakemake.wildcards

@@ -55,17 +55,6 @@ class Report:
 
 
 @dataclass(frozen=True)
-class JobSize:
-    """What an analysis job's cost grows with: its ``lists``, the embedding's ``words`` and
-    ``dim``, and the learnability's ``iterations`` (splits per list)."""
-
-    lists: int
-    words: float
-    dim: int
-    iterations: int
-
-
-@dataclass(frozen=True)
 class Analysis:
     """One analysis over the lists of one embedding and negatives scheme.
 
@@ -75,9 +64,8 @@ class Analysis:
     or ``pairs`` (every ordered pair: the square). ``fits``: it fits classifiers (the
     job gets the fitting threads, memory and protocol params); ``coefficients``: it reads
     the learnability jobs' split classifiers; ``baseline_bins``: it draws a baseline
-    matched to frequency whatever the scheme. ``seconds(settings, size)``: one thread's
-    seconds for a job over ``size`` (its resource model,
-    :mod:`learnability.pipeline.resources`, adds reading the embedding)."""
+    matched to frequency whatever the scheme. What its job costs is the workflow's
+    (:func:`learnability.pipeline.resources.analysis_seconds`, by its name)."""
 
     name: str
     summary: str
@@ -94,7 +82,6 @@ class Analysis:
     baseline_bins: bool = False
     report: Report | None = None
     describe: Callable[[pd.DataFrame], str] = field(default=lambda table: f"{len(table)} rows")
-    seconds: Callable[[Mapping[str, Any], JobSize], float] = field(default=lambda s, size: 0.0)
 
     def defaults(self) -> dict[str, Any]:
         return {s.key: s.default for s in self.settings}

@@ -36,7 +36,6 @@ import numpy as np
 import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Setting
-from learnability.pipeline import resources as cost
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.power import jackknife_bound
 
@@ -143,10 +142,6 @@ def _describe(table: pd.DataFrame) -> str:
     return "\n" + table[["list", "size", "auc", "auc_low", "auc_high"]].to_string(index=False)
 
 
-# its cost formula sizes its job and changes no result: not in its code digest
-# (learnability.codedigest)
-SIZING_FIELDS = ("seconds",)
-
 ANALYSIS = Analysis(
     name="bounds",
     summary="each list's one-sided bounds on its AUC from a jackknife over its members "
@@ -171,8 +166,4 @@ ANALYSIS = Analysis(
         ),  # fmt: skip
     ),
     describe=_describe,
-    # the list's own splits, and each group's run
-    seconds=lambda s, size: (
-        size.lists * (1 + s["bound_groups"]) * s["bound_iterations"] * cost.FIT_SECONDS
-    ),
 )

@@ -41,7 +41,6 @@ import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Setting
 from learnability.defaults import default
-from learnability.pipeline import resources as cost
 from learnability.protocol.sampling import derive_seed, sample_by_profile, sample_nonmembers
 
 if TYPE_CHECKING:
@@ -215,10 +214,6 @@ def _describe(table: pd.DataFrame) -> str:
     return "\n" + table[["list", "source", "bits_mean", "compression"]].to_string(index=False)
 
 
-# its cost formula sizes its job and changes no result: not in its code digest
-# (learnability.codedigest)
-SIZING_FIELDS = ("seconds",)
-
 ANALYSIS = Analysis(
     name="codelength",
     summary="each list's online codelength (bits) and its compression, beside random "
@@ -242,10 +237,4 @@ ANALYSIS = Analysis(
         ),  # fmt: skip
     ),
     describe=_describe,
-    seconds=lambda s, size: (
-        size.lists
-        * (s["codelength_orders"] + s["codelength_null_lists"])
-        * len(s["codelength_fractions"])
-        * cost.FIT_SECONDS
-    ),
 )

@@ -20,9 +20,9 @@ and B share a member, or when B's members outside A are ``min_z`` or more standa
 errors from the rows in neither list along A's coordinate (``link_z``, Welch's t); the
 other pairs get a row with ``measured`` false and no share. ``pairs="all"`` measures
 every pair. Real lists are nearly all related so (their members sit apart from the
-vocabulary along one another's directions: :data:`PAIR_SHARE`); ``pairs="sharing"``
-measures only A = B and the pairs that share members, a fifth of them among 200 real
-lists, for runs over hundreds of lists.
+vocabulary along one another's directions: ``benchmarks/entanglement_pairs.py``);
+``pairs="sharing"`` measures only A = B and the pairs that share members, a fifth of
+them among 200 real lists, for runs over hundreds of lists.
 
 Which pairs are reported: three questions, one column each. ``beyond_null``: is erasing
 A worse for B than erasing a random list of A's size (the pair's p-value against
@@ -63,7 +63,6 @@ from learnability.analyses.entanglement_null import pair_pvalues
 from learnability.analyses.leace import Eraser, Whitening
 from learnability.defaults import default
 from learnability.logs import Progress
-from learnability.pipeline import resources as cost
 from learnability.statistics.adjust import adjust_pvalues
 
 log = logging.getLogger(__name__)
@@ -74,22 +73,11 @@ MIN_Z = 3.0
 # which ordered pairs are measured (the config's entanglement.pairs enum; a test keeps
 # the two equal): those that can matter, those that share members, or all
 PAIRS = ("related", "sharing", "all")
-# the share of the ordered pairs A != B each choice measures, for the cost model: among
-# Empath's 194 categories in GloVe 6B 50d, related 99.7 % and sharing 19.4 %
-# (benchmarks/entanglement_pairs.py): real lists' members nearly always sit apart from
-# the vocabulary along one another's directions, so only sharing cuts the square
-# the null's cost on one thread (benchmarks/entanglement_null.py's sizes, twice what was
-# measured on the sample's word2vec, 8,685 x 300): its pass over the vocabulary (whiten,
-# scale to unit length, per-bin cross products: 1.2e-10 s per word x dimension^2) and its
-# tests per ordered pair (0.07-0.15 ms, frequency-matched the dearer)
-NULL_PASS_SECONDS = 2.5e-10
-NULL_PAIR_SECONDS = 3e-4
 # the adjustments of the pairs' p-values (the config's entanglement.adjust enum)
 ADJUST = ("holm", "bh")
 # the tests' columns a pair gets before its share is measured (the diagonal and the
 # unmeasured pairs keep these)
 UNMEASURED = {"share_low": np.nan, "p_margin": np.nan}
-PAIR_SHARE = {"related": 1.0, "sharing": 0.2, "all": 1.0}
 
 
 def _se(values: np.ndarray) -> float:
@@ -413,10 +401,6 @@ def _describe(table: pd.DataFrame) -> str:
     return summary_line(table) + ("\n" + top[cols].to_string() if len(top) else "")
 
 
-# its cost formula sizes its job and changes no result: not in its code digest
-# (learnability.codedigest)
-SIZING_FIELDS = ("seconds",)
-
 ANALYSIS = Analysis(
     name="entanglement",
     summary="how much of each list B is each list A: the share of B's AUC above chance "
@@ -475,14 +459,4 @@ ANALYSIS = Analysis(
         plot="Entanglement: erasing list A (LEACE), list B's AUC above chance lost",
     ),
     describe=_describe,
-    # each list's splits before, and after each measured pair's erasure; the null's
-    # pass over the vocabulary and its tests of every ordered pair
-    seconds=lambda s, size: (
-        size.lists
-        * (2 + PAIR_SHARE[s["entanglement_pairs"]] * (size.lists - 1))
-        * s["entanglement_iterations"]
-        * cost.FIT_SECONDS
-        + size.words * size.dim**2 * NULL_PASS_SECONDS
-        + size.lists**2 * NULL_PAIR_SECONDS
-    ),
 )

@@ -23,7 +23,6 @@ import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
 from learnability.analyses.suggestions import ranked_candidates, vocabulary_scores
-from learnability.pipeline import resources as cost
 from learnability.protocol.sampling import derive_seed
 
 log = logging.getLogger(__name__)
@@ -202,10 +201,6 @@ def _describe(table: pd.DataFrame) -> str:
     )
 
 
-# its cost formula sizes its job and changes no result: not in its code digest
-# (learnability.codedigest)
-SIZING_FIELDS = ("seconds",)
-
 ANALYSIS = Analysis(
     name="suggestion_check",
     summary="the suggestions' held-out check: recall@k of hidden members beside random "
@@ -233,10 +228,4 @@ ANALYSIS = Analysis(
     baseline_bins=True,
     report=Report(category="Suggestions", formats=("md", "csv", "tex"), shown="csv"),  # fmt: skip
     describe=_describe,
-    seconds=lambda s, size: (
-        size.lists
-        * s["check_folds"]
-        * s["check_iterations"]
-        * (cost.FIT_SECONDS + size.words * cost.ROW_SPLIT_SECONDS)
-    ),
 )

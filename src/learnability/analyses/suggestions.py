@@ -19,7 +19,6 @@ import numpy as np
 import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
-from learnability.pipeline import resources as cost
 
 BLOCK_BYTES = 64 << 20
 
@@ -155,10 +154,6 @@ def _describe(table: pd.DataFrame) -> str:
     )
 
 
-# its cost formula sizes its job and changes no result: not in its code digest
-# (learnability.codedigest)
-SIZING_FIELDS = ("seconds",)
-
 ANALYSIS = Analysis(
     name="suggestions",
     summary="the words outside each list that its own classifiers score highest",
@@ -178,5 +173,4 @@ ANALYSIS = Analysis(
     coefficients=True,
     report=Report(category="Suggestions"),
     describe=_describe,
-    seconds=lambda s, size: size.lists * size.words * size.iterations * cost.ROW_SPLIT_SECONDS,
 )

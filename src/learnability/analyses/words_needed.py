@@ -28,7 +28,6 @@ import numpy as np
 import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, NullSpec, Report, Setting
-from learnability.pipeline import resources as cost
 from learnability.protocol.sampling import derive_seed
 
 # the sizes tried, up to a list's own (exclusive): about 1.5x apart
@@ -176,10 +175,6 @@ def _describe(table: pd.DataFrame) -> str:
     return "\n" + words_for_power(table).to_string(index=False)
 
 
-# its cost formula sizes its job and changes no result: not in its code digest
-# (learnability.codedigest)
-SIZING_FIELDS = ("seconds",)
-
 ANALYSIS = Analysis(
     name="words_needed",
     summary="how many words each list needs: the protocol's power at subsets of its "
@@ -211,14 +206,4 @@ ANALYSIS = Analysis(
         plot="How many words each list needs: power against the number of its words",
     ),
     describe=_describe,
-    # inline, not a function of the module: only the keyword leaves the code digest
-    # (SIZING_FIELDS), a function's body would stay in it and rerun the jobs. A job's list
-    # sizes are not among its sizes: every list is taken to try the grid up to 500 words
-    # (11 sizes; a smaller list tries fewer), each size subsamples x the lists' splits,
-    # and a null a size (1000 lists of 10 splits at the defaults)
-    seconds=lambda s, size: (
-        len(sizes_for(501, tuple(s["curve_sizes"]), 4))
-        * (size.lists * s["curve_subsamples"] * size.iterations + 10_000)
-        * cost.FIT_SECONDS
-    ),
 )

@@ -51,7 +51,7 @@ from learnability.corpus.cooccur import CooccurrenceCounter, count_members, enco
 from learnability.corpus.lines import LineCorpus, count_vocabulary, gzip_members
 from learnability.embeddings.store import Embedding
 from learnability.logs import Progress
-from learnability.protocol.threads import numba_threads
+from learnability.threads import numba_threads
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import copy
 
+import pandas as pd
+
 from learnability.embeddings import registry
 from learnability.errors import ConfigError
-from learnability.pipeline.sweeps import Point, format_value, validate_training
+from learnability.pipeline.sweeps import PARAM_PREFIX, Point, format_value, validate_training
 
 CORPORA_SWEEP = "corpora"
 # the swept values of a draw's point, and the columns its scores carry (param_corpus, ...)
@@ -127,3 +129,17 @@ def draw_points(config: dict, training_schema: dict | None = None) -> list[Point
                                       f"compare_corpora ({name})")  # fmt: skip
                 points.append(Point(name, CORPORA_SWEEP, base, values, spec, name))
     return points
+
+
+def draw_scores(scores: pd.DataFrame) -> pd.DataFrame:
+    """The draws' AUCs from their points' scores (schema ``sweep_scores``, the sweep
+    :data:`CORPORA_SWEEP`): one row per draw, list and
+    scheme with the embedding trained on each draw, its corpus and seed: what
+    :func:`learnability.statistics.corpora.compare_corpora` compares."""
+    auc = scores[(scores["metric"] == "auc") & (scores["iterations"] > 0)]
+    return pd.DataFrame({
+        "negatives": auc["negatives"], "embedding": auc["method"],
+        "corpus": auc[PARAM_PREFIX + CORPUS_KEY].astype(str),
+        "seed": auc[PARAM_PREFIX + SEED_KEY].astype(int), "list": auc["list"],
+        "mean": auc["mean"],
+    }).reset_index(drop=True)  # fmt: skip

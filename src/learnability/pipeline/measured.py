@@ -21,7 +21,8 @@ PAGE = "docs/how-to/cluster.md"
 MEASUREMENTS = "benchmarks/measurements/rehearsal.csv"
 
 
-# a trainer's constants (its registry entry), which a training job's sizes carry
+# a trainer's constants (its entry in resources.TRAINER_COSTS), which a training job's
+# sizes carry
 TRAINER_CONSTANTS = ("rate", "rate_slope", "count_rate", "mem_per_mb")
 
 
@@ -29,10 +30,8 @@ def current(rule: str, sizes: dict) -> dict:
     """A job's sizes with its trainer's constants as the registry gives them now (the
     rest are the job's own: tokens, words, threads)."""
     if rule == "train_embedding":
-        from learnability.embeddings import registry
-
-        method = registry.method(sizes["method"])
-        sizes = {**sizes, **{k: getattr(method, k) for k in TRAINER_CONSTANTS}}
+        trainer = cost.trainer_cost(sizes["method"])
+        sizes = {**sizes, **{k: getattr(trainer, k) for k in TRAINER_CONSTANTS}}
     return sizes
 
 

@@ -266,7 +266,6 @@ def enwiki_job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: 
 
 def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, scale: Scale) -> dict:
     """The sizes of one job of ``config``'s run at ``scale``, for its rule's model."""
-    from learnability.analyses.base import JobSize
     from learnability.analyses.registry import ANALYSES
     from learnability.embeddings import registry
     from learnability.pipeline import resources as cost
@@ -286,12 +285,13 @@ def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, sc
         return dict(tokens=scale.corpus_mb * cost.TOKENS_PER_GZ_MB, text_mb=scale.corpus_mb)
     if rule == "train_embedding":
         method = registry.method(config["embeddings"][wildcards["embedding"]]["method"])
+        trainer = cost.trainer_cost(method.name)
         training = config["training"]
         epochs = training["glove"]["epochs"] if method.name == "glove" else training["epochs"]
         return dict(
             corpus_mb=scale.corpus_mb, epochs=epochs, threads=training["threads"],
-            rate=method.rate, rate_slope=method.rate_slope, count_rate=method.count_rate,
-            mem_per_mb=method.mem_per_mb,
+            rate=trainer.rate, rate_slope=trainer.rate_slope, count_rate=trainer.count_rate,
+            mem_per_mb=trainer.mem_per_mb,
             counting_mb=training["count_memory_mb"] if method.counts_cooccurrence else 0,
             counts_cooccurrence=method.counts_cooccurrence, plain_copy=method.plain_copy,
             method=method.name, words=words, dim=scale.dim,
@@ -317,7 +317,8 @@ def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, sc
         return dict(**shape, fits=fits[rule], threads=fitting["threads"])
     if rule in ANALYSES:
         analysis = ANALYSES[rule]
-        size = JobSize(lists, words, scale.dim, fitting["iterations"])
-        return dict(**shape, seconds=analysis.seconds(analysis.from_config(config), size),
+        size = cost.JobSize(lists, words, scale.dim, fitting["iterations"])
+        seconds = cost.analysis_seconds(rule, analysis.from_config(config), size)
+        return dict(**shape, seconds=seconds,
                     threads=fitting["threads"] if analysis.fits else 1)  # fmt: skip
     return {}

@@ -238,6 +238,53 @@ GLOVE_COUNTING_PROCESS_MB = 350
 UNMODELLED_TRAINER_MB = 3200
 
 
+@dataclass(frozen=True)
+class TrainerCost:
+    """A trained method's costs: ``rate``, tokens x epochs per second per thread at
+    :data:`RATE_WORDS` words, falling as the vocabulary to the ``-rate_slope``
+    (benchmarks/measurements/rehearsal.csv); ``count_rate``, tokens per second per thread
+    of a counting method's one pass; ``mem_per_mb``, MB of memory per MB of gzipped
+    corpus, for a method without an analytic memory model (:func:`training_memory_mb`)."""
+
+    rate: int
+    mem_per_mb: int
+    rate_slope: float = 0.0
+    count_rate: int = 0
+
+
+# each trained method's costs (learnability.embeddings.registry), by its name: a test
+# keeps the names equal
+TRAINER_COSTS: dict[str, TrainerCost] = {
+    # wall tokens/s per thread (2 threads at 75 %): 252k, 166k and 147k at 71k, 111k and
+    # 173k words (benchmarks/measurements/rehearsal.csv), 195k at 100k falling as
+    # words^-0.6: 25k at enwiki's 3 M words, where the rows miss every cache
+    "word2vec": TrainerCost(rate=195_000, rate_slope=0.6, mem_per_mb=2),
+    # 107k, 89k and 90k at 71k, 111k and 173k words (rehearsal.csv, as word2vec's): 97k
+    # at 100k words falling as words^-0.19, 51k at 3 M words
+    "fasttext": TrainerCost(rate=97_000, rate_slope=0.19, mem_per_mb=3),
+    "fasttext_facebook": TrainerCost(rate=50_000, mem_per_mb=3),
+    # GloVe (ours): rate per iteration, 392k, 424k and 372k tokens/s per thread at 71k,
+    # 111k and 173k words (rehearsal.csv: its meta.json's training seconds, 2 threads at
+    # 75 %), 400k at 100k words falling as words^-0.06 (its four V x 301 matrices are
+    # out of cache at all three sizes already); counting, once, 1.2 M tokens/s per
+    # process (by dump part, 2 processes). 7 MB per MB of corpus for the memory of a
+    # method without an analytic model. Weights and AdaGrad sums, 32 x vocabulary x
+    # (dim + 1) bytes, about 4 MB per MB at full scale (2.5 M words from ~6 GB), on top
+    # of the counting budget and one 768 MB bucket of entries
+    "glove": TrainerCost(rate=400_000, rate_slope=0.06, count_rate=1_200_000, mem_per_mb=7),
+    "glove_python": TrainerCost(rate=120_000, mem_per_mb=10),
+    # corpus tokens per second per thread, measured with corpus pooling (N = 10) on the
+    # sample (isolated pooling reads the corpus only to count it)
+    "transformer": TrainerCost(rate=2_000, mem_per_mb=1),
+}
+
+
+def trainer_cost(method: str) -> TrainerCost:
+    """The costs of trained method ``method`` (KeyError: a trained method without a cost
+    model, which tests/test_resources.py fails)."""
+    return TRAINER_COSTS[method]
+
+
 def training_memory_mb(
     method: str,
     words: float,
@@ -399,8 +446,86 @@ def fitting_need(words: float, dim: int, fits: float, threads: int) -> Need:
 
 def analysis_need(words: float, dim: int, seconds: float, threads: int) -> Need:
     """An analysis job (learnability.analyses.registry): a fitting job's memory, and the
-    ``seconds`` of one thread its registry entry gives for the job's sizes."""
+    ``seconds`` of one thread :func:`analysis_seconds` gives for the job's sizes."""
     return embedding_read_need(words, dim, 256, seconds / max(1, threads) / 60)
+
+
+@dataclass(frozen=True)
+class JobSize:
+    """What an analysis job's cost grows with: its ``lists``, the embedding's ``words`` and
+    ``dim``, and the learnability's ``iterations`` (splits per list)."""
+
+    lists: int
+    words: float
+    dim: int
+    iterations: int
+
+
+# the share of the ordered pairs A != B each choice of entanglement.pairs measures: among
+# Empath's 194 categories in GloVe 6B 50d, related 99.7 % and sharing 19.4 %
+# (benchmarks/entanglement_pairs.py): real lists' members nearly always sit apart from
+# the vocabulary along one another's directions, so only sharing cuts the square
+ENTANGLEMENT_PAIR_SHARE = {"related": 1.0, "sharing": 0.2, "all": 1.0}
+# the entanglement null's cost on one thread (benchmarks/entanglement_null.py's sizes,
+# twice what was measured on the sample's word2vec, 8,685 x 300): its pass over the
+# vocabulary (whiten, scale to unit length, per-bin cross products: 1.2e-10 s per word x
+# dimension^2) and its tests per ordered pair (0.07-0.15 ms, frequency-matched the dearer)
+ENTANGLEMENT_NULL_PASS_SECONDS = 2.5e-10
+ENTANGLEMENT_NULL_PAIR_SECONDS = 3e-4
+
+
+def _curve_sizes(largest: int, sizes: tuple[int, ...], smallest: int) -> list[int]:
+    from learnability.analyses.words_needed import sizes_for
+
+    return sizes_for(largest, sizes, smallest)
+
+
+# each analysis' seconds on one thread for a job of ``size`` under its settings ``s``
+# (learnability.analyses.registry), by its name: a test keeps the names equal
+ANALYSIS_SECONDS: dict[str, Callable[[dict, JobSize], float]] = {
+    "codelength": lambda s, size: (
+        size.lists
+        * (s["codelength_orders"] + s["codelength_null_lists"])
+        * len(s["codelength_fractions"])
+        * FIT_SECONDS
+    ),
+    # the list's own splits, and each group's run
+    "bounds": lambda s, size: (
+        size.lists * (1 + s["bound_groups"]) * s["bound_iterations"] * FIT_SECONDS
+    ),
+    # a job's list sizes are not among its sizes: every list is taken to try the grid up to
+    # 500 words
+    # (11 sizes; a smaller list tries fewer), each size subsamples x the lists' splits,
+    # and a null a size (1000 lists of 10 splits at the defaults)
+    "words_needed": lambda s, size: (
+        len(_curve_sizes(501, tuple(s["curve_sizes"]), 4))
+        * (size.lists * s["curve_subsamples"] * size.iterations + 10_000)
+        * FIT_SECONDS
+    ),
+    "suggestions": lambda s, size: size.lists * size.words * size.iterations * ROW_SPLIT_SECONDS,
+    "suggestion_check": lambda s, size: (
+        size.lists
+        * s["check_folds"]
+        * s["check_iterations"]
+        * (FIT_SECONDS + size.words * ROW_SPLIT_SECONDS)
+    ),
+    # each list's splits before, and after each measured pair's erasure; the null's
+    # pass over the vocabulary and its tests of every ordered pair
+    "entanglement": lambda s, size: (
+        size.lists
+        * (2 + ENTANGLEMENT_PAIR_SHARE[s["entanglement_pairs"]] * (size.lists - 1))
+        * s["entanglement_iterations"]
+        * FIT_SECONDS
+        + size.words * size.dim**2 * ENTANGLEMENT_NULL_PASS_SECONDS
+        + size.lists**2 * ENTANGLEMENT_NULL_PAIR_SECONDS
+    ),
+}
+
+
+def analysis_seconds(name: str, settings: dict, size: JobSize) -> float:
+    """One thread's seconds for analysis ``name``'s job over ``size`` (KeyError: an
+    analysis without a cost model, which tests/test_resources.py fails)."""
+    return float(ANALYSIS_SECONDS[name](settings, size))
 
 
 # per kind: anonymous memory per vocabulary word (its words, their folded forms, the

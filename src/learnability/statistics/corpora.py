@@ -172,22 +172,6 @@ def unscored_lists(scores: pd.DataFrame) -> dict[str, int]:
     return {name: int(n) for name, n in sizes.items() if name not in scored}
 
 
-def draw_scores(scores: pd.DataFrame) -> pd.DataFrame:
-    """The draws' AUCs from their points' scores (schema ``sweep_scores``, the sweep
-    :data:`~learnability.pipeline.corpus_draws.CORPORA_SWEEP`): one row per draw, list and
-    scheme with the embedding trained on each draw, its corpus and seed."""
-    from learnability.pipeline.corpus_draws import CORPUS_KEY, SEED_KEY
-    from learnability.pipeline.sweeps import PARAM_PREFIX
-
-    auc = scores[(scores["metric"] == "auc") & (scores["iterations"] > 0)]
-    return pd.DataFrame({
-        "negatives": auc["negatives"], "embedding": auc["method"],
-        "corpus": auc[PARAM_PREFIX + CORPUS_KEY].astype(str),
-        "seed": auc[PARAM_PREFIX + SEED_KEY].astype(int), "list": auc["list"],
-        "mean": auc["mean"],
-    }).reset_index(drop=True)  # fmt: skip
-
-
 def compare_corpora(
     scores: pd.DataFrame,
     draws: pd.DataFrame,
@@ -198,9 +182,9 @@ def compare_corpora(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every list's difference between each pair of ``corpora`` (schema
     ``corpus_differences``) and the Wilcoxon tests over lists (``corpus_wilcoxon``), from
-    the draws' AUCs (:func:`draw_scores`) and the draws' sizes (corpus, seed, tokens,
-    corpus_tokens). The draws must hold the same number of tokens: a ValueError
-    otherwise, since a difference between corpora of different sizes is mostly size."""
+    the draws' AUCs (negatives, embedding, corpus, seed, list, mean) and the draws' sizes
+    (corpus, seed, tokens, corpus_tokens). The draws must hold the same number of tokens:
+    a ValueError otherwise, since a difference between corpora of different sizes is mostly size."""
     sizes = draws.loc[draws["corpus"].isin(corpora), "tokens"].unique()
     if len(sizes) != 1:
         held = ", ".join(f"{int(n):,}" for n in sorted(sizes))

@@ -36,6 +36,7 @@ def training_sizes(wildcards, input):
     # --cores (1), which printed a runtime for one thread (12x too long at 16); a method
     # without epochs (transformer) reads the corpus once
     method = _method(wildcards)
+    trainer = cost.trainer_cost(method.name)
     counting = method.counts_cooccurrence and config["training"]["count_memory_mb"]
     params = point_params(wildcards.embedding)
     return dict(
@@ -49,10 +50,10 @@ def training_sizes(wildcards, input):
         corpus_mb=input_mb(input),
         epochs=point_params(wildcards.embedding).get("epochs", 1),
         threads=training_threads(wildcards),
-        rate=method.rate,
-        rate_slope=method.rate_slope,
-        count_rate=method.count_rate,
-        mem_per_mb=method.mem_per_mb,
+        rate=trainer.rate,
+        rate_slope=trainer.rate_slope,
+        count_rate=trainer.count_rate,
+        mem_per_mb=trainer.mem_per_mb,
         counting_mb=counting or 0,
         counts_cooccurrence=method.counts_cooccurrence,
         plain_copy=method.plain_copy,

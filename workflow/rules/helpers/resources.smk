@@ -5,7 +5,6 @@
 # paper's run at enwiki's sizes and checks every job against its model.
 from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFoundError
 
-from learnability.analyses.base import JobSize
 from learnability.io import npy_shape
 
 
@@ -104,13 +103,15 @@ def fitting_sizes(rule):
 def analysis_sizes(analysis):
     def sizes(wildcards, input):
         shape = embedding_sizes(wildcards, input)
-        size = JobSize(
+        size = cost.JobSize(
             len(LISTS), iterations=config["learnability"]["iterations"], **shape
         )
         threads = config["learnability"]["threads"] if analysis.fits else 1
         return dict(
             **shape,
-            seconds=analysis.seconds(analysis.from_config(config), size),
+            seconds=cost.analysis_seconds(
+                analysis.name, analysis.from_config(config), size
+            ),
             threads=threads,
         )
 
