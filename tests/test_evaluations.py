@@ -148,7 +148,11 @@ def test_comparison_table_comes_from_the_scores(tmp_path):
         "evaluation_tests_csv", "rank_correlation_md", "rank_correlation_csv",
         "multi_answer_md", "analogy_md")})  # fmt: skip
     tests = ev.compare_evaluations({}, ["w2v", "glove"])
-    reports = {n: k.load().report({}) for n, k in ev.KINDS.items() if k.report}
+    from learnability.reports.evaluation_reports import REPORTS
+
+    # every kind the registry says has a report has one, and no other
+    assert set(REPORTS) == {n for n, k in ev.KINDS.items() if k.report}
+    reports = {n: REPORTS[n]({}) for n in REPORTS}
     write_evaluation_tables(table.reset_index(), tests, ev.rank_correlations(wide), out, reports)
     tex = out.evaluations_tex.read_text()
     assert r"\multicolumn{1}{c}{learnability}" in tex and r"\cmidrule(lr){2-2}" in tex
@@ -158,7 +162,7 @@ def test_comparison_table_comes_from_the_scores(tmp_path):
 
 
 def test_analogy_report_per_section():
-    from learnability.evaluations.analogy import report as analogy_report
+    from learnability.reports.evaluation_reports import analogy_report
 
     rows = []
     for emb, add in (("a", [True, False, True, False]), ("b", [False, False, True, True])):
@@ -176,7 +180,7 @@ def test_analogy_report_per_section():
 
 
 def test_multi_answer_report_lists_every_failed_query():
-    from learnability.evaluations.multianswer import report as multi_answer_report
+    from learnability.reports.evaluation_reports import multi_answer_report
 
     per = pd.concat([multi("a", [True, False, False]), multi("b", [True, True, False])])
     per = per.reset_index(drop=True)

@@ -28,8 +28,8 @@ def test_docs_and_code_define_the_same_tables():
 
 
 def test_the_evaluation_kinds_tables_are_generated_from_their_registry():
-    """The registry defines each kind's tables once; docs/reference/outputs.md shows them
-    (make docs)."""
+    """The schemas define each kind's tables once, the registry names those each kind
+    writes; docs/reference/outputs.md shows them (make docs)."""
     from learnability.evaluations import KINDS
     from learnability.reports.config_docs import with_evaluation_tables
 
@@ -39,6 +39,9 @@ def test_the_evaluation_kinds_tables_are_generated_from_their_registry():
         for name, table in kind.tables.items():
             assert schemas.columns(name) == [c for c, _, _ in table.columns], name
             assert f"| {kind.name} | `{name}` |" in page
+            assert table is schemas.EVALUATION_TABLES[name], name
+    written = [name for kind in KINDS.values() for name in kind.tables]
+    assert sorted(written) == sorted(schemas.EVALUATION_TABLES)
 
 
 def test_writer_rejects_drift(tmp_path):

@@ -290,7 +290,7 @@ def test_every_config_example_on_a_page_is_a_valid_config_fragment():
 def test_the_toy_evaluation_kind_of_the_extending_page_runs():
     """The contributors' example, as the page gives it: its module's job and scores run on
     an embedding (the Spearman is scipy's), its registry entry builds a Kind with the
-    registry's own helpers, and its schema block is a valid config schema."""
+    schemas' own helpers, and its schema block is a valid config schema."""
     import logging
     import types
 
@@ -306,10 +306,17 @@ def test_the_toy_evaluation_kind_of_the_extending_page_runs():
     found = {b.caption: b.body for b in blocks(page) if b.caption}
     module = types.ModuleType("norms")
     exec(found["src/learnability/evaluations/norms.py"], module.__dict__)
-    namespace = dict(vars(registry))
-    exec(found["the entry, in src/learnability/evaluations/registry.py"], namespace)
-    entry = eval(found["the entry, in src/learnability/evaluations/registry.py"].split(
-        "\n\n", 1)[1], namespace)  # fmt: skip
+    from learnability import schemas
+
+    # the table's block runs in a copy of the schemas' namespace, the entry's in the
+    # registry's with what the table's defined
+    tables = dict(vars(schemas), EVALUATION_TABLES=dict(schemas.EVALUATION_TABLES))
+    exec(found["the table, in src/learnability/schemas.py"], tables)
+    assert tables["EVALUATION_TABLES"]["norms"] is tables["NORMS"]
+    namespace = dict(vars(registry), NORMS=tables["NORMS"])
+    entry_block = found["the entry, in src/learnability/evaluations/registry.py"]
+    assert entry_block.startswith("from learnability.schemas import NORMS\n\n")
+    entry = eval(entry_block.split("\n\n", 1)[1], namespace)
     assert entry.name == "norms" and list(entry.tables) == ["norms"] and not entry.files
     schema = yaml.safe_load(
         found["the block, under evaluations in src/learnability/config.schema.yaml"]

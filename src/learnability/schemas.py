@@ -1,8 +1,8 @@
 """The one place where every Parquet output's columns are defined.
 
 ``docs/reference/outputs.md`` documents the same tables for people and a test checks the two agree
-(the evaluation kinds' tables are defined in their registry,
-:mod:`learnability.evaluations.registry`, and ``make docs`` writes them into the page);
+(the evaluation kinds' tables, :data:`EVALUATION_TABLES`, carry their columns' meanings,
+and ``make docs`` writes them into the page);
 every writer goes through :func:`conform`, so an output cannot drift from its schema.
 All tables are tidy: each row carries the ``list`` and/or ``embedding`` it belongs to,
 so files written by many jobs concatenate with one ``pd.concat``.
@@ -11,13 +11,144 @@ so files written by many jobs concatenate with one ``pd.concat``.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from learnability.evaluations.registry import KINDS
 from learnability.io import atomic_path
-from learnability.protocol.metrics import METRICS
+
+# the protocol's five metrics, in the paper's order (every table's and schema's)
+METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
+
+
+@dataclass(frozen=True)
+class Table:
+    """An intrinsic evaluation's per-embedding Parquet table, written to
+    ``results/evaluations/{embedding}/{name}.parquet``: one row per ``row``, its columns
+    as (name, pandas dtype, meaning)."""
+
+    row: str
+    columns: tuple[tuple[str, str, str], ...]
+
+
+def table(row: str, spec: str) -> Table:
+    """A :class:`Table` from one line per column, ``name  dtype  meaning``; an indented
+    line goes on with the meaning above it."""
+    columns: list[list[str]] = []
+    for line in spec.strip("\n").splitlines():
+        if line[:1].isspace():
+            columns[-1][2] += " " + line.strip()
+        else:
+            columns.append(line.split(None, 2))
+    return Table(row, tuple((name, dtype, meaning) for name, dtype, meaning in columns))
+
+
+MULTI_ANSWER = table(
+    "query of a multi-answer test file",
+    """
+embedding           string  embedding
+dataset             string  test file (its name without extension)
+section             string  `: section` header (lines before any header: the file's name)
+line                int64   line of the query in the file
+query               string  query word, normalised as the corpus (NFKC, lowercase)
+answers             string  acceptable answers, normalised, `/`-separated, duplicates removed
+n_answers           int64   acceptable answers
+n_answers_in_vocab  int64   answers in the vocabulary (the query itself never counts)
+status              string  `ok` (asked), `query_oov` (query unknown) or `answers_oov` (no answer
+                            known)
+correct             bool    an answer is among the query's k nearest neighbours (cosine, query
+                            excluded)
+rank                Int64   1-based rank of the best answer among the neighbours; null when none
+neighbours          string  the k nearest neighbours, nearest first, space-separated
+k                   int64   neighbours searched (`evaluations.multi_answer.k`)
+""",
+)
+ANALOGY = table(
+    "analogy question",
+    """
+embedding      string  embedding
+dataset        string  question file
+section        string  `: section` of the file
+line           int64   line of the question
+a              string  a in a : b :: c : d (normalised)
+b              string  b
+c              string  c
+expected       string  d
+status         string  `ok`, or `oov` when a word is outside the `restrict_vocab` most frequent
+                       (not asked)
+predicted_add  string  3CosAdd's answer (a, b and c excluded)
+correct_add    bool    predicted_add is d
+predicted_mul  string  3CosMul's answer
+correct_mul    bool    predicted_mul is d
+""",
+)
+WORD_PAIRS = table(
+    "word pair of a similarity dataset",
+    """
+embedding  string  embedding
+dataset    string  pair file
+line       int64   line of the pair
+a          string  first word (normalised)
+b          string  second word
+gold       float64 human score
+status     string  `ok`, or `oov` when a word is outside the `restrict_vocab` most frequent
+cosine     float64 cosine of the two words; null when oov
+""",
+)
+HIERARCHY_EDGES = table(
+    "parent -> child edge of a graph",
+    """
+embedding            string  embedding
+dataset              string  graph file
+parent               string  parent node (normalised)
+child                string  child node
+line                 int64   line of the edge
+status               string  `ok`, or `oov` when a node is not in the vocabulary (not scored)
+distance             float64 cosine distance parent-child
+rank                 float64 1 + non-children of the parent strictly closer + half those at the
+                             same distance
+parent_norm_smaller  bool    the parent's vector norm is smaller than the child's
+""",
+)
+HIERARCHY_PARENTS = table(
+    "parent scored (with a child in the vocabulary)",
+    """
+embedding          string  embedding
+dataset            string  graph file
+parent             string  parent node
+n_children         int64   its children in the vocabulary
+n_candidates       int64   graph nodes in the vocabulary other than the parent
+average_precision  float64 AP of its children in the ranking of all candidates by distance
+""",
+)
+PSEUDO = table(
+    "(fold, method, k)",
+    """
+embedding    string  embedding
+dataset      string  corpus the pairs come from
+fold         int64   held-out fold
+n_oov        int64   triples of the fold with a word the embedding lacks (not asked)
+n_no_c2      int64   held-out pairs dropped because no frequent context was unseen with the word
+method       string  `cosine` (cos(w, c)), `knn` (nearest-neighbour averaging of training P(c
+                     given w')) or `unigram` (the context's training frequency: the baseline
+                     without similarity, the same for every embedding)
+k            int64   neighbours averaged (0 for cosine)
+n_test       int64   T: test triples asked
+n_incorrect  int64   the fake context scored higher
+n_ties       int64   equal scores
+error_rate   float64 (incorrect + ties / 2) / T
+""",
+)
+# by name; each evaluation kind (learnability.evaluations.registry) names those it writes
+EVALUATION_TABLES: dict[str, Table] = {
+    "multi_answer": MULTI_ANSWER,
+    "analogy": ANALOGY,
+    "word_pairs": WORD_PAIRS,
+    "hierarchy_edges": HIERARCHY_EDGES,
+    "hierarchy_parents": HIERARCHY_PARENTS,
+    "pseudo": PSEUDO,
+}
 
 # a metric's summary over iterations: each list's (summary) and each sweep point's
 _SUMMARY_STATS: dict[str, str] = {
@@ -347,11 +478,10 @@ TABLES: dict[str, dict[str, str]] = {
         "method": "string",
     },
     "wilcoxon": _WILCOXON,
-    # the intrinsic evaluations' per-embedding tables: their registry holds them
+    # the intrinsic evaluations' per-embedding tables
     **{
         name: {column: dtype for column, dtype, _ in table.columns}
-        for kind in KINDS.values()
-        for name, table in kind.tables.items()
+        for name, table in EVALUATION_TABLES.items()
     },
     # sweeps (learnability.pipeline.sweeps): each row also carries one param_<key> column per
     # swept parameter (VARIABLE below), after these

@@ -2,6 +2,7 @@ import pandas as pd
 
 from learnability import evaluations as ev
 from learnability.logs import logged
+from learnability.reports.evaluation_reports import REPORTS
 from learnability.reports.tables import write_evaluation_tables
 from learnability.schemas import read_tables, write_table
 
@@ -25,7 +26,7 @@ with logged(snakemake) as log:
     write_table(tests, o.tests, "evaluation_tests")
     write_table(correlation, o.correlation, "rank_correlation")
     table = ev.comparison_table(scores, summary)
-    # each kind's own report, from its module (the registry's `report` flag)
-    reports = {name: k.load().report(tables) for name, k in ev.KINDS.items() if k.report}
+    # each kind's own report (the registry's `report` flag)
+    reports = {name: REPORTS[name](tables) for name, k in ev.KINDS.items() if k.report}
     write_evaluation_tables(table, tests, correlation, o, reports)
     log.info("\n%s", table.to_string(index=False))

@@ -210,32 +210,3 @@ def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.Data
         return per
 
     return {"analogy": pd.concat([one(*f) for f in files], ignore_index=True)}
-
-
-def report(tables: dict) -> str:
-    """Markdown for people: 3CosAdd and 3CosMul accuracy per section and embedding, with
-    the questions asked of each section (a section asked rarely says little)."""
-    per = tables.get("analogy")
-    if per is None or per.empty:
-        return "No analogy test is configured (`evaluations.analogy.files`).\n"
-    from learnability.reports.formats import to_markdown
-
-    parts = []
-    for ds, d in per.groupby("dataset", sort=False):
-        frames = []
-        for emb, g in d.groupby("embedding", sort=False):
-            s = summarise_analogies(g).pivot(index="section", columns="method", values="accuracy")
-            s.columns = [f"{emb} {m}" for m in s.columns]
-            frames.append(s)
-        asked = summarise_analogies(d[d["embedding"] == d["embedding"].iloc[0]])
-        counts = asked.drop_duplicates("section").set_index("section")
-        table = pd.concat(frames, axis=1)
-        table.insert(0, "asked", counts["n_asked"])
-        table.insert(0, "questions", counts["n_questions"])
-        order = list(dict.fromkeys(d["section"])) + ["total"]
-        table = table.reindex(order).reset_index()
-        parts.append(
-            f"## {ds}: accuracy over the questions asked (asked: all four words among the "
-            "most frequent `restrict_vocab` of the first embedding)\n\n" + to_markdown(table)
-        )
-    return "\n".join(parts)

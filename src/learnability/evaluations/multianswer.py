@@ -223,36 +223,3 @@ def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.Data
         return per
 
     return {"multi_answer": pd.concat([one(*f) for f in files], ignore_index=True)}
-
-
-def report(tables: dict, neighbours: int = 5) -> str:
-    """Markdown for people: accuracy per section and embedding, then every failed query
-    with its acceptable answers and its nearest neighbours (so a reader can judge the
-    test item as well as the embedding)."""
-    per = tables.get("multi_answer")
-    if per is None or per.empty:
-        return "No multi-answer test is configured (`evaluations.multi_answer.files`).\n"
-    from learnability.reports.formats import to_markdown
-
-    parts = []
-    for ds, d in per.groupby("dataset", sort=False):
-        acc = pd.concat(
-            {e: summarise_multi_answer(g).set_index("section")["accuracy"]
-             for e, g in d.groupby("embedding", sort=False)},
-            axis=1,
-        ).reset_index()  # fmt: skip
-        parts.append(f"## {ds}: accuracy over the queries asked\n\n" + to_markdown(acc))
-        failed = d[(d["status"] == "ok") & ~d["correct"].astype(bool)].copy()
-        failed["neighbours"] = failed["neighbours"].str.split().str[:neighbours].str.join(" ")
-        shown = failed[["embedding", "section", "query", "answers", "neighbours"]]
-        parts.append(
-            f"## {ds}: failed queries ({len(failed)}), with the {neighbours} nearest "
-            f"neighbours\n\n" + (to_markdown(shown) if len(shown) else "None.\n")
-        )
-        unasked = d[d["status"] != "ok"]
-        if len(unasked):
-            parts.append(
-                f"## {ds}: queries not asked ({len(unasked)})\n\n"
-                + to_markdown(unasked[["embedding", "section", "query", "answers", "status"]])
-            )
-    return "\n".join(parts)

@@ -11,7 +11,7 @@ from learnability.concepts.lists import member_indices
 from learnability.errors import InputError
 from learnability.pipeline.sweeps import Point
 from learnability.protocol.evaluate import evaluate_concept_full, summarize, unscored_reason
-from learnability.protocol.metrics import METRICS
+from learnability.schemas import METRICS
 
 
 def restricted_vectors(

@@ -12,7 +12,7 @@ from learnability.defaults import default
 from learnability.errors import InputError
 from learnability.protocol.classify import CENTRE_PROBLEMS, DEFAULT_CHUNK_BYTES, Fit, centre_of
 from learnability.protocol.lbfgs import TOL
-from learnability.protocol.metrics import METRICS, ROC_GRID
+from learnability.protocol.metrics import ROC_GRID
 from learnability.protocol.sampling import derive_seed, null_key, parse_key, sample_by_profile
 from learnability.protocol.splits import (
     concept_seeds,
@@ -20,6 +20,7 @@ from learnability.protocol.splits import (
     fit_splits,
     frequency_pools,
 )
+from learnability.schemas import METRICS
 
 # Each part of a split must hold at least two members, or recall and AUC are degenerate.
 MIN_WORDS: int = default("learnability.min_words")

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-# the protocol's five metrics, in the paper's order (every table's and schema's)
-METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
-
 
 def average_ranks(scores: np.ndarray) -> np.ndarray:
     """Ranks 1..n along the last axis, ties sharing their average rank (scipy's

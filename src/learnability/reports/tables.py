@@ -12,7 +12,6 @@ import pandas as pd
 
 from learnability.io import atomic_path
 from learnability.protocol.evaluate import words
-from learnability.protocol.metrics import METRICS
 from learnability.reports.formats import (
     RANDOM_ROWS,
     SUMMARY_ROWS,
@@ -23,6 +22,7 @@ from learnability.reports.formats import (
     write_table_files,
     write_text,
 )
+from learnability.schemas import METRICS
 
 HEADERS = {
     "accuracy": "Accuracy",

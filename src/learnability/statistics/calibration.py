@@ -13,7 +13,7 @@ import pandas as pd
 from scipy.stats import kstest
 
 from learnability.protocol.evaluate import Protocol, null_distribution, null_splits
-from learnability.protocol.metrics import METRICS
+from learnability.schemas import METRICS
 from learnability.statistics.significance import (
     PVALUE_METHODS,
     RESCALING_METHODS,

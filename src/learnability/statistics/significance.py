@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from learnability.defaults import default
-from learnability.protocol.metrics import METRICS
 from learnability.protocol.sampling import derive_seed
+from learnability.schemas import METRICS
 from learnability.statistics.adjust import adjust_pvalues
 from learnability.statistics.power import MEMBER_SPREAD, detectable_auc, model_spread
 
