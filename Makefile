@@ -57,6 +57,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests workflow/scripts benchmarks
 	$(BIN)/ruff format --check src tests workflow/scripts benchmarks
 	$(BIN)/snakefmt --check workflow/Snakefile workflow/rules
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/snakemake --lint
 
 format: $(DEV_STAMP)

@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 from snakemake.iocontainers import Namedlist
 
-from learnability.logs import MAX_LISTED, Progress, as_written, logged
+from learnability.logs import MAX_LISTED, as_written, logged
+from learnability.progress import Progress
 
 
 def job(tmp_path, n_inputs=2):

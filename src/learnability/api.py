@@ -31,7 +31,7 @@ from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.defaults import default
 from learnability.errors import InputError
 from learnability.inputs import as_embedding, as_lists
-from learnability.logs import Progress
+from learnability.progress import Progress
 from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
 from learnability.protocol.evaluate import (
     MIN_WORDS,

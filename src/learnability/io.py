@@ -1,6 +1,6 @@
 """File I/O in one place: atomic writes (a reader never sees half a file, a crash leaves no
-partial output) and the reading of users' text files with errors that name the file and
-line."""
+partial output), the reading of users' text files with errors that name the file and
+line, and the record of how a written file was made."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -120,6 +120,41 @@ def decode_text(raw: bytes, path: str | os.PathLike[str]) -> tuple[str, str]:
 def read_text_lines(path: str | os.PathLike[str], what: str) -> list[str]:
     """The lines of a user's text file under the encoding policy (:func:`decode_text`)."""
     return decode_text(read_user_bytes(path, what), path)[0].splitlines()
+
+
+# How a written file was made: the record every Parquet table (in its metadata, under
+# RECORD_KEY) and every meta.json (under "provenance") carries. Its maker lives above the
+# science (learnability.provenance, which installs it when imported: the CLI, the
+# workflow's jobs and the library's record tests import it); the science's writers only
+# ask here for the current record, so they never import the records. With no maker
+# installed a file carries none.
+RECORD_KEY = "learnability.provenance"
+_record_maker: Callable[[], dict[str, Any]] | None = None
+
+
+def install_record_maker(maker: Callable[[], dict[str, Any]] | None) -> None:
+    """Make ``maker`` (no arguments, the current record) what every writer records."""
+    global _record_maker
+    _record_maker = maker
+
+
+def current_record() -> dict[str, Any] | None:
+    """The record of what is being written now, None where no maker is installed."""
+    return None if _record_maker is None else _record_maker()
+
+
+def stamp(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` (a ``meta.json``'s content) with the current record under ``provenance``."""
+    record = current_record()
+    return meta if record is None else {**meta, "provenance": record}
+
+
+def parquet_metadata() -> dict[bytes, bytes]:
+    """The current record as a Parquet table's metadata entry (none without a maker)."""
+    record = current_record()
+    if record is None:
+        return {}
+    return {RECORD_KEY.encode(): json.dumps(record, sort_keys=True).encode()}
 
 
 def write_json(obj: Any, path: str | os.PathLike[str]) -> None:

@@ -11,8 +11,10 @@ Python's. ``id`` is the digest of all of it: two files with the same id were mad
 same code from the same inputs with the same settings.
 
 Inside a workflow job, :func:`learnability.logs.logged` opens the job's context; the
-writers (:func:`learnability.schemas.write_table`, :func:`stamp`) add the record. Outside
-one (the CLI, the API), the record names the command and the package code it imports.
+writers (:func:`learnability.schemas.write_table`, :func:`learnability.io.stamp`) add the
+record, which they ask :mod:`learnability.io` for: importing this module installs
+:func:`current` there. Outside a job (the CLI, the library), the record names the command
+and the package code it imports.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from learnability import codedigest
+from learnability import codedigest, io
 
-KEY = "learnability.provenance"  # the Parquet metadata key and the meta.json key's prefix
+KEY = io.RECORD_KEY  # the Parquet metadata key and the meta.json key's prefix
 FORMAT = 1
 # reading a file this size or larger for its digest is logged (about 1 s a GB)
 _LARGE = 1 << 30
@@ -419,13 +421,8 @@ def current() -> dict[str, Any]:
     return _CONTEXT.record()
 
 
-def parquet_metadata() -> dict[bytes, bytes]:
-    return {KEY.encode(): json.dumps(current(), sort_keys=True).encode()}
-
-
-def stamp(meta: dict[str, Any]) -> dict[str, Any]:
-    """``meta`` (a ``meta.json``'s content) with the current record under ``provenance``."""
-    return {**meta, "provenance": current()}
+# every writer (learnability.io's stamp and parquet_metadata) records what current() gives
+io.install_record_maker(current)
 
 
 def read(path: str | os.PathLike[str], quiet: bool = False) -> dict[str, Any] | None:

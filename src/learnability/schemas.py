@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from learnability.io import atomic_path
+from learnability.io import atomic_path, parquet_metadata
 
 # the protocol's five metrics, in the paper's order (every table's and schema's)
 METRICS: tuple[str, ...] = ("accuracy", "recall", "fpr", "precision", "auc")
@@ -665,16 +665,13 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike[str], table: str) -> N
 
 def write_parquet(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """``df`` as Parquet (what ``df.to_parquet(path, index=False)`` writes), atomically,
-    with the provenance record (:mod:`learnability.provenance`) in its metadata."""
+    with the current record of how it was made in its metadata
+    (:func:`learnability.io.parquet_metadata`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from learnability import provenance
-
     arrow = pa.Table.from_pandas(df, preserve_index=False)
-    arrow = arrow.replace_schema_metadata(
-        {**(arrow.schema.metadata or {}), **provenance.parquet_metadata()}
-    )
+    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), **parquet_metadata()})
     with atomic_path(path) as tmp:
         pq.write_table(arrow, tmp)
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.defaults import default
-from learnability.logs import Progress
+from learnability.progress import Progress
 
 
 @dataclass(frozen=True)

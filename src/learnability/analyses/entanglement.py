@@ -62,7 +62,7 @@ from learnability.analyses.base import Analysis, Lists, Report, Setting
 from learnability.analyses.entanglement_null import pair_pvalues
 from learnability.analyses.leace import Eraser, Whitening
 from learnability.defaults import default
-from learnability.logs import Progress
+from learnability.progress import Progress
 from learnability.statistics.adjust import adjust_pvalues
 
 log = logging.getLogger(__name__)

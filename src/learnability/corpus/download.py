@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from learnability.errors import DownloadError
-from learnability.logs import Progress
+from learnability.progress import Progress
 
 HASHES = ("sha256", "sha1", "md5")
 CHUNK = 1 << 20

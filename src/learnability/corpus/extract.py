@@ -27,7 +27,7 @@ from learnability.corpus.tokenize import normalize, token_lines
 from learnability.corpus.wikitext import drop_prefixes, strip_wikitext
 from learnability.errors import InputError
 from learnability.io import atomic_path, write_json
-from learnability.logs import Progress
+from learnability.progress import Progress
 from learnability.schemas import read_tables, write_table
 
 try:

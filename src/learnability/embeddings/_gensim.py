@@ -16,7 +16,7 @@ from gensim.models.callbacks import CallbackAny2Vec
 
 from learnability.embeddings._plain import plain_corpus
 from learnability.embeddings.store import Embedding
-from learnability.logs import Progress
+from learnability.progress import Progress
 
 log = logging.getLogger(__name__)
 

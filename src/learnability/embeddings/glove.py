@@ -50,7 +50,7 @@ from numba import njit, prange
 from learnability.corpus.cooccur import CooccurrenceCounter, count_members, encode_lines
 from learnability.corpus.lines import LineCorpus, count_vocabulary, gzip_members
 from learnability.embeddings.store import Embedding
-from learnability.logs import Progress
+from learnability.progress import Progress
 from learnability.threads import numba_threads
 
 log = logging.getLogger(__name__)

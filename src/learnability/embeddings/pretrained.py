@@ -49,11 +49,11 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from learnability import provenance
 from learnability.errors import InputError
 from learnability.io import (
     atomic_path,
     read_text_lines,
+    stamp,
     write_float32_npy_header,
     write_json,
 )
@@ -648,5 +648,5 @@ def import_embedding(
         "count_kind": count_kind,
         "size_mb": round(math.prod((n, dim)) * 4 / 2**20, 1),
     }
-    write_json(provenance.stamp(meta), directory / "meta.json")
+    write_json(stamp(meta), directory / "meta.json")
     return meta

@@ -18,9 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from learnability import provenance
 from learnability.errors import InputError
-from learnability.io import atomic_path, write_float32_npy_header, write_json
+from learnability.io import atomic_path, stamp, write_float32_npy_header, write_json
 from learnability.schemas import write_table
 
 
@@ -86,5 +85,5 @@ def restrict_embedding(
         "words_dropped": len(vocab) - int(rows.size),
         "dim": int(vectors.shape[1]),
     }
-    write_json(provenance.stamp(meta), out / "meta.json")
+    write_json(stamp(meta), out / "meta.json")
     return meta

@@ -18,9 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from learnability import provenance
 from learnability.errors import InputError
-from learnability.io import atomic_path, write_json
+from learnability.io import atomic_path, stamp, write_json
 from learnability.schemas import write_table
 
 
@@ -88,7 +87,7 @@ def save_vocabulary(
     )
     write_table(vocab, directory / "vocab.parquet", "vocab")
     meta = {"embedding": name, "dim": dim, "words": len(words), **meta}
-    write_json(provenance.stamp(meta), directory / "meta.json")
+    write_json(stamp(meta), directory / "meta.json")
 
 
 def load_embedding(directory: str | os.PathLike[str], *, mmap: bool = False) -> Embedding:

@@ -45,7 +45,7 @@ import numpy as np
 
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
-from learnability.logs import Progress
+from learnability.progress import Progress
 
 log = logging.getLogger(__name__)
 

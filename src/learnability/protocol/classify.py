@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from learnability.logs import Progress
+from learnability.progress import Progress
 from learnability.protocol.lbfgs import MAX_STEPS, MEMORY, TOL, warn_unconverged
 from learnability.protocol.lbfgs_stacked import (
     DEFAULT_CHUNK_BYTES,
