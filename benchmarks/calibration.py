@@ -61,7 +61,7 @@ from learnability.statistics.calibration import (
     calibration_summary,
     null_list_pvalues,
 )
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 SIZES = [10, 15, 22, 33, 50, 75, 110, 165, 250, 400]
 

@@ -43,7 +43,7 @@ from learnability.protocol.classify import fit_many, fit_reference
 from learnability.protocol.evaluate import Protocol, null_distribution
 from learnability.protocol.metrics import binary_metrics
 from learnability.protocol.splits import draw_splits, fit_splits
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 V, D, SIZE, C = 50_000, 300, 400, 1.0
 CORES = os.cpu_count() or 1

@@ -56,7 +56,7 @@ from learnability.statistics.significance import (
     comparison_null,
     empirical_pvalue,
 )
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 ALPHA, POWER, CONFIDENCE = 0.05, 0.8, 0.95
 WORDS, DIM, POOL, CLUSTERS = 4000, 50, 400, 80

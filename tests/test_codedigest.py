@@ -85,14 +85,14 @@ def test_the_sizing_and_recording_modules_are_not_followed():
         roots = codedigest.code_of(script).roots
         assert not codedigest.SIZING & set(roots), script.name
         assert not codedigest.SIZING & set(codedigest.code_of(script).modules), script.name
-    # the analyses import the resource constants for their cost formulas, and only for them
+    # an analysis' cost lives with the resource models, not in its module
     from learnability.analyses.registry import module_name
 
     code = codedigest.code_of_modules([module_name("suggestions")])
     assert "learnability.analyses.suggestions" in code.modules
     assert not codedigest.SIZING & set(code.modules)
-    # the record every writer adds is followed only where a script imports it itself: the
-    # tables job writes the report's provenance paragraph; the p-values job only records
+    # the record every job's log opens is not followed from there: the tables job writes
+    # the report's provenance paragraph (its content); the p-values job only records
     recording = {s.stem for s in SCRIPTS
                  if codedigest.RECORDING & set(codedigest.code_of(s).modules)}  # fmt: skip
     assert recording == {"write_tables"}
@@ -520,3 +520,13 @@ def test_the_cache_folder_follows_xdg_with_home_as_the_fallback(tmp_path, monkey
                   lambda: monkeypatch.setenv("XDG_CACHE_HOME", "")):  # fmt: skip
         unset()
         assert codedigest.cache_dir("k") == tmp_path / "home/.cache/learnability/k"
+
+
+def test_no_module_is_named_as_a_config_key():
+    """The scan takes a string naming a package module for a registry's reference to it
+    (and follows it), so a module named as a config key under ``learnability:`` (a
+    ``learnability/threads.py`` beside the key ``learnability.threads``) would join
+    every closure that reads that key's default."""
+    from learnability.schema_defaults import DEFAULTS
+
+    assert not set(_package_modules()) & set(DEFAULTS)

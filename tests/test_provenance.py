@@ -14,6 +14,8 @@ import learnability
 from learnability import provenance, schemas
 from learnability.cli import main
 from learnability.errors import InputError
+from learnability.pipeline import rerun as rerun_params
+from learnability.reports import records
 from learnability.schemas import write_table
 
 
@@ -79,11 +81,11 @@ def test_environments_other_than_the_current_one_are_named_with_their_rules():
     same = {**here, "libraries": now, "rules": ["pvalues"]}
     old = {**here, "libraries": {**now, "numpy": "0.0.1"}, "rules": ["learnability", "null"]}
     merged: dict = {}
-    provenance._merge(merged, [same, old, same])
+    provenance.merge_environments(merged, [same, old, same])
     assert len(merged) == 2
-    lines = provenance.mixed({"lineage": merged})
+    lines = records.mixed({"lineage": merged})
     assert lines == [f"numpy 0.0.1 (now {now['numpy']}): learnability, null"]
-    assert provenance.mixed({"lineage": {"k": same}}) == []
+    assert records.mixed({"lineage": {"k": same}}) == []
 
 
 def test_the_cli_records_its_command_and_explains_a_table(tmp_path, capsys):
@@ -119,7 +121,7 @@ def test_the_command_refuses_a_file_without_a_record_in_one_line(tmp_path, capsy
                        (text, "holds no provenance record"),
                        (tmp_path / "none.parquet", "no such file")):  # fmt: skip
         with pytest.raises(InputError, match=said) as err:
-            provenance.describe(path)
+            records.describe(path)
         assert "\n" not in str(err.value) and str(path) in str(err.value)
         assert main(["provenance", str(path)]) == 1
         assert capsys.readouterr().err.count("\n") == 1
@@ -132,31 +134,31 @@ def test_the_rules_params_hold_the_code_digest_and_with_rerun_the_libraries(monk
     from conftest import REPO
 
     scripts = REPO / "workflow" / "scripts"
-    recorded = provenance.rule_params("../scripts/pvalues.py", scripts, "record")
+    recorded = rerun_params.rule_params("../scripts/pvalues.py", scripts, "record")
     assert set(recorded) == {"code"} and len(recorded["code"]) == 16
-    rerun = provenance.rule_params("../scripts/pvalues.py", scripts, "rerun")
+    rerun = rerun_params.rule_params("../scripts/pvalues.py", scripts, "rerun")
     assert rerun["code"] == recorded["code"] and set(rerun) == {"code", "libraries"}
-    assert provenance.rule_params(None, scripts, "rerun") == {}
-    assert provenance.rule_params("other/workflow/script.py", scripts, "rerun") == {}
-    real = provenance.library_versions
+    assert rerun_params.rule_params(None, scripts, "rerun") == {}
+    assert rerun_params.rule_params("other/workflow/script.py", scripts, "rerun") == {}
+    real = rerun_params.library_versions
 
     def upgraded(dist):
         return lambda libs: {d: ("99.0" if d == dist else v) for d, v in real(libs).items()}
 
-    monkeypatch.setattr(provenance, "library_versions", upgraded("scipy"))
-    after = provenance.rule_params("../scripts/pvalues.py", scripts, "rerun")
+    monkeypatch.setattr(rerun_params, "library_versions", upgraded("scipy"))
+    after = rerun_params.rule_params("../scripts/pvalues.py", scripts, "rerun")
     assert after["code"] == rerun["code"] and after["libraries"] != rerun["libraries"]
     # the p-values import no numba: its upgrade leaves them be, and retrains GloVe (ours,
     # compiled by numba; the trainer's param), not word2vec (gensim's)
     word2vec = "learnability.embeddings.word2vec:train_word2vec"
     glove = "learnability.embeddings.glove:train_glove"
-    before = {t: provenance.target_params(t, "rerun") for t in (word2vec, glove)}
-    monkeypatch.setattr(provenance, "library_versions", upgraded("numba"))
-    assert provenance.rule_params("pvalues.py", scripts, "rerun") == rerun
-    assert provenance.target_params(glove, "rerun") != before[glove]
-    assert provenance.target_params(word2vec, "rerun") == before[word2vec]
+    before = {t: rerun_params.target_params(t, "rerun") for t in (word2vec, glove)}
+    monkeypatch.setattr(rerun_params, "library_versions", upgraded("numba"))
+    assert rerun_params.rule_params("pvalues.py", scripts, "rerun") == rerun
+    assert rerun_params.target_params(glove, "rerun") != before[glove]
+    assert rerun_params.target_params(word2vec, "rerun") == before[word2vec]
     # recorded, not rerun: the trainer's code alone
-    assert provenance.target_params(word2vec, "record") == before[word2vec].split("/")[0]
+    assert rerun_params.target_params(word2vec, "record") == before[word2vec].split("/")[0]
 
 
 def test_a_job_run_in_this_process_leaves_the_writer_as_it_found_it(tmp_path):

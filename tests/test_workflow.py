@@ -704,6 +704,7 @@ def test_every_output_says_how_it_was_made_and_whether_it_would_be_made_again(
     import pyarrow.parquet as pq
 
     from learnability import provenance
+    from learnability.reports import records
 
     results = workflow_dir / "results"
     tables = sorted(results.rglob("*.parquet"))
@@ -741,7 +742,7 @@ def test_every_output_says_how_it_was_made_and_whether_it_would_be_made_again(
     assert "would make the same file" in text and "would differ" not in text
     # the inputs: the first few listed, the rest counted; --all lists every one
     listed = sum(f"    {f}  " in text for f in pv["inputs"])
-    assert listed == min(len(pv["inputs"]), provenance.SHOWN_INPUTS) and listed > 1
+    assert listed == min(len(pv["inputs"]), records.SHOWN_INPUTS) and listed > 1
     assert f"inputs      {len(pv['inputs'])}" in text
     every = _provenance(wd, table, "--all").stdout
     assert all(f"    {f}  {d}" in every for f, d in pv["inputs"].items())

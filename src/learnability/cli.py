@@ -22,7 +22,7 @@ from learnability.analyses.base import Setting
 from learnability.analyses.registry import ANALYSES, settings_keys
 from learnability.errors import InputError
 from learnability.io import atomic_path
-from learnability.provenance import SHOWN_INPUTS
+from learnability.reports.records import SHOWN_INPUTS
 
 
 def read_aucs(path: Path) -> pd.DataFrame:
@@ -280,7 +280,7 @@ def synthetic_dump_command(args: argparse.Namespace) -> int:
 
 
 def provenance_command(args: argparse.Namespace) -> int:
-    from learnability.provenance import describe
+    from learnability.reports.records import describe
 
     text, differs = describe(args.file, all_inputs=args.all)
     print(text)

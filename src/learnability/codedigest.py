@@ -13,7 +13,7 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
   (``"learnability.embeddings.word2vec:train_word2vec"``, a trainer) is a **dispatch
   target**: one job runs one of them, so it is not in the closure, and the rule that
   dispatches adds the digest of its own job's target (the training rule's ``trainer``
-  param, :func:`learnability.provenance.target_params`). A script that runs one module
+  param, :func:`learnability.pipeline.rerun.target_params`). A script that runs one module
   of a registry's package, which it names in a module-level ``DISPATCHES`` (the analysis
   script: ``DISPATCHES = "learnability.analyses"``), does not follow that package's
   prefix import either: its rule adds the digest of its own job's module (the analysis
@@ -56,10 +56,11 @@ ROOT = Path(__file__).resolve().parent
 # reruns nothing. Not followed; no workflow script imports them (tests/test_codedigest.py)
 SIZING = frozenset(f"{PACKAGE}.pipeline.{name}" for name in ("resources", "planning", "measured"))
 # The modules that record how an output was made (learnability.provenance) and compute
-# these digests: every writer goes through them and they add metadata, never data, so
-# they are followed only where a script imports them itself (the report's provenance
-# paragraph is the tables job's own content)
+# these digests: every job's log opens its record (JOB_LOG imports them), which adds
+# metadata, never data, so they are not followed from there; they are where a job makes
+# them its content (the report's provenance paragraph, learnability.reports.records)
 RECORDING = frozenset(f"{PACKAGE}.{name}" for name in ("provenance", "codedigest"))
+JOB_LOG = f"{PACKAGE}.logs"
 # a registry's reference to a module (a "module:function" is a dispatch target, not
 # followed: see the module doc)
 _MODULE_STRING = re.compile(rf"^{PACKAGE}(?:\.\w+)+$")
@@ -306,13 +307,13 @@ def closure(roots: Iterable[str], dispatched: Iterable[str] = ()) -> list[str]:
     dispatched = frozenset(dispatched)
     seen: set[str] = set()
     todo = [r for r in roots if r not in SIZING and module_path(r) is not None]
-    skipped = SIZING | RECORDING
     while todo:
         name = todo.pop()
         if name in seen:
             continue
         seen.add(name)
         m = module(name)
+        skipped = SIZING | RECORDING if name == JOB_LOG else SIZING
         todo.extend(_parents(name))
         todo.extend(n for n in m.imports if n not in skipped and module_path(n) is not None)
         for prefix in m.prefixes - dispatched:

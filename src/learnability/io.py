@@ -122,25 +122,25 @@ def read_text_lines(path: str | os.PathLike[str], what: str) -> list[str]:
     return decode_text(read_user_bytes(path, what), path)[0].splitlines()
 
 
-# How a written file was made: the record every Parquet table (in its metadata, under
-# RECORD_KEY) and every meta.json (under "provenance") carries. Its maker lives above the
-# science (learnability.provenance, which installs it when imported: the CLI, the
-# workflow's jobs and the library's record tests import it); the science's writers only
-# ask here for the current record, so they never import the records. With no maker
-# installed a file carries none.
-RECORD_KEY = "learnability.provenance"
-_record_maker: Callable[[], dict[str, Any]] | None = None
+# How a written file was made: the record every Parquet table (in its metadata, under the
+# maker's key) and every meta.json (under "provenance") carries. Its maker lives above the
+# science (learnability.provenance, which installs it when imported: the CLI, a workflow
+# job's log and the records' own tests import it); the science's writers only ask here
+# for the current record, so they never import the records. With no maker installed a
+# file carries none.
+_record_maker: tuple[str, Callable[[], dict[str, Any]]] | None = None
 
 
-def install_record_maker(maker: Callable[[], dict[str, Any]] | None) -> None:
-    """Make ``maker`` (no arguments, the current record) what every writer records."""
+def install_record_maker(key: str, maker: Callable[[], dict[str, Any]]) -> None:
+    """Make ``maker`` (no arguments: the current record) what every writer records, under
+    ``key`` in a Parquet table's metadata."""
     global _record_maker
-    _record_maker = maker
+    _record_maker = (key, maker)
 
 
 def current_record() -> dict[str, Any] | None:
     """The record of what is being written now, None where no maker is installed."""
-    return None if _record_maker is None else _record_maker()
+    return None if _record_maker is None else _record_maker[1]()
 
 
 def stamp(meta: dict[str, Any]) -> dict[str, Any]:
@@ -151,10 +151,10 @@ def stamp(meta: dict[str, Any]) -> dict[str, Any]:
 
 def parquet_metadata() -> dict[bytes, bytes]:
     """The current record as a Parquet table's metadata entry (none without a maker)."""
-    record = current_record()
-    if record is None:
+    if _record_maker is None:
         return {}
-    return {RECORD_KEY.encode(): json.dumps(record, sort_keys=True).encode()}
+    key, maker = _record_maker
+    return {key.encode(): json.dumps(maker(), sort_keys=True).encode()}
 
 
 def write_json(obj: Any, path: str | os.PathLike[str]) -> None:

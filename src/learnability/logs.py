@@ -17,7 +17,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from learnability import provenance
 from learnability.errors import LearnabilityError
 
 log = logging.getLogger("learnability")
@@ -140,7 +139,10 @@ def logged(job: Any) -> Iterator[logging.Logger]:
     logging.captureWarnings(True)
     with contextlib.ExitStack() as stack:
         if smk is not None:
-            # what the job writes carries its record
+            # what the job writes carries its record (importing the records installs
+            # their maker in learnability.io, which every writer asks)
+            from learnability import provenance
+
             stack.enter_context(provenance.job(smk))
             for line in job_header(smk):
                 log.info("%s", line)

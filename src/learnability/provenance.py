@@ -1,6 +1,8 @@
 """How each output was made: the record every Parquet table (in its metadata) and every
-``meta.json`` (under ``provenance``) carries, and the comparison of a record with what the
-current code and environment would do.
+``meta.json`` (under ``provenance``) carries. The params that rerun a job when its code or
+libraries change are :mod:`learnability.pipeline.rerun`'s; a record described for people,
+and compared with what the current code and environment would do, is
+:mod:`learnability.reports.records`'.
 
 A record holds the package's version (and the checkout's commit, where there is one), the
 job's rule and wildcards, the digest of the package code it ran and the modules that
@@ -33,7 +35,7 @@ from typing import Any
 
 from learnability import codedigest, io
 
-KEY = io.RECORD_KEY  # the Parquet metadata key and the meta.json key's prefix
+KEY = "learnability.provenance"  # the Parquet metadata key and the meta.json key's prefix
 FORMAT = 1
 # reading a file this size or larger for its digest is logged (about 1 s a GB)
 _LARGE = 1 << 30
@@ -113,47 +115,6 @@ def package() -> dict[str, Any]:
     found["commit"] = head
     found["modified"] = bool(status.strip())
     return found
-
-
-def rule_params(script: Any, scripts: Path, libraries: str) -> dict[str, str]:
-    """The params the workflow adds to a rule that runs ``script`` (its ``script:``, as
-    Snakemake holds it; None for a rule without one) from the folder ``scripts``: the
-    ``code`` digest of the package code it runs and, with ``libraries`` ``"rerun"``
-    (``provenance.libraries``), a digest of the versions of the libraries that code
-    imports. Empty for a script that is not this workflow's (as a module of another)."""
-    if not script:
-        return {}
-    path = scripts / Path(str(script)).name
-    if not path.is_file():
-        return {}
-    code = codedigest.code_of(path)
-    found = {"code": code.digest}
-    if libraries == "rerun":
-        found["libraries"] = versions_digest(library_versions(code.libraries))
-    return found
-
-
-def target_params(target: str | None, libraries: str) -> str:
-    """The param of a job that dispatches to ``target`` (a registry's ``"module:function"``,
-    the training rule's trainer): the digest of the target's code and, with ``libraries``
-    ``"rerun"``, of the versions of the libraries it imports (gensim for word2vec)."""
-    if not target:
-        return ""
-    code = codedigest.code_of_modules([target.split(":")[0]])
-    if libraries == "rerun":
-        return f"{code.digest}/{versions_digest(library_versions(code.libraries))}"
-    return code.digest
-
-
-def environment_digest(scripts: Path) -> str:
-    """A digest of the versions of every library the scripts in ``scripts`` import, and
-    Python's: a param of the job that writes the report's provenance paragraph, so that
-    it is rewritten whenever the environment changes."""
-    libraries: set[str] = set()
-    for script in sorted(scripts.glob("*.py")):
-        libraries |= set(codedigest.code_of(script).libraries)
-    versions = library_versions(libraries)
-    return versions_digest({**versions, "python": platform.python_version()})
 
 
 def params_digest(params: Any) -> str:
@@ -324,14 +285,14 @@ def lineage(record: Mapping[str, Any], inputs: Iterable[str]) -> dict[str, Any]:
     rules that ran under it. One entry means the whole chain ran under one environment."""
     found: dict[str, Any] = {}
     for f in inputs:
-        _merge(found, (_read_cached(str(f)) or {}).get("lineage", {}).values())
+        merge_environments(found, (read_lineage_record(str(f)) or {}).get("lineage", {}).values())
     own = {**_environment(record), "rules": [record.get("rule") or record.get("command")
                                              or "library"]}  # fmt: skip
-    _merge(found, [own])
+    merge_environments(found, [own])
     return found
 
 
-def _merge(into: dict[str, Any], environments: Iterable[Mapping[str, Any]]) -> None:
+def merge_environments(into: dict[str, Any], environments: Iterable[Mapping[str, Any]]) -> None:
     """Add ``environments`` to ``into``, keyed by their content (never by a stored key)."""
     for env in environments:
         bare = {k: v for k, v in env.items() if k != "rules"}
@@ -340,59 +301,11 @@ def _merge(into: dict[str, Any], environments: Iterable[Mapping[str, Any]]) -> N
         entry["rules"] = sorted(set(entry["rules"]) | set(env.get("rules", [])))
 
 
-def _read_cached(path: str) -> dict[str, Any] | None:
+def read_lineage_record(path: str) -> dict[str, Any] | None:
     p = Path(path)
     if p.suffix not in (".parquet", ".json") and (p.parent / "meta.json").is_file():
         p = p.parent / "meta.json"
     return read(p, quiet=True) if p.is_file() else None
-
-
-def mixed(record: Mapping[str, Any]) -> list[str]:
-    """One line per environment of ``record``'s lineage whose library or Python versions
-    are not the current ones, naming what differs and the rules that ran under it. (The
-    package's own changes are the code digests' business: they rerun what they touch.)"""
-    lines = []
-    for env in record.get("lineage", {}).values():
-        libs = env.get("libraries", {})
-        current = library_versions(_import_names(libs))
-        diff = [f"{d} {v} (now {current.get(d, 'not installed')})"
-                for d, v in libs.items() if current.get(d) != v]  # fmt: skip
-        if env.get("python") not in (None, platform.python_version()):
-            diff.append(f"Python {env['python']} (now {platform.python_version()})")
-        if diff:
-            lines.append(f"{', '.join(diff)}: {', '.join(env.get('rules', []))}")
-    return lines
-
-
-def report_rst(paths: Iterable[str]) -> str:
-    """The report's provenance paragraph (reStructuredText) for the results ``paths``
-    lead to: the versions they were made with, and every environment of their lineage
-    that differs from the current one, with its rules."""
-    envs: dict[str, Any] = {}
-    for p in paths:
-        _merge(envs, (_read_cached(str(p)) or {}).get("lineage", {}).values())
-    pkg = package()
-    made = f"learnability {pkg.get('version')}"
-    if pkg.get("commit"):
-        made += f" (git checkout {pkg['commit'][:12]}{', modified' if pkg.get('modified') else ''})"
-    libs = sorted({(d, v) for env in envs.values() for d, v in env.get("libraries", {}).items()})
-    current = library_versions(_import_names(d for d, _ in libs))
-    text = [".. rubric:: Provenance\n",
-            f"This report was made with {made}, Python {platform.python_version()}, "
-            + ", ".join(f"{d} {v}" for d, v in sorted(current.items())) + "."]  # fmt: skip
-    different = mixed({"lineage": envs})
-    if different:
-        text += ["", f"**Mixed versions**: {len(different)} environment(s) of this run's "
-                 "results differ from the current one (``learnability provenance FILE`` "
-                 "says which files; ``provenance.libraries: rerun`` reruns them):", ""]  # fmt: skip
-        text += [f"- {line}" for line in different]
-    else:
-        text += ["", "Every result this report shows was made under these library versions."]
-    versions = sorted({str(env.get("learnability")) for env in envs.values()})
-    if len(versions) > 1:
-        text += ["", "Its results were made by learnability " + ", ".join(versions) + " "
-                 "(each job reruns when the package code it runs changes)."]  # fmt: skip
-    return "\n".join(text) + "\n"
 
 
 def _other_record(
@@ -422,7 +335,7 @@ def current() -> dict[str, Any]:
 
 
 # every writer (learnability.io's stamp and parquet_metadata) records what current() gives
-io.install_record_maker(current)
+io.install_record_maker(KEY, current)
 
 
 def read(path: str | os.PathLike[str], quiet: bool = False) -> dict[str, Any] | None:
@@ -446,133 +359,6 @@ def read(path: str | os.PathLike[str], quiet: bool = False) -> dict[str, Any] | 
     return None
 
 
-def compare(record: Mapping[str, Any], workdir: Path | None = None) -> dict[str, Any]:
-    """What differs between ``record`` and what the current code and environment would
-    use: the code digest of its modules now, each library's version now, each input's
-    digest now (relative to ``workdir``, the run's folder; skipped if None)."""
-    roots = record.get("code", {}).get("roots", [])
-    missing = [r for r in roots if codedigest.module_path(r) is None]
-    dispatched = record.get("code", {}).get("dispatched", [])
-    code_now = codedigest.code_of_modules([r for r in roots if r not in missing], dispatched)
-    libraries_now = library_versions(_import_names(record.get("libraries", {})))
-    libraries = {
-        dist: (was, libraries_now.get(dist))
-        for dist, was in record.get("libraries", {}).items()
-        if libraries_now.get(dist) != was
-    }
-    inputs = {}
-    if workdir is not None:
-        for f, was in record.get("inputs", {}).items():
-            now = input_digest(workdir / f)
-            if now != was:
-                inputs[f] = (was, now)
-    code_changed = bool(missing) or (
-        record.get("code", {}).get("digest") not in (code_now.digest, None)
-    )
-    return {
-        "code": (record.get("code", {}).get("digest"), code_now.digest) if code_changed else None,
-        "libraries": libraries,
-        "inputs": inputs,
-        "python": (record.get("python"), platform.python_version())
-        if record.get("python") != platform.python_version()
-        else None,
-    }
-
-
-def _import_names(distributions: Iterable[str]) -> set[str]:
+def import_names(distributions: Iterable[str]) -> set[str]:
     wanted = set(distributions)
     return {name for name, dists in _distributions().items() if wanted & set(dists)}
-
-
-def differs(diff: Mapping[str, Any]) -> bool:
-    return any(bool(v) for v in diff.values())
-
-
-def workdir_of(path: Path, record: Mapping[str, Any]) -> Path | None:
-    """The run's folder: where ``path`` sits as one of the job's recorded outputs."""
-    path = path.resolve()
-    for out in record.get("outputs", []):
-        parts = Path(out).parts
-        if tuple(path.parts[-len(parts) :]) == parts:
-            return Path(*path.parts[: -len(parts)]) if len(path.parts) > len(parts) else Path("/")
-    return None
-
-
-SHOWN_INPUTS = 10  # a table can read hundreds of files; the rest are counted, --all lists them
-
-
-def describe(path: str | os.PathLike[str], all_inputs: bool = False) -> tuple[str, bool]:
-    """``learnability provenance``'s text for ``path`` and whether the current code and
-    environment differ from those that made it; an InputError if it has no record. The
-    inputs are listed up to SHOWN_INPUTS unless ``all_inputs``; changed ones always are."""
-    from learnability.errors import InputError
-
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file; give a Parquet table or a meta.json of a run")
-    try:
-        record = read(path)
-    except Exception as exc:  # noqa: BLE001 - a file that is neither, in one line
-        raise InputError(f"{path}: not a readable Parquet or JSON file ({exc})") from None
-    if record is None:
-        raise InputError(
-            f"{path}: holds no provenance record (written by another tool, or before "
-            "learnability recorded one); rerun the job that makes it"
-        )
-    workdir = workdir_of(path, record)
-    if workdir is None and record.get("command"):
-        workdir = Path("/")  # a command's inputs are absolute paths
-    diff = compare(record, workdir)
-    pkg = record.get("package", {})
-    commit = pkg.get("commit")
-    made = f"learnability {pkg.get('version')}"
-    if commit:
-        made += f" (git checkout {commit[:12]}{', modified' if pkg.get('modified') else ''})"
-    now = package()
-    code = record.get("code", {})
-    inputs = list(record.get("inputs", {}).items())
-    shown = inputs if all_inputs else inputs[:SHOWN_INPUTS]
-    lines = [
-        f"{path}",
-        f"  made by     {record.get('rule') and 'rule ' + record['rule'] or record.get('command')}"
-        + (f" {_wildcards(record)}" if record.get("wildcards") else ""),
-        f"  package     {made}",
-        f"  code        {code.get('digest')} ({code.get('modules')} modules)",
-        *([f"    from {', '.join(code.get('roots', [])) or '-'}"] * all_inputs),
-        f"  params      {record.get('params')}",
-        f"  record id   {record.get('id')}",
-        f"  python      {record.get('python')}",
-        "  libraries   " + ", ".join(f"{d} {v}" for d, v in record.get("libraries", {}).items()),
-        f"  inputs      {len(inputs)}",
-        *(f"    {f}  {d}" for f, d in shown),
-        *([f"    ... {len(inputs) - len(shown)} more (--all lists them)"] * (inputs != shown)),
-        "",
-        f"Now: learnability {now.get('version')}"
-        + (
-            f" (git checkout {now['commit'][:12]}{', modified' if now.get('modified') else ''})"
-            if now.get("commit")
-            else ""
-        ),
-    ]
-    if diff["code"]:
-        lines.append(f"  code        {diff['code'][0]} -> {diff['code'][1]}: the package code "
-                     "this job runs has changed")  # fmt: skip
-    for dist, (was, new) in diff["libraries"].items():
-        lines.append(f"  library     {dist} {was} -> {new or 'not installed'}")
-    if diff["python"]:
-        lines.append(f"  python      {diff['python'][0]} -> {diff['python'][1]}")
-    for f, (was, new) in diff["inputs"].items():
-        lines.append(f"  input       {f}: {was} -> {new}")
-    if workdir is None and record.get("inputs"):
-        lines.append("  inputs      not compared: the file is not where its run wrote it")
-    different = differs(diff)
-    lines.append(
-        "would differ: the current code or environment is not the one that made this file"
-        if different
-        else "would make the same file: the same code, libraries and inputs"
-    )
-    return "\n".join(lines), different
-
-
-def _wildcards(record: Mapping[str, Any]) -> str:
-    return "(" + ", ".join(f"{k}={v}" for k, v in record["wildcards"].items()) + ")"

@@ -1,4 +1,4 @@
-from learnability.provenance import environment_digest
+from learnability.pipeline.rerun import environment_digest
 
 
 include: "helpers/report.smk"

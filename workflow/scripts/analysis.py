@@ -2,7 +2,7 @@ from learnability.analyses.registry import ANALYSES
 from learnability.logs import logged
 from learnability.pipeline.jobs import lists_job
 from learnability.schemas import write_table
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 # a job runs one analysis of this package and imports that one alone: its code digest
 # (learnability.codedigest) leaves the others out, and its rule's analysis_code param

@@ -10,7 +10,7 @@ from learnability.protocol.evaluate import (
     unscored_reason,
 )
 from learnability.schemas import write_table
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 
 def score(vectors, members):

@@ -2,7 +2,7 @@ from learnability.logs import logged
 from learnability.pipeline.jobs import bins_for, job_protocol, load_concept_job, write_unscored
 from learnability.protocol.evaluate import learning_curve, unscored_reason
 from learnability.schemas import write_table
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p, w = snakemake.input, snakemake.params, snakemake.wildcards

@@ -5,7 +5,7 @@ from learnability.pipeline.jobs import bins_for, job_protocol, write_unscored
 from learnability.protocol.evaluate import null_distribution, unscored_reason
 from learnability.protocol.sampling import parse_key
 from learnability.schemas import write_table
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     p, w = snakemake.params, snakemake.wildcards

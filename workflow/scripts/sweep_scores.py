@@ -5,7 +5,7 @@ from learnability.pipeline.jobs import bins_for, job_protocol
 from learnability.pipeline.sweep_scoring import restricted_vectors, score_point
 from learnability.pipeline.sweeps import Point
 from learnability.schemas import write_table
-from learnability.threads import limit_threads
+from learnability.thread_limits import limit_threads
 
 with logged(snakemake) as log, limit_threads(snakemake.threads):
     i, p = snakemake.input, snakemake.params

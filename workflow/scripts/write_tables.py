@@ -1,5 +1,5 @@
 from learnability.logs import logged
-from learnability.provenance import report_rst
+from learnability.reports.records import report_rst
 from learnability.reports.tables import write_all
 from learnability.schemas import read_tables
 

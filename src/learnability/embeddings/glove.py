@@ -51,7 +51,7 @@ from learnability.corpus.cooccur import CooccurrenceCounter, count_members, enco
 from learnability.corpus.lines import LineCorpus, count_vocabulary, gzip_members
 from learnability.embeddings.store import Embedding
 from learnability.progress import Progress
-from learnability.threads import numba_threads
+from learnability.thread_limits import numba_threads
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ import logging
 import numpy as np
 from numba import njit, prange
 
-from learnability.threads import numba_threads
+from learnability.thread_limits import numba_threads
 
 log = logging.getLogger(__name__)
 

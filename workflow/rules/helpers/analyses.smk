@@ -1,7 +1,7 @@
 # Input functions and resources of the rules in analyses.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
 from learnability.analyses.registry import module_name
-from learnability.provenance import target_params
+from learnability.pipeline.rerun import target_params
 
 
 def explorer_inputs(wildcards):

@@ -1,6 +1,6 @@
 # Input functions and resources of the rules in embeddings.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
-from learnability.provenance import target_params
+from learnability.pipeline.rerun import target_params
 from learnability.pipeline.config import local_file
 from learnability.pipeline.params import embedding_params
 from learnability.pipeline.corpus_draws import draw_folder
