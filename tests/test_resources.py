@@ -891,3 +891,31 @@ def test_the_curves_job_is_sized_as_its_fits_by_hand():
     given = {"curve_sizes": [4, 8, 500, 501, 900], "curve_subsamples": 3}
     seconds = cost.analysis_seconds("words_needed", given, size)
     assert seconds == pytest.approx((7 * 3 * 3 * 200 + 3 * 10_000) * 0.007)
+
+
+def test_the_other_analyses_jobs_are_sized_as_their_work_by_hand():
+    """Each analysis' one-thread seconds, counted by hand at a fit's 0.007 s and a scored
+    vocabulary row per split classifier's 2.1e-8 s (benchmarks/suggestions.py): the
+    codelength fits a classifier per block of each order and random list; the suggestions
+    score every row with every split classifier; their check fits each fold's splits and
+    scores the rows with them; the entanglement fits each list's splits before and after
+    each measured pair's erasure, and its null passes over the vocabulary (2.5e-10 s per
+    word x dimension^2) and tests every ordered pair (3e-4 s)."""
+    size = cost.JobSize(lists=7, words=1e5, dim=300, iterations=200)
+    fit, row = 0.007, 2.1e-8
+    codelength = {"codelength_orders": 3, "codelength_null_lists": 5,
+                  "codelength_fractions": [0.1, 0.2, 0.4, 0.8]}  # fmt: skip
+    assert cost.analysis_seconds("codelength", codelength, size) == pytest.approx(
+        7 * (3 + 5) * 4 * fit
+    )
+    assert cost.analysis_seconds("suggestions", {}, size) == pytest.approx(7 * 1e5 * 200 * row)
+    check = {"check_folds": 4, "check_iterations": 30}
+    assert cost.analysis_seconds("suggestion_check", check, size) == pytest.approx(
+        7 * 4 * 30 * (fit + 1e5 * row)
+    )
+    null = 1e5 * 300**2 * 2.5e-10 + 7**2 * 3e-4
+    for pairs, share in (("related", 1.0), ("all", 1.0), ("sharing", 0.2)):
+        settings = {"entanglement_iterations": 40, "entanglement_pairs": pairs}
+        assert cost.analysis_seconds("entanglement", settings, size) == pytest.approx(
+            7 * (2 + share * 6) * 40 * fit + null
+        ), pairs

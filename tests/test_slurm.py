@@ -19,7 +19,7 @@ import pytest
 import userenv
 import yaml
 from conftest import REPO
-from wfutil import without_diagnostics
+from wfutil import without_analyses
 
 from learnability.pipeline.planning import planned_jobs
 
@@ -64,7 +64,7 @@ def small_config() -> dict:
     cfg["learnability"].update(iterations=4, negatives=["uniform"], learning_curve=[])
     cfg["random_lists"].update(lists=4, iterations=3, sizes=[60], match_sizes=False)
     cfg["codelength"] = {"enabled": False}  # two more SLURM jobs, nothing SLURM-specific
-    without_diagnostics(cfg)  # the same: their jobs run in the smoke run
+    without_analyses(cfg)  # the same: their jobs run in the smoke run
     cfg["report"] = {"table_size": 60}
     # one evaluation (a job per embedding and the summary) keeps the cluster run short
     cfg["evaluations"] = {

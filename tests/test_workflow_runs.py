@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import REPO
-from wfutil import CORPUS_JOBS, rule_names, run, scheduled, tiny_config, without_diagnostics
+from wfutil import CORPUS_JOBS, rule_names, run, scheduled, tiny_config, without_analyses
 
 from learnability import schemas
 
@@ -56,7 +56,7 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     wd = tmp_path / "wf"
     wd.mkdir()
     _copy_workflow(wd)
-    cfg = without_diagnostics(tiny_config(wd))
+    cfg = without_analyses(tiny_config(wd))
     cfg["dump"] = {"name": "testwiki", "base_url": f"{server}/dump/", "status": "dumpstatus.json"}
     # the dump pinned to its own parts (tests/test_dumps.py: a pin the mirror breaks)
     from learnability.corpus.dumps import build_manifest
@@ -132,7 +132,7 @@ def _lean_config(wd: Path, lists: list[str]) -> dict:
     """The smoke config cut to what a test of the corpus needs: word2vec and its random
     baseline, uniform negatives, no codelength, evaluations or diagnostics; the shipped
     ``lists``."""
-    cfg = without_diagnostics(tiny_config(wd))
+    cfg = without_analyses(tiny_config(wd))
     cfg["embeddings"] = {
         "word2vec": {"method": "word2vec"},
         "random": {"method": "random", "reference": "word2vec", "seed": 7},
@@ -620,7 +620,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     (wd / "glove.txt").write_text("\n".join(lines) + "\n")
     payload = gzip.compress((f"{len(words)} 8\n" + "\n".join(lines) + "\n").encode())
     Handler.files = {"/vectors/planted.vec.gz": payload}
-    cfg = without_diagnostics(tiny_config(wd))
+    cfg = without_analyses(tiny_config(wd))
     cfg["embeddings"] = {
         "local": {"method": "pretrained", "path": "glove.txt", "format": "glove_text"},
         "remote": {

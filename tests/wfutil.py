@@ -48,12 +48,14 @@ def tiny_config(workdir: Path) -> dict:
     return cfg
 
 
-def without_diagnostics(cfg: dict) -> dict:
-    """``cfg`` with no suggestions, check, entanglement or explorer: for the workflow
-    tests about something else (the smoke run runs them all), whose every extra job
-    costs CI seconds."""
+def without_analyses(cfg: dict) -> dict:
+    """``cfg`` with no analysis (suggestions, their check, entanglement, the bounds, the
+    words-needed curve) and no explorer: for the workflow tests about something else (the
+    smoke run runs them all), whose every extra job costs CI seconds."""
     cfg["suggestions"] = {"top": 0, "check": {"folds": 0}}
     cfg["entanglement"] = {"iterations": 0}
+    cfg["power"] = {**cfg.get("power", {}), "groups": 0, "subsamples": 0}
+    cfg["codelength"] = {**cfg.get("codelength", {}), "enabled": False}
     cfg["explorer"] = {"enabled": False}
     return cfg
 

@@ -495,9 +495,8 @@ ANALYSIS_SECONDS: dict[str, Callable[[dict, JobSize], float]] = {
         size.lists * (1 + s["bound_groups"]) * s["bound_iterations"] * FIT_SECONDS
     ),
     # a job's list sizes are not among its sizes: every list is taken to try the grid up to
-    # 500 words
-    # (11 sizes; a smaller list tries fewer), each size subsamples x the lists' splits,
-    # and a null a size (1000 lists of 10 splits at the defaults)
+    # 500 words (11 sizes; a smaller list tries fewer), each size subsamples x the lists'
+    # splits, and a null a size (1000 lists of 10 splits at the defaults)
     "words_needed": lambda s, size: (
         len(_curve_sizes(501, tuple(s["curve_sizes"]), 4))
         * (size.lists * s["curve_subsamples"] * size.iterations + 10_000)
