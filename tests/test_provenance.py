@@ -185,3 +185,44 @@ def test_a_job_run_in_this_process_leaves_the_writer_as_it_found_it(tmp_path):
         raise ValueError("the job fails")
     write_table(_vocab(), after, "vocab")
     assert provenance.read(after)["command"] == "library"
+
+
+def test_the_science_writes_the_record_only_once_the_records_are_imported(tmp_path):
+    """The science never imports the records (tests/test_layers.py): its writers ask
+    learnability.io, where importing learnability.provenance installs the maker. In a
+    fresh interpreter, a table and a meta.json written by the science alone carry no
+    record; once the records are imported, both carry the library's."""
+    import subprocess
+    import sys
+
+    script = """
+import json, sys
+from pathlib import Path
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+from learnability.embeddings.store import Embedding, save_embedding
+from learnability.schemas import write_table
+
+out = Path(sys.argv[1])
+vocab = pd.DataFrame({"embedding": "e", "index": [0], "word": ["a"], "count": [1]})
+def written(tag):
+    write_table(vocab, out / f"{tag}.parquet", "vocab")
+    emb = Embedding(["a"], np.ones((1, 2), np.float32), np.ones(1, np.int64), "e")
+    save_embedding(emb, out / tag)
+    meta = json.loads((out / tag / "meta.json").read_text())
+    keys = pq.read_schema(out / f"{tag}.parquet").metadata or {}
+    return [k.decode() for k in keys if k.startswith(b"learnability")], "provenance" in meta
+print(json.dumps(written("alone")))
+assert "learnability.provenance" not in sys.modules
+import learnability.provenance
+print(json.dumps(written("recorded")))
+"""
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    alone, recorded = (json.loads(line) for line in done.stdout.splitlines())
+    assert alone == [[], False]
+    assert recorded == [["learnability.provenance"], True]
+    record = provenance.read(tmp_path / "recorded.parquet")
+    assert record["command"] == "library" and record["id"]
