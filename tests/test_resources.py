@@ -8,6 +8,7 @@ one, fails here; tests/test_cluster_plan.py checks that every job of the
 paper's run declares at least 1.3x its model at enwiki's size."""
 
 import csv
+import dataclasses
 import json
 import math
 
@@ -844,16 +845,29 @@ def test_scoring_rows_with_split_classifiers_follows_its_measurement():
 # --- the trainers' and the analyses' costs ---------------------------------------------------
 
 
-def test_every_trained_method_has_its_costs_and_every_cost_an_embedding_method():
+def test_every_trained_method_has_its_costs_and_every_cost_an_embedding_method(rehearsal):
     """The trainers' costs live with the scheduling, keyed by the method's name: a new
     trained method without them, or costs left behind by a removed method, fails here."""
     from learnability.embeddings import registry
 
     assert set(cost.TRAINER_COSTS) == set(registry.TRAINED)
+    train = rehearsal[rehearsal["rule"] == "train_embedding"]
+    rehearsed = {json.loads(sizes)["method"] for sizes in train["sizes"]}
+    assert rehearsed == {"word2vec", "fasttext", "glove"}
     for name, trainer in cost.TRAINER_COSTS.items():
-        assert trainer.rate > 0 and trainer.mem_per_mb > 0, name
+        assert trainer.rate > 0, name
+        # memory per MB of corpus where no analytic model says it, and only there
+        analytic = cost.training_memory_mb(name, 1e5, 300, 2) is not None
+        assert (trainer.mem_per_mb > 0) != analytic, name
+        # a vocabulary slope is a fit to the rehearsal's three sizes; a counting pass of
+        # its own only GloVe's (glove_python counts inside its training)
+        assert (trainer.rate_slope > 0) == (name in rehearsed), name
+        assert (trainer.count_rate > 0) == (name == "glove"), name
     with pytest.raises(KeyError):
         cost.trainer_cost("random")
+    # one table every job reads: an entry cannot be changed in place
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cost.TRAINER_COSTS["word2vec"].rate = 1
 
 
 def test_every_analysis_cost_is_an_analysis_and_the_shipped_ones_that_fit_have_one():

@@ -243,11 +243,13 @@ class TrainerCost:
     """A trained method's costs: ``rate``, tokens x epochs per second per thread at
     :data:`RATE_WORDS` words, falling as the vocabulary to the ``-rate_slope``
     (benchmarks/measurements/rehearsal.csv); ``count_rate``, tokens per second per thread
-    of a counting method's one pass; ``mem_per_mb``, MB of memory per MB of gzipped
-    corpus, for a method without an analytic memory model (:func:`training_memory_mb`)."""
+    of a counting method's one pass (0: it counts nothing apart); ``mem_per_mb``, MB of
+    memory per MB of gzipped corpus, for a method without an analytic memory model
+    (:func:`training_memory_mb` gives None; 0 for the others, which do not read it). A
+    method the rehearsal did not train at three sizes has no measured slope (0)."""
 
     rate: int
-    mem_per_mb: int
+    mem_per_mb: int = 0
     rate_slope: float = 0.0
     count_rate: int = 0
 
@@ -258,20 +260,17 @@ TRAINER_COSTS: dict[str, TrainerCost] = {
     # wall tokens/s per thread (2 threads at 75 %): 252k, 166k and 147k at 71k, 111k and
     # 173k words (benchmarks/measurements/rehearsal.csv), 195k at 100k falling as
     # words^-0.6: 25k at enwiki's 3 M words, where the rows miss every cache
-    "word2vec": TrainerCost(rate=195_000, rate_slope=0.6, mem_per_mb=2),
+    "word2vec": TrainerCost(rate=195_000, rate_slope=0.6),
     # 107k, 89k and 90k at 71k, 111k and 173k words (rehearsal.csv, as word2vec's): 97k
     # at 100k words falling as words^-0.19, 51k at 3 M words
-    "fasttext": TrainerCost(rate=97_000, rate_slope=0.19, mem_per_mb=3),
+    "fasttext": TrainerCost(rate=97_000, rate_slope=0.19),
     "fasttext_facebook": TrainerCost(rate=50_000, mem_per_mb=3),
     # GloVe (ours): rate per iteration, 392k, 424k and 372k tokens/s per thread at 71k,
     # 111k and 173k words (rehearsal.csv: its meta.json's training seconds, 2 threads at
     # 75 %), 400k at 100k words falling as words^-0.06 (its four V x 301 matrices are
     # out of cache at all three sizes already); counting, once, 1.2 M tokens/s per
-    # process (by dump part, 2 processes). 7 MB per MB of corpus for the memory of a
-    # method without an analytic model. Weights and AdaGrad sums, 32 x vocabulary x
-    # (dim + 1) bytes, about 4 MB per MB at full scale (2.5 M words from ~6 GB), on top
-    # of the counting budget and one 768 MB bucket of entries
-    "glove": TrainerCost(rate=400_000, rate_slope=0.06, count_rate=1_200_000, mem_per_mb=7),
+    # process (by dump part, 2 processes); its memory is training_memory_mb's
+    "glove": TrainerCost(rate=400_000, rate_slope=0.06, count_rate=1_200_000),
     "glove_python": TrainerCost(rate=120_000, mem_per_mb=10),
     # corpus tokens per second per thread, measured with corpus pooling (N = 10) on the
     # sample (isolated pooling reads the corpus only to count it)
@@ -355,7 +354,7 @@ def training_need(
     if words and rate_slope:
         rate = rate * (words / RATE_WORDS) ** -rate_slope
     seconds = tokens * epochs / (rate * scaling)
-    if count_rate:
+    if count_rate > 0:
         seconds += tokens / (count_rate * scaling)
     tmp = 0.0
     if counts_cooccurrence:
