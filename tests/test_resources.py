@@ -933,3 +933,22 @@ def test_the_other_analyses_jobs_are_sized_as_their_work_by_hand():
         assert cost.analysis_seconds("entanglement", settings, size) == pytest.approx(
             7 * (2 + share * 6) * 40 * fit + null
         ), pairs
+
+
+def test_a_counting_pass_adds_the_corpus_once_at_its_own_rate():
+    """GloVe's counting pass: the corpus' tokens once (400,000 a gzipped MB) at
+    ``count_rate`` tokens/s per thread, 4 threads at 75 %, beside training's epochs; a
+    method without a rate (0) has no pass."""
+    base = cost.training_need(10, 5, 4, 100_000, 0)
+    assert cost.training_need(10, 5, 4, 100_000, 0, count_rate=0) == base
+    for count_rate in (1, 1_200_000):
+        counted = cost.training_need(10, 5, 4, 100_000, 0, count_rate=count_rate)
+        seconds = (counted.runtime - base.runtime) * 60
+        assert seconds == pytest.approx(10 * 400_000 / (count_rate * 3.0)), count_rate
+
+
+def test_a_jobs_size_cannot_change_under_its_model():
+    """A job's sizes are one value the model and the declaration both read."""
+    size = cost.JobSize(lists=7, words=1e5, dim=300, iterations=200)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        size.lists = 8
