@@ -13,9 +13,10 @@ the working tree, where others run tests), and the test files that cover the mod
 (`tests/mutation/config.toml`) are run against the copy. A failing run kills the mutant;
 a passing one lets it survive; one past its time limit is a timeout. Results are kept per
 module in `.mutants/results/`, keyed on the content of the module, its test files, the
-tests' conftest.py and this tool's options: a rerun tests only the mutants of modules
-whose key changed, and resumes an interrupted run where it stopped. A survivor is killed
-by a test, or listed in `tests/mutation/equivalent.toml` with the reason it cannot be.
+tests' conftest.py and shared test modules (`SHARED`) and this tool's options: a rerun
+tests only the mutants of modules whose key changed, and resumes an interrupted run
+where it stopped. A survivor is killed by a test, or listed in
+`tests/mutation/equivalent.toml` with the reason it cannot be.
 """
 
 from __future__ import annotations
@@ -181,9 +182,9 @@ def mutant_ids(mutants: list[Mutant]) -> list[str]:
 
 def cache_key(module_source: str, tests: dict[str, str], conftest: str, options: dict) -> str:
     """What a module's results depend on: its source, the content of each test file that
-    covers it (by name), the tests' conftest.py and the run's options. Other modules the
-    tests import are not in it (any edit anywhere would rerun everything): `--force`
-    reruns a module whose dependencies changed."""
+    covers it (by name), the tests' shared modules (`shared_source`) and the run's
+    options. Other modules the tests import are not in it (any edit anywhere would rerun
+    everything): `--force` reruns a module whose dependencies changed."""
     digest = hashlib.sha256()
     header = json.dumps({"schema": SCHEMA, "pytest": PYTEST_OPTIONS, **options}, sort_keys=True)
     parts = [header, module_source, conftest,
@@ -411,12 +412,26 @@ class Results:
         tmp.replace(self.path)
 
 
+# The test modules every test file may use (its fixtures; the shared references, planted
+# concepts, dumps and server): in every module's key, as conftest.py is
+SHARED = ("dumps.py", "local_server.py", "marks.py", "paths.py", "planted.py", "references.py")
+
+
+def shared_source(root: Path) -> str:
+    """conftest.py's text, then each shared test module's (named) that ``root`` has."""
+    text = (root / "tests/conftest.py").read_text()
+    for name in SHARED:
+        if (root / "tests" / name).exists():
+            text += f"\0{name}\0" + (root / "tests" / name).read_text()
+    return text
+
+
 def module_key(root: Path, module: str, tests: list[str], options: dict) -> str:
     # a test may be named by its node id (a file's one test that covers the module):
     # its whole file is in the key
     return cache_key((root / PACKAGE / module).read_text(),
                      {t: (root / t.split("::")[0]).read_text() for t in tests},
-                     (root / "tests/conftest.py").read_text(), options)  # fmt: skip
+                     shared_source(root), options)  # fmt: skip
 
 
 def run_module(module: str, entry: dict, copies: list[Path], commit: str, args) -> None:
@@ -701,7 +716,8 @@ def build_report(config: dict, equivalents: list[dict]) -> tuple[str, str]:
                          "(`recheck --record`); the rest are the run's.")  # fmt: skip
             notes.append(f"{n} {survivors} rechecked at {data['rechecked']}")
         if data.get("key") != current:
-            state.append("**Out of date**: the module, its tests or conftest.py changed since.")
+            state.append("**Out of date**: the module, its tests, conftest.py or a shared "
+                         "test module changed since.")  # fmt: skip
             notes.append("out of date")
         rows.append(table_row(module, c, "; ".join(notes)))
         state += [f"Lines {a}-{b} not mutated: mutmut's parser (parso) cannot read them."

@@ -11,7 +11,8 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
+from paths import REPO
+from planted import planted_concept
 
 import learnability
 from learnability import schemas
@@ -19,11 +20,11 @@ from learnability.errors import InputError
 
 
 def planted(n_words=1500, dim=12, members=40, seed=0):
-    rng = np.random.default_rng(seed)
+    """tests/planted.py's concept (the first rows, 3 apart along the first axis), its
+    words named ``member0``... and ``w0``...: (words, vectors)."""
+    concept = planted_concept(seed, n=n_words, dim=dim, size=members, shift=3.0, axis=0)
     words = [f"member{i}" for i in range(members)] + [f"w{i}" for i in range(n_words - members)]
-    vectors = rng.normal(size=(n_words, dim))
-    vectors[:members, 0] += 3.0  # the members stand apart along one direction
-    return words, vectors
+    return words, concept.vectors
 
 
 def keyed_vectors(words, vectors, counts=None):
@@ -37,7 +38,7 @@ def keyed_vectors(words, vectors, counts=None):
     return kv
 
 
-# what the tests below are not about (the diagnostics: test_diagnostics.py, the one
+# what the tests below are not about (the analyses: a test file each, the one
 # with every option on: test_score_with_every_option_...)
 QUIET = dict(suggestions=0, check_folds=0, entanglement_iterations=0)
 
@@ -329,7 +330,7 @@ def test_the_notebook_example_runs(tmp_path, monkeypatch):
     splits of gensim's vectors."""
     import runpy
 
-    from conftest import assert_aucs_match_the_reference, sklearn_aucs
+    from references import assert_aucs_match_the_reference, sklearn_aucs
 
     monkeypatch.chdir(REPO)
     namespace = runpy.run_path(str(REPO / "docs" / "example_notebook.py"))

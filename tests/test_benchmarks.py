@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 import userenv
-from conftest import REPO, needs_glove_python
+from marks import needs_glove_python
+from paths import REPO
 
 pytestmark = pytest.mark.timeout(600)
 

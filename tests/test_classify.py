@@ -4,6 +4,7 @@ import gzip
 
 import numpy as np
 import pytest
+from planted import planted_concept
 from scipy.optimize import minimize
 
 from learnability.protocol.classify import fit_many
@@ -66,10 +67,7 @@ def _coefficients(vectors, members, solver, iterations=6, backend=None):
 
 
 def test_batched_equals_reference_on_a_planted_400_word_concept():
-    rng = np.random.default_rng(1)
-    vectors = rng.standard_normal((6000, 300))
-    u = rng.standard_normal(300)
-    vectors[:400] += 3.0 * u / np.linalg.norm(u)
+    vectors = planted_concept(1, n=6000, dim=300, size=400, shift=3.0).vectors
     its = _compare(vectors, np.arange(400), iterations=8)
     assert its["auc"].mean() > 0.8
     a = _coefficients(vectors, np.arange(400), "batched")

@@ -55,12 +55,10 @@ def test_compare_bad_input(tmp_path, capsys, content, match):
 def _planted_files(tmp_path, seed=0):
     """A GloVe-style text embedding where 30 'kin' words stand apart along one direction,
     and a list of them plus two ordinary words from the other side."""
-    import numpy as np
+    from planted import planted_concept
 
-    rng = np.random.default_rng(seed + 1)
     words = [f"kin{i}" for i in range(30)] + [f"w{i}" for i in range(1200)]
-    vectors = rng.normal(size=(len(words), 10))
-    vectors[:30, 0] += 3.0
+    vectors = planted_concept(seed + 1, n=len(words), dim=10, size=30, shift=3.0, axis=0).vectors
     # far on the other side (2 SD below 0, 5 below the kin): the two weakest members
     outsiders = [w for w, v in zip(words[30:], vectors[30:], strict=True) if v[0] < -2.0][:2]
     emb = tmp_path / "vectors.txt"
@@ -244,7 +242,7 @@ def _user_cli(*args: str, extras: tuple[str, ...] = ()):
     import subprocess
 
     import userenv
-    from conftest import REPO
+    from paths import REPO
 
     venv = userenv.user_env(extras)
     return subprocess.run(
@@ -258,8 +256,8 @@ def test_the_readme_commands_run_in_the_users_environment(tmp_path):
     a real file (gensim's Lee vectors) and a shipped list, compare on the paper's Table 6
     (it prints the paper's p-value), and the WordNet lists' regeneration (equal to the
     committed ones)."""
-    from conftest import REPO
     from gensim.test.utils import datapath
+    from paths import REPO
 
     done = _user_cli("--version")
     assert done.returncode == 0 and done.stdout.startswith("learnability "), done.stderr
@@ -291,7 +289,7 @@ def test_empath_lists_regenerates_the_shipped_lists_with_its_extra(tmp_path):
     """`learnability empath-lists DIR`: without the empath extra, one line naming it and
     nothing written; with it, exactly the committed resources/wordlists files, whose
     words are those of Empath's own lexicon (empath.Empath().cats) for each category."""
-    from conftest import REPO
+    from paths import REPO
 
     done = _user_cli("empath-lists", str(tmp_path / "none"))
     assert done.returncode == 1 and "Traceback" not in done.stderr
@@ -322,7 +320,7 @@ def test_every_pretrained_spec_the_config_accepts_opens_from_the_cli_and_the_api
     score() on the config's own mapping, and as_embedding with the options as keywords.
     All four give the same vocabulary and the same numbers."""
     import yaml
-    from conftest import REPO
+    from paths import REPO
 
     import learnability
     from learnability.embeddings.shipped import SHIPPED

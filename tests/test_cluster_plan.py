@@ -16,7 +16,7 @@ import importlib.util
 import math
 
 import pytest
-from conftest import REPO
+from paths import REPO
 
 from learnability.pipeline import resources as cost
 from learnability.pipeline.planning import (

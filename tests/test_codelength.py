@@ -5,6 +5,7 @@ near the uniform code, and frequency-matched partners from the member's own bin.
 import numpy as np
 import pandas as pd
 import pytest
+from planted import planted_concept
 from sklearn.linear_model import LogisticRegression
 
 from learnability import schemas
@@ -49,11 +50,10 @@ def test_each_block_costs_minus_log2_of_sklearns_fitted_probabilities():
 
 
 def _planted(delta: float, n_vocab=3000, d=50, size=40):
-    rng = np.random.default_rng(11)
-    vectors = rng.standard_normal((n_vocab, d))
-    direction = rng.standard_normal(d)
-    vectors[:size] += delta * direction / np.linalg.norm(direction)
-    return vectors.astype(np.float32), np.arange(size)
+    """tests/planted.py's concept (the first 40 rows along a random direction) at
+    separation ``delta``, in float32 as an embedding is kept."""
+    concept = planted_concept(11, n=n_vocab, dim=d, size=size, shift=delta)
+    return concept.vectors.astype(np.float32), concept.members
 
 
 def _rows(vectors, members, **kw):

@@ -5,7 +5,7 @@ import sys
 import jsonschema
 import pytest
 import yaml
-from conftest import REPO
+from paths import REPO
 
 from learnability.errors import ConfigError
 from learnability.pipeline.config import check_config, list_registry, resolve_ref

@@ -3,7 +3,7 @@ counter, and sharding under a tiny budget, which must change nothing."""
 
 import numpy as np
 import pytest
-from conftest import needs_glove_python
+from marks import needs_glove_python
 
 from learnability.corpus.cooccur import count_cooccurrences, weight_scale
 

@@ -209,7 +209,7 @@ def test_the_draws_are_points_per_embedding_corpus_and_seed_and_a_bad_comparison
     import copy
 
     import yaml
-    from conftest import REPO
+    from paths import REPO
 
     from learnability.errors import LearnabilityError
     from learnability.pipeline.config import prepare_config

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, page, write_dump
+from dumps import page, write_dump
+from paths import REPO
 
 from learnability.corpus import extract as corpus
 from learnability.corpus.extract import extract_corpus

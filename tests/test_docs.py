@@ -7,7 +7,7 @@ import ast
 import re
 
 import pytest
-from conftest import REPO
+from paths import REPO
 
 PAGES = sorted(
     str(p.relative_to(REPO)) for p in [*(REPO / "docs").rglob("*.md"), REPO / "README.md"]

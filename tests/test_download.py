@@ -3,7 +3,7 @@
 import hashlib
 
 import pytest
-from conftest import PAYLOAD, Handler
+from local_server import PAYLOAD, Handler
 
 from learnability.corpus.download import fetch, resolve_package_path
 from learnability.errors import DownloadError

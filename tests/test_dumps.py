@@ -6,7 +6,8 @@ import gzip
 import json
 
 import pytest
-from conftest import Handler, multipart_dump
+from dumps import multipart_dump
+from local_server import Handler
 
 from learnability.corpus.download import fetch
 from learnability.corpus.dumps import (

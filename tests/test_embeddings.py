@@ -2,7 +2,7 @@ import gzip
 
 import numpy as np
 import pytest
-from conftest import needs_glove_python
+from marks import needs_glove_python
 
 from learnability.corpus.lines import count_vocabulary
 from learnability.embeddings import load_embedding, save_embedding, train
@@ -72,7 +72,7 @@ def test_every_method_in_the_schema_has_a_registry_entry_and_back():
     from pathlib import Path
 
     import yaml
-    from conftest import REPO
+    from paths import REPO
 
     from learnability.embeddings import registry
 

@@ -195,7 +195,7 @@ def test_reference_figures_on_the_reference_corpus(tmp_path, monkeypatch):
     window 5, min_count 5, x_max 100, alpha 0.75, eta 0.05, 2 threads), read 1,453,098
     entries and printed a cost per iteration for its 15 (benchmarks/glove_vs_reference.py
     holds them): ours follow every one of them within 2 % (0.5 % was measured)."""
-    from conftest import REPO
+    from paths import REPO
 
     from learnability.corpus.download import resolve_package_path
     from learnability.corpus.extract import write_wikicorpus_text

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from planted import planted_concept
 
 from learnability.schema_defaults import DEFAULTS
 
@@ -44,7 +45,7 @@ def _params(lists: dict, seed: int, **more) -> SimpleNamespace:
 def _config() -> dict:
     """The shipped config with the schema's defaults filled in, as the workflow reads it."""
     import yaml
-    from conftest import REPO
+    from paths import REPO
 
     from learnability.pipeline.config import fill_defaults, load_schema
 
@@ -55,11 +56,9 @@ def _config() -> dict:
 def _planted(seed: int, n: int = 600, dim: int = 12):
     """Words, Gaussian vectors with a concept along the first axis (rows 0-19), and two
     lists: the concept and 20 plain words."""
-    rng = np.random.default_rng(seed)
-    vectors = rng.standard_normal((n, dim))
-    vectors[:20, 0] += 1.5
-    words = [f"w{i}" for i in range(n)]
-    return words, vectors, {"planted": words[:20], "plain": words[300:320]}
+    concept = planted_concept(seed, n=n, dim=dim, size=20, shift=1.5, axis=0)
+    words = concept.words
+    return words, concept.vectors, {"planted": words[:20], "plain": words[300:320]}
 
 
 def test_the_words_needed_job_scores_the_curve_as_score_does(tmp_path, seed):

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
+from paths import REPO
 
 PACKAGE = REPO / "src" / "learnability"
 SCIENCE = ("corpus", "concepts", "embeddings", "protocol", "statistics", "analyses", "evaluations")

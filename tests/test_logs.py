@@ -121,7 +121,7 @@ def test_progress_reports_counts_rate_and_eta(caplog):
 
 
 def test_every_workflow_script_logs_through_its_job():
-    from conftest import REPO
+    from paths import REPO
 
     scripts = sorted((REPO / "workflow" / "scripts").glob("*.py"))
     assert len(scripts) > 10

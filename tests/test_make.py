@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import userenv
-from conftest import REPO
+from paths import REPO
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 

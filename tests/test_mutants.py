@@ -212,6 +212,12 @@ def test_a_test_named_by_node_id_keys_on_its_file(tmp_path):
     assert key == mutants.cache_key("x = 1\n", {named[0]: "def test_a(): pass\n"}, "", {})
     (tmp_path / "tests/test_m.py").write_text("def test_a(): assert 0\n")
     assert mutants.module_key(tmp_path, "m.py", named, {}) != key
+    # a shared test module (the references the tests compare with) is in every key
+    key = mutants.module_key(tmp_path, "m.py", named, {})
+    (tmp_path / "tests/references.py").write_text("REFERENCE = 1\n")
+    with_reference = mutants.module_key(tmp_path, "m.py", named, {})
+    (tmp_path / "tests/references.py").write_text("REFERENCE = 2\n")
+    assert len({key, with_reference, mutants.module_key(tmp_path, "m.py", named, {})}) == 3
 
 
 def _toy_repo(tmp_path: Path, monkeypatch) -> None:

@@ -168,7 +168,7 @@ def test_a_bats_folder_reads_one_section_per_file(tmp_path, compass):
 
 
 def test_shipped_multi_answer_file_reads():
-    from conftest import REPO
+    from paths import REPO
 
     queries = read_multi_answer(REPO / "resources" / "similarity" / "multi-answer.txt")
     assert len({q.section for q in queries}) >= 5

@@ -131,7 +131,7 @@ def test_the_rules_params_hold_the_code_digest_and_with_rerun_the_libraries(monk
     """What the Snakefile adds to each rule: with provenance.libraries: rerun, a change of
     a version the job's code imports changes its params (Snakemake then reruns it); a
     version it does not import changes nothing."""
-    from conftest import REPO
+    from paths import REPO
 
     scripts = REPO / "workflow" / "scripts"
     recorded = rerun_params.rule_params("../scripts/pvalues.py", scripts, "record")

@@ -13,7 +13,7 @@ import json
 import math
 
 import pytest
-from conftest import REPO
+from paths import REPO
 
 from learnability.pipeline import measured as measurements
 from learnability.pipeline import resources as cost
@@ -404,7 +404,7 @@ def test_every_rule_of_the_workflow_has_a_model():
     import re
     from pathlib import Path
 
-    from conftest import REPO
+    from paths import REPO
 
     text = "\n".join(p.read_text() for p in Path(REPO / "workflow/rules").glob("*.smk"))
     declared = set(re.findall(r'job_resources\(\s*f?"(\w+)', text))

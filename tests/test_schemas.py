@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import REPO
+from paths import REPO
 
 from learnability import schemas
 from learnability.schemas import write_table

@@ -12,7 +12,8 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
-from conftest import REPO, page, write_dump
+from dumps import page, write_dump
+from paths import REPO
 from snakemake.iocontainers import Namedlist
 
 from learnability.errors import InputError

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from paths import REPO
 
 PAGES = sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"]
 

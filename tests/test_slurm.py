@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 import userenv
 import yaml
-from conftest import REPO
+from paths import REPO
 from wfutil import without_analyses
 
 from learnability.pipeline.planning import planned_jobs

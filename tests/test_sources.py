@@ -802,7 +802,7 @@ def test_a_dumps_skips_are_counted_by_the_names_its_reader_gives_and_its_lines_k
     (non_article_namespace) and redirects at 0 under theirs, and the article's two lines
     stay two lines (a dump's stripped wikitext is not re-wrapped, as a text file's
     paragraphs are)."""
-    from conftest import page, write_dump
+    from dumps import page, write_dump
 
     first = " ".join(f"alpha{i}" for i in range(8))
     second = " ".join(f"beta{i}" for i in range(8))

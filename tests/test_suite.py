@@ -11,7 +11,7 @@ import sys
 import pytest
 import userenv
 import wfutil
-from conftest import REPO
+from paths import REPO
 from scheduling import SMOKE_MODULES, heavy_rank, reads_the_smoke_run, unit_of
 
 
@@ -156,3 +156,39 @@ def test_a_test_that_overrides_the_seed_fixture_fails(tmp_path):
     }, done.stdout[-3000:]  # fmt: skip
     assert "test_pinned[0] parametrizes `seed`" in done.stdout
     assert "sees another fixture named `seed`" in done.stdout
+
+
+def test_the_tests_share_their_helpers_through_modules_not_conftest():
+    """conftest.py holds pytest's hooks and fixtures only; what the test files share (the
+    references, the planted concepts, the dumps, the local server) is in modules of their
+    own that they import by name."""
+    import ast
+
+    importers = [
+        f.name
+        for f in sorted((REPO / "tests").rglob("*.py"))
+        if re.search(r"^\s*(from conftest import|import conftest\b)", f.read_text(), re.M)
+    ]
+    assert importers == []
+    tree = ast.parse((REPO / "tests/conftest.py").read_text())
+    helpers = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            helpers.append(node.name)
+        elif isinstance(node, ast.FunctionDef):
+            decorators = {ast.unparse(d).split("(")[0] for d in node.decorator_list}
+            hook = node.name.startswith("pytest_")
+            if not (hook or "pytest.fixture" in decorators or node.name.startswith("_")):
+                helpers.append(node.name)
+    assert helpers == [], f"move these to a module of tests/: {helpers}"
+
+
+def test_each_analysis_has_a_test_file_of_its_own_that_imports_it():
+    from learnability.analyses.registry import ANALYSES
+
+    for name, analysis in ANALYSES.items():
+        path = REPO / "tests" / f"test_{name}.py"
+        assert path.exists(), f"tests/test_{name}.py: the {name} analysis' tests"
+        module = analysis.run.__module__
+        text = path.read_text()
+        assert module in text or f"from learnability.analyses import {name}" in text, path

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO
+from paths import REPO
 from scipy import stats as scipy_stats
 
 from learnability import schemas
@@ -222,7 +222,7 @@ def test_a_points_scores_are_the_learnability_jobs_own(planted):
     assert got.loc[got["metric"] == "auc", "mean"].item() > 0.9
     # ... and an independent reference: scikit-learn's fits and AUCs on the protocol's
     # splits (each from the seed the protocol derives for the list and the iteration)
-    from conftest import assert_aucs_match_the_reference, sklearn_aucs
+    from references import assert_aucs_match_the_reference, sklearn_aucs
 
     from learnability.protocol.sampling import derive_seed
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
+from paths import REPO
 
 
 def _path_without_them(tmp_path: Path) -> str:

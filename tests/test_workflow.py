@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 import userenv
 import yaml
-from conftest import REPO
+from paths import REPO
 from wfutil import CORPUS_JOBS, FIXTURE_LISTS, own_copy, run, scheduled
 
 from learnability import schemas
@@ -216,7 +216,7 @@ def test_one_lists_diagnostics_recomputed_from_their_inputs(workflow_dir):
     the hidden members in the top k counted, the frequency-matched baseline counted per
     bin by hand, and the p-value as the Poisson-binomial tail by convolution. Each
     equals the workflow's table."""
-    from conftest import sklearn_suggestion_check
+    from references import sklearn_suggestion_check
     from scipy.special import expit
 
     from learnability.protocol.sampling import frequency_bins

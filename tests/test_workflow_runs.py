@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO
+from paths import REPO
 from wfutil import CORPUS_JOBS, rule_names, run, scheduled, tiny_config, without_analyses
 
 from learnability import schemas
@@ -48,7 +48,8 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     one download and one extraction job per part, one join, then the rest of the
     workflow on the joined corpus. The fixture's DAG leaves out two things tested here:
     a learning curve, and compare.vocabulary: own (each embedding on its own words)."""
-    from conftest import Handler, multipart_dump
+    from dumps import multipart_dump
+    from local_server import Handler
 
     src = tmp_path / "served"
     src.mkdir()
@@ -610,7 +611,7 @@ def test_pretrained_embeddings_from_a_path_and_a_url_need_no_corpus(tmp_path, se
     import hashlib
 
     import numpy as np
-    from conftest import Handler
+    from local_server import Handler
 
     rng = np.random.default_rng(seed)
     words = [f"member{i}" for i in range(40)] + [f"other{i}" for i in range(1500)]

@@ -11,7 +11,7 @@ import re
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO
+from paths import REPO
 from wfutil import CORPUS_JOBS, own_copy, ran, run, scheduled
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
@@ -124,7 +124,7 @@ def test_a_sweep_trains_each_point_once_and_scores_it_as_the_learnability_jobs(
         assert own.loc[own["metric"] == "auc", "mean"].item() == row.mean, row
     # ... and those splits fitted by scikit-learn give the same AUCs (word2vec, family)
     import numpy as np
-    from conftest import assert_aucs_match_the_reference, sklearn_aucs
+    from references import assert_aucs_match_the_reference, sklearn_aucs
 
     vocab = pd.read_parquet(results / "sweeps/same/vocabulary.parquet")["word"].tolist()
     emb = pd.read_parquet(results / "embeddings/word2vec/vocab.parquet")["word"].tolist()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import userenv
 import yaml
-from conftest import REPO
+from paths import REPO
 
 
 def rule_names() -> set[str]:
