@@ -12,6 +12,7 @@ from dumps import page, write_dump
 from paths import REPO
 
 from learnability.corpus import extract as corpus
+from learnability.corpus import mediawiki
 from learnability.corpus.extract import extract_corpus
 from learnability.corpus.lines import iter_lines
 from learnability.errors import InputError
@@ -92,9 +93,9 @@ def test_pages_as_other_exports_write_them(tmp_path):
     for suffix, data in files.items():
         path = tmp_path / f"odd{suffix}"
         path.write_bytes(data)
-        got = [(p.title, p.ns, p.redirect, p.text) for p in corpus.iter_pages(path, 0.0)]
+        got = [(p.title, p.ns, p.redirect, p.text) for p in mediawiki.iter_pages(path, 0.0)]
         assert got == want, suffix
-    assert [corpus.is_redirect(corpus.Page(*w)) for w in want] == [False] * 5 + [True]
+    assert [mediawiki.is_redirect(mediawiki.Page(*w)) for w in want] == [False] * 5 + [True]
 
 
 SITEINFO = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10">
@@ -111,18 +112,18 @@ def test_namespaces_are_read_from_the_head_of_the_file(tmp_path, monkeypatch):
     its <siteinfo> (as a partial download is) still gives them, and an export without
     one gives none, however its pages go on. The wiki's own names for files and
     categories then leave its articles' text."""
-    monkeypatch.setattr(corpus, "READ_SIZE", 16)  # the head: many reads before the cut
+    monkeypatch.setattr(mediawiki, "READ_SIZE", 16)  # the head: many reads before the cut
     cut = tmp_path / "cut.xml"
     cut.write_text(SITEINFO + " " * 64 + "<<< cut short")
-    assert corpus.read_namespaces(cut) == {-2: "Medium", 0: "", 6: "Datei", 14: "Kategorie"}
+    assert mediawiki.read_namespaces(cut) == {-2: "Medium", 0: "", 6: "Datei", 14: "Kategorie"}
     keyless = tmp_path / "keyless.xml"
     keyless.write_text("<mediawiki><siteinfo><namespaces><namespace>Main</namespace>"
                        "</namespaces></siteinfo></mediawiki>")  # fmt: skip
-    assert corpus.read_namespaces(keyless) == {0: "Main"}
+    assert mediawiki.read_namespaces(keyless) == {0: "Main"}
     bare = tmp_path / "bare.xml"
     bare.write_text("<mediawiki><page><title>A</title><ns>0</ns><revision><text>x <<<<")
-    assert corpus.read_namespaces(bare) == {}
-    monkeypatch.setattr(corpus, "READ_SIZE", 1 << 20)
+    assert mediawiki.read_namespaces(bare) == {}
+    monkeypatch.setattr(mediawiki, "READ_SIZE", 1 << 20)
     text = "Der Hund bellt laut. [[Datei:Bild.jpg|mini|Ein Bild]] [[Kategorie:Tiere]] " * 5
     dump = tmp_path / "de.xml.bz2"
     dump.write_bytes(bz2.compress((SITEINFO + page("Hund", text) + "</mediawiki>").encode()))
@@ -143,12 +144,12 @@ def test_a_missing_empty_or_malformed_dump_gets_its_one_line(tmp_path):
     }
     for path, line in lines.items():
         with pytest.raises(InputError) as caught:
-            list(corpus.iter_pages(path))
+            list(mediawiki.iter_pages(path))
         assert str(caught.value) == line
-    for read, tail in ((lambda p: list(corpus.iter_pages(p)), " Download the dump again (a "
+    for read, tail in ((lambda p: list(mediawiki.iter_pages(p)), " Download the dump again (a "
                         "partial download leaves truncated XML) or check that it is a "
                         "MediaWiki export."),
-                       (corpus.read_namespaces, " Download the dump again or check that it "
+                       (mediawiki.read_namespaces, " Download the dump again or check that it "
                         "is a MediaWiki export.")):  # fmt: skip
         with pytest.raises(InputError) as caught:
             read(broken)
@@ -166,7 +167,7 @@ def test_the_pages_are_the_same_at_any_read_size(tmp_path, monkeypatch):
     dump = write_dump(tmp_path / "d.xml.bz2", pages)
     out = {}
     for size in (1 << 20, 64):
-        monkeypatch.setattr(corpus, "READ_SIZE", size)
+        monkeypatch.setattr(mediawiki, "READ_SIZE", size)
         text, stats = tmp_path / f"t{size}.gz", tmp_path / f"s{size}.json"
         extract_corpus([dump], text, stats, min_article_tokens=1)
         out[size] = (gzip.decompress(text.read_bytes()), stats.read_text())
@@ -179,8 +180,8 @@ def test_the_share_read_is_logged_in_mb(tmp_path, caplog):
     dump = write_dump(tmp_path / "big.xml.bz2", [page("Big", " ".join(words))])
     size = dump.stat().st_size / 1e6
     assert size > 0.2  # a size whose tenths show the scale
-    with caplog.at_level("INFO", logger="learnability.corpus.extract"):
-        list(corpus.iter_pages(dump, progress_every=0.0))
+    with caplog.at_level("INFO", logger="learnability.corpus.mediawiki"):
+        list(mediawiki.iter_pages(dump, progress_every=0.0))
     assert caplog.messages[-1].startswith(f"big.xml.bz2 read: {size:.1f} of {size:.1f} MB")
 
 
@@ -318,27 +319,27 @@ def test_a_join_of_parts_by_hand_and_its_refusals(tmp_path):
 
 def test_a_dump_is_read_a_mebibyte_at_a_time(tmp_path, monkeypatch):
     # constant memory: a dump of 1.5 MiB of XML is decompressed in reads of at most 1 MiB
-    # (corpus.READ_SIZE, as the docstrings state), not whole
+    # (mediawiki.READ_SIZE, as the docstrings state), not whole
     text = " ".join(["alpha", "beta", "gamma"] * 26_000)  # about 0.46 MB a page
     dump = write_dump(tmp_path / "d.xml.bz2", [page(f"P{i}", text) for i in range(4)])
     assert len(bz2.decompress(dump.read_bytes())) > 1.5 * 2**20
     sizes: list[int] = []
-    real = corpus._Dump.read
+    real = mediawiki._Dump.read
 
     def read(self):
         chunk = real(self)
         sizes.append(len(chunk))
         return chunk
 
-    monkeypatch.setattr(corpus._Dump, "read", read)
-    assert len(list(corpus.iter_pages(dump))) == 4
+    monkeypatch.setattr(mediawiki._Dump, "read", read)
+    assert len(list(mediawiki.iter_pages(dump))) == 4
     assert max(sizes) == 2**20 and len(sizes) >= 3
 
 
 def test_a_page_cannot_be_altered():
     import dataclasses
 
-    page_ = corpus.Page("Art", 0, False, "text")
+    page_ = mediawiki.Page("Art", 0, False, "text")
     with pytest.raises(dataclasses.FrozenInstanceError):
         page_.text = "other"  # type: ignore[misc]
 
@@ -352,8 +353,8 @@ def test_without_indexed_bzip2_the_standard_library_reads_the_dump(tmp_path):
     dump = write_dump(tmp_path / "d.xml.bz2", [page("Art", "The cat sat on the mat. " * 10)])
     code = (
         "import sys; sys.modules['indexed_bzip2'] = None\n"
-        "from learnability.corpus import extract\n"
-        "assert extract.indexed_bzip2 is None\n"
+        "from learnability.corpus import extract, mediawiki\n"
+        "assert mediawiki.indexed_bzip2 is None\n"
         f"stats = extract.extract_corpus([{str(dump)!r}], {str(tmp_path / 't.gz')!r}, "
         f"{str(tmp_path / 's.json')!r}, min_article_tokens=1)\n"
         "print(stats['tokens'])\n"
@@ -405,9 +406,9 @@ def test_lines_are_gzip_utf8(tmp_path):
 def test_extraction_logs_the_share_of_the_dump_read(tmp_path, caplog, monkeypatch):
     dump = write_dump(tmp_path / "d.xml.bz2", [page("A", "word " * 60) for _ in range(30)])
     # one progress update per read: small reads give many on a small dump
-    monkeypatch.setattr(corpus, "READ_SIZE", 1024)
+    monkeypatch.setattr(mediawiki, "READ_SIZE", 1024)
     xml_size = len(bz2.decompress(dump.read_bytes()))
-    with caplog.at_level("INFO", logger="learnability.corpus.extract"):
+    with caplog.at_level("INFO", logger="learnability.corpus.mediawiki"):
         extract_corpus([dump], tmp_path / "t.gz", tmp_path / "s.json", progress_every=0.0)
     size = dump.stat().st_size / 1e6
     lines = [m for m in caplog.messages if m.startswith("d.xml.bz2 read: ")]
@@ -456,14 +457,14 @@ def test_bz2_through_indexed_bzip2_and_the_standard_library_agree(tmp_path, monk
     corrupt = tmp_path / "crc.xml.bz2"
     corrupt.write_bytes(bytes(flipped))
     results = []
-    for module in (corpus.indexed_bzip2, None):
-        monkeypatch.setattr(corpus, "indexed_bzip2", module)
-        pages = [list(corpus.iter_pages(p)) for p in (one, two)]
+    for module in (mediawiki.indexed_bzip2, None):
+        monkeypatch.setattr(mediawiki, "indexed_bzip2", module)
+        pages = [list(mediawiki.iter_pages(p)) for p in (one, two)]
         assert pages[0] == pages[1] and len(pages[0]) == 40
         results.append(pages[0])
         for bad in (truncated, corrupt):
             with pytest.raises(InputError, match=rf"{bad.name}: the file cannot be decompressed"):
-                list(corpus.iter_pages(bad))
+                list(mediawiki.iter_pages(bad))
     assert results[0] == results[1]
 
 
@@ -472,17 +473,17 @@ def test_plain_gzip_and_bz2_exports_give_the_same_pages(tmp_path):
     xml = bz2.decompress(dump.read_bytes())
     (tmp_path / "d.xml").write_bytes(xml)
     (tmp_path / "d.xml.gz").write_bytes(gzip.compress(xml))
-    pages = [list(corpus.iter_pages(tmp_path / n)) for n in ("d.xml.bz2", "d.xml", "d.xml.gz")]
+    pages = [list(mediawiki.iter_pages(tmp_path / n)) for n in ("d.xml.bz2", "d.xml", "d.xml.gz")]
     assert pages[0] == pages[1] == pages[2] and len(pages[0]) == 25
     cut = tmp_path / "cut.xml.gz"
     cut.write_bytes(gzip.compress(xml)[:-100])
     with pytest.raises(InputError, match="cut.xml.gz: the file cannot be decompressed"):
-        list(corpus.iter_pages(cut))
+        list(mediawiki.iter_pages(cut))
 
 
 def test_a_missing_dump_is_a_clear_error(tmp_path):
     with pytest.raises(InputError, match=r"gone\.xml\.bz2: no such dump file"):
-        list(corpus.iter_pages(tmp_path / "gone.xml.bz2"))
+        list(mediawiki.iter_pages(tmp_path / "gone.xml.bz2"))
 
 
 @pytest.mark.parametrize("partitions", [1, 3, 16])

@@ -102,7 +102,7 @@ def test_every_module_has_one_import_path():
         assert importlib.util.find_spec(f"learnability.{former}") is None, former
     assert not hasattr(learnability, "MOVED")
     with pytest.raises(AttributeError):
-        learnability.corpus.iter_pages  # noqa: B018 (what the former module held: now extract's only)
+        learnability.corpus.iter_pages  # noqa: B018 (what the former module held: now mediawiki's only)
 
 
 RULES = REPO / "workflow" / "rules"

@@ -123,7 +123,8 @@ BG_DUMP = (
 def test_a_bulgarian_dump_names_its_namespaces_and_none_leaks_into_the_corpus(tmp_path):
     import gzip
 
-    from learnability.corpus.extract import extract_corpus, iter_pages, read_namespaces
+    from learnability.corpus.extract import extract_corpus
+    from learnability.corpus.mediawiki import iter_pages, read_namespaces
 
     namespaces = read_namespaces(BG_DUMP)
     assert {k: namespaces[k] for k in (-2, 0, 6, 14)} == {

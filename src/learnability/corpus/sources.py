@@ -20,7 +20,7 @@ from pathlib import Path
 
 from learnability.corpus import plaintext, tables
 from learnability.corpus.documents import Document, SourceOptions, stem_suffix
-from learnability.corpus.extract import read_mediawiki
+from learnability.corpus.mediawiki import read_mediawiki
 from learnability.errors import InputError
 
 # (path, options, progress_every): a file's documents; the dump's reader logs its
