@@ -86,9 +86,7 @@ def test_the_sizing_and_recording_modules_are_not_followed():
         assert not codedigest.SIZING & set(roots), script.name
         assert not codedigest.SIZING & set(codedigest.code_of(script).modules), script.name
     # an analysis' cost lives with the resource models, not in its module
-    from learnability.analyses.registry import module_name
-
-    code = codedigest.code_of_modules([module_name("suggestions")])
+    code = codedigest.code_of_modules([_analysis_module("suggestions")])
     assert "learnability.analyses.suggestions" in code.modules
     assert not codedigest.SIZING & set(code.modules)
     # the record every job's log opens is not followed from there: the tables job writes
@@ -96,6 +94,13 @@ def test_the_sizing_and_recording_modules_are_not_followed():
     recording = {s.stem for s in SCRIPTS
                  if codedigest.RECORDING & set(codedigest.code_of(s).modules)}  # fmt: skip
     assert recording == {"write_tables"}
+
+
+def _analysis_module(name: str) -> str:
+    """The module the analyses' registry names for analysis ``name``."""
+    from learnability.analyses.registry import target
+
+    return target(name).split(":")[0]
 
 
 def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
@@ -109,21 +114,29 @@ def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
     for script in ("train_embedding", "learnability", "null_distribution",
                    "extract_corpus", "join_corpus"):  # fmt: skip
         assert not {m for m in code[script] if m.startswith("learnability.statistics.")}, script
-    # an analysis job runs one analysis (the script dispatches over their package, and
-    # its rule's analysis_code param is that analysis' code): the script's own closure
-    # holds none of them, and each analysis reaches only the statistics it tests with
-    from learnability.analyses.registry import MODULES, module_name
+    # an analysis job runs one analysis (the registry names each as a dispatch target,
+    # and its rule's analysis_code param is that analysis' code): the script's own
+    # closure holds none of them, and each analysis reaches only the statistics it tests
+    # with
+    from learnability.analyses.registry import ANALYSES
 
     assert {m for m in code["analysis"] if m.startswith("learnability.analyses.")} == {
         "learnability.analyses.base", "learnability.analyses.registry"
     }  # fmt: skip
     assert not {m for m in code["analysis"] if m.startswith("learnability.statistics.")}
-    tests = {name: {m.rsplit(".", 1)[1] for m in codedigest.code_of_modules([module_name(name)])
-                    .modules if m.startswith("learnability.statistics.")}
-             for name in MODULES}  # fmt: skip
+    tests = {name: {m.rsplit(".", 1)[1]
+                    for m in codedigest.code_of_modules([_analysis_module(name)]).modules
+                    if m.startswith("learnability.statistics.")}
+             for name in ANALYSES}  # fmt: skip
     assert tests == {"codelength": set(), "bounds": {"power"}, "suggestions": set(),
                      "words_needed": {"significance", "power", "adjust"},
                      "suggestion_check": set(), "entanglement": {"adjust"}}  # fmt: skip
+    # so with the corpus' readers (the extraction's reader_code param) and the
+    # evaluations (evaluation_code): each job's closure holds none of its family's members
+    assert not {m for m in code["extract_corpus"]
+                if m.split(".")[-1] in ("mediawiki", "plaintext", "tables")}  # fmt: skip
+    evaluations = {m for m in code["evaluate"] if m.startswith("learnability.evaluations.")}
+    assert evaluations == {"learnability.evaluations.registry"}
     # the report jobs read every analysis' writer: they do not dispatch
     assert "learnability.analyses.entanglement" in code["analysis_report"]
     assert not {m for m in code["learnability"] if m.startswith("learnability.embeddings.")}
@@ -178,19 +191,20 @@ def test_every_module_python_loads_for_a_script_is_in_its_closure():
 
 
 def test_an_analysis_job_loads_its_own_analysis_alone():
-    """The analysis script dispatches over the analyses (DISPATCHES): sound only while a
-    job loads no other analysis' module. After the script's imports, asking the registry
-    for one analysis loads what that analysis' own closure holds and nothing of another
-    (Python's import system again, one analysis after another in one process)."""
-    from learnability.analyses.registry import MODULES, module_name
+    """The analysis script's closure holds no analysis (the registry names them as
+    dispatch targets): sound only while a job loads no other analysis' module. After the
+    script's imports, asking the registry for one analysis loads what that analysis' own
+    closure holds and nothing of another (Python's import system again, one analysis
+    after another in one process)."""
+    from learnability.analyses.registry import ANALYSES
 
+    names = list(ANALYSES)
     script = REPO / "workflow" / "scripts" / "analysis.py"
     tree = ast.parse(script.read_text())
-    assert codedigest.code_of(script).dispatched == ("learnability.analyses",)
     imports = [ast.unparse(n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     program = "\n".join([*imports, "import json, sys", "def loaded():",
                          "    return sorted(m for m in sys.modules if 'learnability' in m)",
-                         "steps = [loaded()]", f"for name in {list(MODULES)!r}:",
+                         "steps = [loaded()]", f"for name in {names!r}:",
                          "    ANALYSES[name]", "    steps.append(loaded())",
                          "print(json.dumps(steps))"])  # fmt: skip
     out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
@@ -198,9 +212,9 @@ def test_an_analysis_job_loads_its_own_analysis_alone():
     steps = [set(s) for s in json.loads(out)]
     own = set(codedigest.code_of(script).modules) | codedigest.SIZING | codedigest.RECORDING
     assert steps[0] <= own
-    for name, before, after in zip(MODULES, steps[:-1], steps[1:], strict=True):
-        target = set(codedigest.code_of_modules([module_name(name)]).modules)
-        assert module_name(name) in after - before, name
+    for name, before, after in zip(names, steps[:-1], steps[1:], strict=True):
+        target = set(codedigest.code_of_modules([_analysis_module(name)]).modules)
+        assert _analysis_module(name) in after - before, name
         assert after - before <= target | codedigest.SIZING, (name, after - before - target)
 
 
@@ -282,7 +296,7 @@ def test_scans_read_back_from_the_cache_equal_fresh_ones_and_a_bad_cache_is_igno
     # read back indeed, not scanned again: an entry doctored on disk is what comes back,
     # and it holds every field of the scan under its own name
     entry = json.loads(written[0].read_text())
-    fields = ("imports", "prefixes", "libraries", "dispatches", "keys")
+    fields = ("imports", "prefixes", "libraries", "keys")
     assert entry == {"digest": fresh.digest, **{k: sorted(getattr(fresh, k)) for k in fields}}
     written[0].write_text(json.dumps({**entry, "digest": "doctored"}))
     codedigest._module.cache_clear()
@@ -424,14 +438,15 @@ def test_a_closure_skips_the_sizing_roots_and_follows_a_modules_prefix_imports()
 
     assert codedigest.closure(["learnability.pipeline.resources"]) == []
     assert codedigest.closure(["learnability.nothing"]) == []
-    # the analyses' registry imports its package by a prefix: every analysis module is
-    # in its closure, unless the caller dispatches over that package
+    # the analyses' registry names its members as dispatch targets ("module:ANALYSIS"):
+    # none is in its closure; a module that imports that package by a prefix (an
+    # f-string module name) has every one of them
     analyses = {m.name for m in pkgutil.walk_packages(learnability.analyses.__path__,
                                                       "learnability.analyses.")}  # fmt: skip
-    full = set(codedigest.closure(["learnability.analyses.registry"]))
-    assert analyses <= full
-    narrow = set(codedigest.closure(["learnability.analyses.registry"], ["learnability.analyses"]))
-    assert not analyses <= narrow and narrow < full
+    registry = set(codedigest.closure(["learnability.analyses.registry"]))
+    assert registry & analyses == {"learnability.analyses.base", "learnability.analyses.registry"}
+    source = 'import importlib\nimportlib.import_module(f"learnability.analyses.{name}")\n'
+    assert analyses <= set(codedigest.code_of_source(source, "prefix.py").modules)
 
 
 def test_a_scripts_libraries_are_its_own_and_its_closures():

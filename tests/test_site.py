@@ -334,3 +334,43 @@ def test_the_toy_evaluation_kind_of_the_extending_page_runs():
     expected = stats.spearmanr(np.linalg.norm(vectors, axis=1), np.log(emb.counts)).statistic
     assert row["evaluation"] == "norms" and row["value"] == pytest.approx(expected)
     assert row["value"] == pytest.approx(1.0)  # the vectors' scale is the count
+
+
+def test_the_toy_corpus_format_of_the_extending_page_reads_a_folder(tmp_path, monkeypatch):
+    """The contributors' corpus format, as the page gives it: its entry, evaluated in the
+    registry's namespace, names its reader as an import string that the registry loads
+    on use; a folder's subtitle files are found by its suffix and extracted through it,
+    the cues' numbers and timings left out, every spoken word kept."""
+    import gzip
+    import sys
+    import types
+
+    from learnability.corpus import sources
+    from learnability.corpus.documents import SourceOptions
+    from learnability.corpus.extract import extract_corpus
+
+    page = (REPO / "docs/contributing/extending.md").read_text(encoding="utf-8")
+    found = {b.caption: b.body for b in blocks(page) if b.caption}
+    module = types.ModuleType("learnability.corpus.subtitles")
+    exec(found["src/learnability/corpus/subtitles.py"], module.__dict__)
+    monkeypatch.setitem(sys.modules, "learnability.corpus.subtitles", module)
+    entry = eval(found["its entry, in SOURCES of src/learnability/corpus/sources.py"],
+                 vars(sources))  # fmt: skip
+    assert entry.reader == "learnability.corpus.subtitles:read_subtitles"
+    monkeypatch.setitem(sources.SOURCES, "subtitles", entry)
+    folder = tmp_path / "films"
+    folder.mkdir()
+    (folder / "a.srt").write_text(
+        "1\n00:00:01,000 --> 00:00:02,500\nWhere are you going\n\n"
+        "2\n00:00:03,000 --> 00:00:04,000\nHome, said the cat\n"
+    )
+    (folder / "notes.txt").write_text("not a subtitle\n")
+    files = sources.source_files(folder, "subtitles")
+    assert [f.name for f in files] == ["a.srt"]
+    (doc,) = entry.read(files[0], SourceOptions())  # the reader, loaded by its string
+    assert doc.text.split("\n") == ["Where are you going", "", "Home, said the cat"], doc
+    stats = extract_corpus(files, tmp_path / "t.gz", tmp_path / "s.json",
+                           min_article_tokens=1, source="subtitles")  # fmt: skip
+    text = gzip.open(tmp_path / "t.gz", "rt").read()
+    assert text.split() == "where are you going home said the cat".split(), text
+    assert (stats["source"], stats["articles"], stats["tokens"]) == ("subtitles", 1, 8), stats

@@ -686,6 +686,18 @@ def test_code_edits_rerun_exactly_the_jobs_that_run_that_code(workflow_dir, tmp_
         "word2vec"
     ]
     trainer.write_text(before[trainer])
+    # one evaluation (its rules' evaluation_code): its jobs and the summary, no other
+    # evaluation's; and a corpus reader the run does not read (the tables'; the run's is
+    # the MediaWiki reader, its extraction's reader_code): nothing of the corpus
+    analogy, tables = src / "evaluations" / "analogy.py", src / "corpus" / "tables.py"
+    _edit(analogy, "    return pd.DataFrame(out)\n", "    return pd.DataFrame(out[:])\n")
+    _edit(tables, "        return self.lines\n", "        return iter(self.lines)\n")
+    jobs, out = _planned(wd)
+    assert "evaluate_analogy" in jobs and "evaluations_summary" in jobs, jobs
+    assert not {j for j in jobs if j.startswith("evaluate_")} - {"evaluate_analogy"}, jobs
+    assert not (TRAINING | FITS) & set(jobs), jobs
+    analogy.write_text(before[analogy])
+    tables.write_text(before[tables])
     jobs, out = _planned(wd)
     assert "Nothing to be done" in out, jobs
 

@@ -13,12 +13,9 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
   (``"learnability.embeddings.word2vec:train_word2vec"``, a trainer) is a **dispatch
   target**: one job runs one of them, so it is not in the closure, and the rule that
   dispatches adds the digest of its own job's target (the training rule's ``trainer``
-  param, :func:`learnability.pipeline.rerun.target_params`). A script that runs one module
-  of a registry's package, which it names in a module-level ``DISPATCHES`` (the analysis
-  script: ``DISPATCHES = "learnability.analyses"``), does not follow that package's
-  prefix import either: its rule adds the digest of its own job's module (the analysis
-  rules' ``analysis_code`` param), and the registry imports only that module in the job.
-  A package's module-level
+  param, :func:`learnability.pipeline.rerun.target_params`; the analysis rules'
+  ``analysis_code``; the extraction's ``reader_code``): every registry names its members
+  so (:mod:`learnability.targets`). A package's module-level
   ``__getattr__`` (PEP 562: a name imported on first use) is not followed: it runs only
   when that name is asked for;
 - each module's **normalised source**: its syntax tree without docstrings, positions or
@@ -79,7 +76,6 @@ class Module:
     imports: frozenset[str]
     prefixes: frozenset[str]
     libraries: frozenset[str]
-    dispatches: frozenset[str]
     keys: frozenset[str]  # its strings that may name a config key
 
 
@@ -114,15 +110,6 @@ def _assigned(tree: ast.Module, name: str) -> ast.expr | None:
     return None
 
 
-def _declared(tree: ast.Module, name: str) -> set[str]:
-    """The strings a module-level ``NAME = "x"`` or ``NAME = ("x", ...)`` holds."""
-    value = _assigned(tree, name)
-    if value is None:
-        return set()
-    return {e.value for e in ast.walk(value)
-            if isinstance(e, ast.Constant) and isinstance(e.value, str)}  # fmt: skip
-
-
 def _strip_docstrings(tree: ast.AST) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
@@ -150,7 +137,6 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
     relative imports; a script outside the package passes its file name)."""
     tree = ast.parse(source, filename=path)
     lazy = _lazy_getattr(tree)
-    dispatches = _declared(tree, "DISPATCHES")
     imports: set[str] = set()
     prefixes: set[str] = set()
     libraries: set[str] = set()
@@ -194,7 +180,6 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
         imports=frozenset(imports),
         prefixes=frozenset(prefixes),
         libraries=frozenset(libraries),
-        dispatches=frozenset(dispatches),
         keys=frozenset(keys),
     )
 
@@ -249,7 +234,7 @@ def _cache_read(key: str) -> Module | None:
         return None
 
 
-_SETS = ("imports", "prefixes", "libraries", "dispatches", "keys")
+_SETS = ("imports", "prefixes", "libraries", "keys")
 
 
 def _cache_write(key: str, found: Module) -> None:
@@ -301,10 +286,8 @@ def _parents(name: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
-def closure(roots: Iterable[str], dispatched: Iterable[str] = ()) -> list[str]:
-    """Every package module that importing ``roots`` can run, sorted; a prefix import of
-    a ``dispatched`` package is not followed (the caller adds the module it runs)."""
-    dispatched = frozenset(dispatched)
+def closure(roots: Iterable[str]) -> list[str]:
+    """Every package module that importing ``roots`` can run, sorted."""
     seen: set[str] = set()
     todo = [r for r in roots if r not in SIZING and module_path(r) is not None]
     while todo:
@@ -316,7 +299,7 @@ def closure(roots: Iterable[str], dispatched: Iterable[str] = ()) -> list[str]:
         skipped = SIZING | RECORDING if name == JOB_LOG else SIZING
         todo.extend(_parents(name))
         todo.extend(n for n in m.imports if n not in skipped and module_path(n) is not None)
-        for prefix in m.prefixes - dispatched:
+        for prefix in m.prefixes:
             todo.extend(n for n in _package_modules(prefix) if n not in skipped)
     return sorted(seen)
 
@@ -362,15 +345,13 @@ def digest_of(modules: Iterable[str]) -> str:
 @dataclass(frozen=True)
 class Code:
     """What a script runs of the package: its direct package imports (``roots``), their
-    closure (``modules``), that closure's ``digest``, the third-party ``libraries``
-    the script and the closure import, and the packages whose prefix imports the closure
-    leaves out (``dispatched``: the script's ``DISPATCHES``)."""
+    closure (``modules``), that closure's ``digest`` and the third-party ``libraries``
+    the script and the closure import."""
 
     roots: tuple[str, ...]
     modules: tuple[str, ...]
     digest: str
     libraries: tuple[str, ...]
-    dispatched: tuple[str, ...]
 
 
 def code_of_source(source: str, path: str) -> Code:
@@ -379,13 +360,12 @@ def code_of_source(source: str, path: str) -> Code:
     roots = set(top.imports)
     for prefix in top.prefixes:
         roots.update(_package_modules(prefix))
-    dispatched = tuple(sorted(top.dispatches))
-    modules = closure(roots, dispatched)
+    modules = closure(roots)
     libraries = set(top.libraries)
     for name in modules:
         libraries |= module(name).libraries
     return Code(tuple(sorted(roots)), tuple(modules), digest_of(modules),
-                tuple(sorted(libraries)), dispatched)  # fmt: skip
+                tuple(sorted(libraries)))  # fmt: skip
 
 
 def code_of(script: str | Path) -> Code:
@@ -399,12 +379,11 @@ def _code_of_file(path: str, mtime_ns: int) -> Code:
     return code_of_source(Path(path).read_text(encoding="utf-8"), path)
 
 
-def code_of_modules(roots: Iterable[str], dispatched: Iterable[str] = ()) -> Code:
+def code_of_modules(roots: Iterable[str]) -> Code:
     """The code that importing package modules ``roots`` runs (the CLI's and the API's
-    outputs: the modules of the command that wrote them; a job's, with the packages its
-    script ``dispatched`` over)."""
+    outputs: the modules of the command that wrote them; a job's: its script's and the
+    registry member it loaded)."""
     roots = tuple(sorted(set(roots)))
-    dispatched = tuple(sorted(set(dispatched)))
-    modules = closure(roots, dispatched)
+    modules = closure(roots)
     libraries = sorted({lib for name in modules for lib in module(name).libraries})
-    return Code(roots, tuple(modules), digest_of(modules), tuple(libraries), dispatched)
+    return Code(roots, tuple(modules), digest_of(modules), tuple(libraries))

@@ -229,8 +229,8 @@ def _script_code(job: Any) -> codedigest.Code:
     """The code the running job ran: the closure of its script's imports (the script
     Snakemake ran is ``__main__``, its copy with a preamble that imports nothing of the
     package) and of the package modules loaded by now, such as the trainer a training
-    job dispatched to, or the one analysis an analysis job ran (its script dispatches
-    over their package, whose registry imported that one alone)."""
+    job dispatched to, or the one analysis an analysis job ran (the registry imports
+    the member a job asks for alone)."""
     import sys
 
     main = sys.modules.get("__main__")
@@ -241,16 +241,13 @@ def _script_code(job: Any) -> codedigest.Code:
     loaded = {name for name in list(sys.modules)
               if name.split(".")[0] == codedigest.PACKAGE and name not in skipped
               and codedigest.module_path(name) is not None}  # fmt: skip
-    return codedigest.code_of_modules(roots | loaded, script.dispatched if script else ())
+    return codedigest.code_of_modules(roots | loaded)
 
 
 def _code_record(code: codedigest.Code) -> dict[str, Any]:
-    """A record's ``code``: the digest, the roots it is recomputed from and the packages
-    whose prefix imports it leaves out (only where a script dispatched over one)."""
-    found = {"digest": code.digest, "roots": list(code.roots), "modules": len(code.modules)}
-    if code.dispatched:
-        found["dispatched"] = list(code.dispatched)
-    return found
+    """A record's ``code``: the digest, the roots it is recomputed from, how many
+    modules."""
+    return {"digest": code.digest, "roots": list(code.roots), "modules": len(code.modules)}
 
 
 def _job_record(job: Any) -> dict[str, Any]:

@@ -107,6 +107,7 @@ rule extract_part:
         min_article_tokens=corpus_min_tokens,
         max_line_tokens=config["corpus"]["max_line_tokens"],
         source=corpus_format,
+        reader_code=reader_code,
         options=corpus_options,
         ranges=corpus_ranges,
     script:

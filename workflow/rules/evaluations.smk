@@ -27,6 +27,7 @@ for kind in EVALUATION_KINDS:
             **job_resources(f"evaluate_{kind}", evaluation_sizes(kind)),
         params:
             kind=kind,
+            evaluation_code=evaluation_code(kind),
             datasets=evaluation_datasets(kind),
             settings=evaluation_settings(kind),
         script:
@@ -53,6 +54,7 @@ rule evaluations_summary:
         **job_resources("evaluations_summary"),
     params:
         embeddings=COMPARED,
+        evaluation_code=evaluations_code(),
         alternative=config["compare"]["alternative"],
         bootstrap=EVALUATIONS["bootstrap"],
         confidence=EVALUATIONS["confidence"],

@@ -14,55 +14,68 @@ From :data:`ANALYSES`:
 - ``learnability evaluate`` gets a flag per setting that has one;
 - ``docs/reference/analyses.md`` lists them (``make docs``).
 
-A new analysis is its module (with ``ANALYSIS``), its line in :data:`MODULES` and its
+A new analysis is its module (with ``ANALYSIS``), its line in :data:`ENTRIES` and its
 table's schema block; a config block in ``config.schema.yaml`` if it has settings; with a
 report, its writer in :data:`learnability.reports.analysis_reports.WRITERS`.
+
+The table has the shape of every family's (:mod:`learnability.targets`): one line per
+member naming its code as ``"module:attribute"``, imported when it is asked for. An
+analysis' entry (its settings' config keys, its output, its ``enabled``) is held beside
+its function, so that a job's code (its rule's ``analysis_code``) is its own analysis'
+alone, its settings' keys included.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from learnability.analyses.base import Analysis, Setting
+from learnability.targets import load
 
-# the modules holding one ANALYSIS each, in the order score() runs them; an analysis is
-# named after its module
-MODULES = (
-    "codelength",
-    "bounds",
-    "words_needed",
-    "suggestions",
-    "suggestion_check",
-    "entanglement",
+# each analysis' entry, in the order score() runs them; an analysis is named after its
+# module
+ENTRIES = (
+    "learnability.analyses.codelength:ANALYSIS",
+    "learnability.analyses.bounds:ANALYSIS",
+    "learnability.analyses.words_needed:ANALYSIS",
+    "learnability.analyses.suggestions:ANALYSIS",
+    "learnability.analyses.suggestion_check:ANALYSIS",
+    "learnability.analyses.entanglement:ANALYSIS",
 )
 SCOPES = ("lists", "pairs")
 
 
-def module_name(name: str) -> str:
-    """The module that holds analysis ``name`` (a workflow job's dispatch target)."""
-    return f"learnability.analyses.{name}"
+def _name(target: str) -> str:
+    return target.split(":")[0].rsplit(".", 1)[1]
+
+
+def target(name: str) -> str:
+    """The entry of analysis ``name`` as a ``"module:attribute"`` string (a workflow job's
+    dispatch target: its rule's ``analysis_code``)."""
+    for entry in ENTRIES:
+        if _name(entry) == name:
+            return entry
+    raise KeyError(name)
 
 
 def _load(name: str) -> Analysis:
-    analysis = importlib.import_module(module_name(name)).ANALYSIS
+    analysis = load(target(name))
     if analysis.name != name:
-        raise ValueError(f"{module_name(name)} holds analysis {analysis.name!r}")
+        raise ValueError(f"{target(name)} holds analysis {analysis.name!r}")
     if analysis.scope not in SCOPES:
         raise ValueError(f"analysis {analysis.name}: scope {analysis.scope!r}")
     return analysis
 
 
 class Registry(Mapping[str, Analysis]):
-    """Name -> analysis, in :data:`MODULES` order. An analysis' module is imported when
+    """Name -> analysis, in :data:`ENTRIES` order. An analysis' module is imported when
     its entry is first asked for: a workflow job runs one analysis and imports that one
-    alone, so that its code (:mod:`learnability.codedigest`: ``analysis.py`` dispatches
-    over this package) is that analysis' own and an edit to another reruns nothing of
-    it. Iterating imports them all, as score() and the workflow's rules do."""
+    alone, so that an edit to another reruns nothing of it. Iterating imports them all,
+    as score() and the workflow's rules do."""
 
-    def __init__(self, modules: tuple[str, ...]):
-        self._modules = modules
+    def __init__(self, entries: tuple[str, ...]):
+        self._modules = tuple(_name(e) for e in entries)
         self._entries: dict[str, Analysis] = {}
 
     def __getitem__(self, name: str) -> Analysis:
@@ -85,7 +98,7 @@ class Registry(Mapping[str, Analysis]):
         return f"Registry({', '.join(self._modules)})"
 
 
-ANALYSES: Mapping[str, Analysis] = Registry(MODULES)
+ANALYSES: Mapping[str, Analysis] = Registry(ENTRIES)
 
 
 def settings_keys() -> dict[str, Setting]:

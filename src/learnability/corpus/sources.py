@@ -1,7 +1,9 @@
 """The corpus sources: the kinds of text a corpus can be made from, in one registry. The
 workflow's extraction, its fan-out into parts and the config's validation read it; a new
-source is one module (a reader yielding :class:`~.documents.Document`) and one entry
-here.
+source is one module (a reader yielding :class:`~.documents.Document`), its entry here
+(naming the reader as ``"module:function"``, imported when a job reads: this table reads
+without the readers, and an extraction job's code is its own reader's,
+:mod:`learnability.targets`) and its name in the config schema's ``format`` enums.
 
 - ``mediawiki``: a MediaWiki XML export (Wikipedia in any language), its articles;
 - ``text``: plain text, each document a file, a paragraph or a line;
@@ -18,10 +20,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from learnability.corpus import plaintext, tables
 from learnability.corpus.documents import Document, SourceOptions, stem_suffix
-from learnability.corpus.mediawiki import read_mediawiki
 from learnability.errors import InputError
+from learnability.targets import load
 
 # (path, options, progress_every): a file's documents; the dump's reader logs its
 # progress every so many seconds, the others read too fast to need it
@@ -33,7 +34,8 @@ class Source:
     name: str
     # what a folder's files end in, under any compression ("" for none: plain text)
     suffixes: tuple[str, ...]
-    read: Reader
+    # "module:function", a Reader
+    reader: str
     # the reasons the source itself skips a document, counted in stats.json even at 0
     skips: tuple[str, ...]
     # the dump.* settings it reads (SourceOptions' fields): a change of another reruns
@@ -45,6 +47,13 @@ class Source:
     # article's stripped wikitext is a paragraph already
     wrapped: bool = True
 
+    def read(
+        self, path: Path, options: SourceOptions, progress_every: float | None = None
+    ) -> Iterator[Document]:
+        """The documents of one file, by this source's reader (imported on first use)."""
+        read: Reader = load(self.reader)
+        return read(path, options, progress_every)
+
 
 _TABLE = ("text_column", "group_column", "group", "id_column")
 
@@ -52,18 +61,20 @@ _TABLE = ("text_column", "group_column", "group", "id_column")
 SOURCES: dict[str, Source] = {
     s.name: s
     for s in (
-        Source("mediawiki", (".xml",), read_mediawiki, ("non_article_namespace", "redirect"), (),
+        Source("mediawiki", (".xml",), "learnability.corpus.mediawiki:read_mediawiki",
+               ("non_article_namespace", "redirect"), (),
                "a MediaWiki XML export (a Wikipedia dump, any language): its articles",
                wrapped=False),
-        Source("text", (".txt", ".text", ".cor", ""), plaintext.read_plaintext, (), ("document",),
+        Source("text", (".txt", ".text", ".cor", ""),
+               "learnability.corpus.plaintext:read_plaintext", (), ("document",),
                "plain UTF-8 text: each document a file, a paragraph or a line (dump.document)"),
-        Source("jsonl", (".jsonl", ".ndjson", ".json"), tables.read_jsonl, (), _TABLE,
-               "JSON Lines: each document an object's text field (dump.text_column)"),
-        Source("csv", (".csv",), tables.read_csv, (), _TABLE,
+        Source("jsonl", (".jsonl", ".ndjson", ".json"), "learnability.corpus.tables:read_jsonl",
+               (), _TABLE, "JSON Lines: each document an object's text field (dump.text_column)"),
+        Source("csv", (".csv",), "learnability.corpus.tables:read_csv", (), _TABLE,
                "CSV with a header: each document a row's text column"),
-        Source("tsv", (".tsv", ".tab"), tables.read_tsv, (), _TABLE,
+        Source("tsv", (".tsv", ".tab"), "learnability.corpus.tables:read_tsv", (), _TABLE,
                "tab-separated with a header: each document a row's text column"),
-        Source("parquet", (".parquet",), tables.read_parquet, (), _TABLE,
+        Source("parquet", (".parquet",), "learnability.corpus.tables:read_parquet", (), _TABLE,
                "a Parquet table: each document a row's text column"),
     )
 }  # fmt: skip

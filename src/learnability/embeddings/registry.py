@@ -10,9 +10,10 @@ module (gensim, a compiled extension) is imported only when a job trains."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from learnability.targets import load
 
 SHARED_KEYS = ("dim", "min_count", "window", "seed")
 GENSIM_KEYS = ("epochs", "negative", "sample", "alpha", "min_alpha")
@@ -43,8 +44,7 @@ class Method:
     python_below: tuple[int, int] | None = None
 
     def train_function(self) -> Callable:
-        module, function = (self.trainer or "").split(":")
-        return getattr(importlib.import_module(module), function)
+        return load(self.trainer or "")
 
 
 _ENTRIES = (

@@ -60,7 +60,7 @@ class PairedTest:
 @dataclass(frozen=True)
 class Kind:
     """One evaluation. ``tables``: the tables its job writes, by name (each also a
-    schema of :mod:`learnability.schemas`). ``module`` has ``job(embedding, files,
+    schema of :mod:`learnability.schemas`). ``target``'s module has ``job(embedding, files,
     settings, *, embedding, log) -> {table: DataFrame}`` (the workflow's job: ``files``
     are (path, dataset) pairs, the corpus for a kind that ``needs_corpus``; ``settings``
     its config block without ``files`` and ``enabled``, with ``case`` where it
@@ -79,7 +79,10 @@ class Kind:
 
     name: str
     tables: dict[str, Table]
-    module: str
+    # "module:job": the module that holds its functions, named by its job (a dispatch
+    # target, learnability.targets: the rules add its code's digest, each evaluation's
+    # jobs the code of their own)
+    target: str
     tests: tuple[PairedTest, ...]
     headline: tuple[str, str, int]
     columns: tuple[tuple[str, str, str], ...]
@@ -91,16 +94,16 @@ class Kind:
     uses_case: bool = True
 
     def load(self) -> ModuleType:
-        return importlib.import_module(self.module)
+        """Its module (``job``, ``scores`` and the hooks), imported on first use."""
+        return importlib.import_module(self.target.split(":")[0])
 
 
-_PACKAGE = "learnability.evaluations"
 _QUESTION = ("section", "line")  # a query or question: its file's section and line
 _ENTRIES = (
     Kind(
         "multi_answer",
         {"multi_answer": MULTI_ANSWER},
-        f"{_PACKAGE}.multianswer",
+        "learnability.evaluations.multianswer:job",
         (PairedTest("accuracy", "multi_answer", _QUESTION, ("correct",), "mean"),),
         ("total", "accuracy", 1),
         (("total", "accuracy", "accuracy"), ("total", "oov_rate", "OOV rate")),
@@ -109,7 +112,7 @@ _ENTRIES = (
     Kind(
         "analogy",
         {"analogy": ANALOGY},
-        f"{_PACKAGE}.analogy",
+        "learnability.evaluations.analogy:job",
         (
             PairedTest("accuracy_3cosadd", "analogy", _QUESTION, ("correct_add",), "mean"),
             PairedTest("accuracy_3cosmul", "analogy", _QUESTION, ("correct_mul",), "mean"),
@@ -121,7 +124,7 @@ _ENTRIES = (
     Kind(
         "word_pairs",
         {"word_pairs": WORD_PAIRS},
-        f"{_PACKAGE}.word_pairs",
+        "learnability.evaluations.word_pairs:job",
         (PairedTest("spearman", "word_pairs", ("line",), ("gold", "cosine"), "spearman"),),
         ("total", "spearman", 1),
         (("total", "spearman", "Spearman"),),
@@ -129,7 +132,7 @@ _ENTRIES = (
     Kind(
         "hierarchy",
         {"hierarchy_edges": HIERARCHY_EDGES, "hierarchy_parents": HIERARCHY_PARENTS},
-        f"{_PACKAGE}.hierarchy",
+        "learnability.evaluations.hierarchy:job",
         (PairedTest("map", "hierarchy_parents", ("parent",), ("average_precision",), "wilcoxon"),),
         ("total", "map", 1),
         (("total", "mean_rank", "Mean Rank"), ("total", "map", "mAP")),
@@ -137,7 +140,7 @@ _ENTRIES = (
     Kind(
         "pseudo",
         {"pseudo": PSEUDO},
-        f"{_PACKAGE}.pseudo",
+        "learnability.evaluations.pseudo:job",
         (PairedTest("accuracy", "pseudo", ("section", "fold"), ("accuracy",),
                     "wilcoxon-by-section"),),
         ("cosine", "error_rate", -1),

@@ -76,8 +76,9 @@ def compare(record: Mapping[str, Any], workdir: Path | None = None) -> dict[str,
     digest now (relative to ``workdir``, the run's folder; skipped if None)."""
     roots = record.get("code", {}).get("roots", [])
     missing = [r for r in roots if codedigest.module_path(r) is None]
-    dispatched = record.get("code", {}).get("dispatched", [])
-    code_now = codedigest.code_of_modules([r for r in roots if r not in missing], dispatched)
+    # (an older record may also name "dispatched" packages: their prefix imports are
+    # gone with the registries' import strings, so its roots are recomputed as they are)
+    code_now = codedigest.code_of_modules([r for r in roots if r not in missing])
     libraries_now = library_versions(import_names(record.get("libraries", {})))
     libraries = {
         dist: (was, libraries_now.get(dist))

@@ -1,6 +1,6 @@
 # Input functions and resources of the rules in analyses.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
-from learnability.analyses.registry import module_name
+from learnability.analyses.registry import target
 from learnability.pipeline.rerun import target_params
 
 
@@ -61,10 +61,10 @@ def analysis_params(analysis):
     change reruns exactly its jobs."""
     params = dict(
         analysis=analysis.name,
-        # the job's script dispatches over the analyses (its `code` param leaves them
+        # the job's script runs one entry of the registry (its `code` param leaves them
         # out): the code of this one, so that an edit to another reruns none of its jobs
         analysis_code=target_params(
-            module_name(analysis.name), config["provenance"]["libraries"]
+            target(analysis.name), config["provenance"]["libraries"]
         ),
         lists=list(LISTS),
         settings=analysis.from_config(config),

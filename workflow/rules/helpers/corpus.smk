@@ -2,6 +2,7 @@
 # linter keeps functions out of files with rules).
 from learnability.corpus.dumps import read_manifest
 from learnability.corpus.sources import (
+    SOURCES,
     corpus_plan,
     min_document_tokens,
     piece_files,
@@ -10,6 +11,7 @@ from learnability.corpus.sources import (
     source_options,
 )
 from learnability.pipeline.corpus_draws import corpus_blocks
+from learnability.pipeline.rerun import target_params
 
 with config_errors_in_one_line():
     # every corpus by name: the dump and the corpora of your own (corpora:)
@@ -57,6 +59,14 @@ def corpus_min_tokens(wildcards):
 
 def corpus_format(wildcards):
     return CORPORA[wildcards.dump]["format"]
+
+
+def reader_code(wildcards):
+    """The digest of the code of the corpus' reader (learnability.codedigest: the
+    script's own code digest leaves the readers out, one job reads one format), and with
+    provenance.libraries: rerun, of its libraries' versions."""
+    reader = SOURCES[corpus_format(wildcards)].reader
+    return target_params(reader, config["provenance"]["libraries"])
 
 
 def corpus_options(wildcards):

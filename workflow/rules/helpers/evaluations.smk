@@ -1,6 +1,21 @@
 # Input functions and resources of the rules in evaluations.smk, beside them (Snakemake's
 # linter keeps functions out of files with rules).
 from learnability.pipeline.config import evaluation_file_name
+from learnability.pipeline.rerun import target_params
+
+
+def evaluation_code(kind):
+    """The digest of the code of one evaluation's module (learnability.codedigest: the
+    script's own code digest leaves the evaluations out, a job runs one of them), and
+    with provenance.libraries: rerun, of its libraries' versions."""
+    return target_params(
+        EVALUATION_KINDS[kind].target, config["provenance"]["libraries"]
+    )
+
+
+def evaluations_code():
+    """The code of every evaluation the summary reads (their scores and paired items)."""
+    return {kind: evaluation_code(kind) for kind in EVALUATION_KINDS}
 
 
 def evaluation_files(kind):
