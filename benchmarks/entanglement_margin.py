@@ -10,7 +10,7 @@ entangled pair with its share, its one-sided lower bound and a Bonferroni lower 
 over the tested family recomputed here from share and share_se with scipy's t (both must
 be above the margin); the pairs that involve a random list, by what they are reported as;
 and the shares erasing a random list A takes from each shipped list B (the quantiles the
-margin's default was chosen from: docs/explanation/diagnostics.md).
+margin's default was chosen from: docs/explanation/analyses.md).
 
 Usage: python benchmarks/entanglement_margin.py [--embedding glove6b_400k] [--random 300]
 [--iterations 20] [--pairs related] [--negatives uniform] [--margin 0.1] [--gaussian]

@@ -381,7 +381,7 @@ for table in ("lists", "pvalues", "summary", "members", "codelength", "suggestio
 def test_score_with_every_option_gives_the_same_tables_in_the_users_environment(tmp_path, seed):
     """score() as a notebook in the environment `make run` gives calls it (every kind of
     output on: frequency-matched non-members from KeyedVectors' counts, bootstrap
-    intervals, the codelength, the diagnostics), against the same call in the tests'
+    intervals, the codelength, the analyses), against the same call in the tests'
     environment: the same tables, value for value. An import that only the test tools
     bring, or an environment-dependent number, would show here."""
     import userenv

@@ -331,7 +331,7 @@ def test_every_pretrained_spec_the_config_accepts_opens_from_the_cli_and_the_api
     (lists / "care.txt").write_text("care\nharm\nhurt\nprotect\nsuffer\nkind\ncompassion\n")
     spec = yaml.safe_load((REPO / "config/glove6b50d.yaml").read_text())["embeddings"]["glove6b"]
     assert {k: v for k, v in spec.items() if k != "method"} == SHIPPED["glove6b"][0]
-    # the diagnostics are not what this test is about (tests/test_explorer.py)
+    # the analyses are not what this test is about (tests/test_explorer.py)
     small = ["--lists", str(lists), "--iterations", "6", "--null-lists", "20",
              "--null-iterations", "2", "--suggestions", "0", "--check-folds", "0",
              "--entanglement-iterations", "0"]  # fmt: skip

@@ -159,7 +159,7 @@ def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
     # gensim upgrade under provenance.libraries: rerun
     glove = codedigest.code_of_modules([method("glove").trainer.split(":")[0]])
     assert "learnability.corpus.lines" in glove.modules
-    extraction = {"extract", "sources", "tables", "plaintext", "documents", "wikitext"}
+    extraction = {"extract", "sources", "tables", "plaintext", "documents", "wikitext", "mediawiki"}
     assert not {f"learnability.corpus.{m}" for m in extraction} & set(glove.modules)
     assert "gensim" not in glove.libraries
 

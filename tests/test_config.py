@@ -686,3 +686,15 @@ def test_the_coverage_table_says_which_lists_have_no_job_and_why(tmp_path):
         .loc[("four", "shared"), "not_scored"]
         .startswith("4 words but the vocabulary has only 7")
     )
+
+
+def test_an_older_versions_results_folder_is_named_with_where_its_tables_are_now(tmp_path):
+    from learnability.pipeline.config import older_results
+
+    assert older_results(tmp_path) == []
+    (tmp_path / "results" / "analyses").mkdir(parents=True)
+    assert older_results(tmp_path) == []
+    (tmp_path / "results" / "diagnostics").mkdir()
+    (line,) = older_results(tmp_path)
+    assert line.startswith("results/diagnostics/ is an older version's folder")
+    assert "now written to results/analyses/" in line

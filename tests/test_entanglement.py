@@ -70,7 +70,7 @@ def test_entanglement_is_high_for_a_shared_direction_and_near_zero_otherwise(see
     assert abs(apart.loc[("a", "b"), "share"]) < 0.05
     assert abs(apart.loc[("b", "a"), "share"]) < 0.05
     # erasing a list from itself removes all of its AUC above chance (within 4 standard
-    # errors of the share; it may remove more: docs/explanation/diagnostics.md)
+    # errors of the share; it may remove more: docs/explanation/analyses.md)
     for table in (shared, apart):
         own = table.loc[("a", "a")]
         assert own["share"] > 1 - 4 * own["share_se"], own
@@ -258,7 +258,7 @@ def test_the_entanglement_table_page_counts_what_it_lists(tmp_path):
     (tests/tangles.py), and its list of pairs holds that many of each, entangled first."""
     import tangles
 
-    from learnability.reports.diagnostics_tables import write_entanglement
+    from learnability.reports.analysis_tables import write_entanglement
 
     md, csv = tmp_path / "e.md", tmp_path / "e.csv"
     write_entanglement(tangles.table(), tangles.LISTS, list(tangles.STATUS), str(md), str(csv),

@@ -60,7 +60,7 @@ def page(tmp_path_factory, request):
     return out, result.stdout
 
 
-def test_the_cli_prints_and_writes_the_diagnostics(page):
+def test_the_cli_prints_and_writes_the_analyses(page):
     out, printed = page
     assert "## Suggested additions" in printed and "## Held-out check" in printed
     suggestions = pd.read_parquet(out / "suggestions.parquet")

@@ -68,10 +68,10 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
         "scores": ["results/evaluations/scores.parquet"],
         "evaluation_tests": ["results/evaluations/tests.parquet"],
         "rank_correlation": ["results/evaluations/rank_correlation.parquet"],
-        # the diagnostics: one table per embedding and scheme, every list in it
+        # the analyses: one table per embedding and scheme, every list in it
         **{
             table: [
-                f"results/diagnostics/{e}/{n}/{table}.parquet" for e in EMBEDDINGS for n in SCHEMES
+                f"results/analyses/{e}/{n}/{table}.parquet" for e in EMBEDDINGS for n in SCHEMES
             ]
             for table in ("suggestions", "suggestion_check", "entanglement")
         },  # fmt: skip
@@ -86,7 +86,7 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
     top, check = cfg["suggestions"]["top"], cfg["suggestions"]["check"]
     for e in EMBEDDINGS:
         for n in SCHEMES:
-            diag = wd / f"results/diagnostics/{e}/{n}"
+            diag = wd / f"results/analyses/{e}/{n}"
             sug = pd.read_parquet(diag / "suggestions.parquet")
             for li in lists:  # the top words of each list, ranked 1 to top, none a member
                 rows = sug[sug["list"] == li]
@@ -207,7 +207,7 @@ def test_every_output_exists_with_its_documented_columns(workflow_dir):
         assert len(null) == 6 and (null["size"] == rec.size).all()  # random_lists.lists
 
 
-def test_one_lists_diagnostics_recomputed_from_their_inputs(workflow_dir):
+def test_one_lists_analyses_recomputed_from_their_inputs(workflow_dir):
     """word2vec's family list, uniform non-members, recomputed from the files the jobs
     read. Its suggestions: every word's mean probability and mean logit under the
     learnability job's saved classifiers (numpy), the words outside the list by
@@ -227,7 +227,7 @@ def test_one_lists_diagnostics_recomputed_from_their_inputs(workflow_dir):
     vocab = pd.read_parquet(wd / "results/shared/word2vec/vocab.parquet")
     learn = wd / "results/learnability/word2vec/family/uniform"
     members = np.sort(pd.read_parquet(learn / "members.parquet")["index"].to_numpy())
-    diag = wd / "results/diagnostics/word2vec/uniform"
+    diag = wd / "results/analyses/word2vec/uniform"
 
     def ranked(prob, logit, outside):
         return outside[np.lexsort((outside, -logit[outside], -prob[outside]))]
@@ -260,7 +260,7 @@ def kitchen_tables(wd: Path, negatives: str, embedding: str = "word2vec") -> dic
     ``score()`` returns it (one embedding's rows, its lists' keys of the nulls)."""
     lists = FIXTURE_LISTS
     learn = [wd / f"results/learnability/{embedding}/{li}/{negatives}" for li in lists]
-    diag = wd / f"results/diagnostics/{embedding}/{negatives}"
+    diag = wd / f"results/analyses/{embedding}/{negatives}"
     iterations = schemas.read_tables([d / "iterations.parquet" for d in learn], "iterations")
     keys = sorted(set(iterations["null_key"]))
     null_dir = wd / f"results/null/{embedding}/{negatives}"
@@ -374,9 +374,13 @@ def test_the_sample_corpus_has_the_token_count_the_readme_gives(workflow_dir):
 
 def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_dir, tmp_path):
     wd = own_copy(workflow_dir, tmp_path)  # a dry run writes Snakemake's records
+    # an older version's results folder beside: named in one line, nothing to do
+    (wd / "results" / "diagnostics" / "word2vec").mkdir(parents=True)
     again = run(wd, "-n")
     assert again.returncode == 0
     assert "Nothing to be done" in again.stdout + again.stderr
+    named = [li for li in again.stderr.splitlines() if "results/diagnostics/" in li]
+    assert len(named) == 1 and "results/analyses/" in named[0], again.stderr[-2000:]
     shutil.copy(REPO / "resources" / "wordlists" / "health.txt", wd / "lists")
     try:
         dry = run(wd, "-n")
@@ -408,7 +412,7 @@ def test_rerun_has_nothing_to_do_and_a_new_list_reruns_only_its_jobs(workflow_di
             "plot_heatmap",
             # its table holds learnability's mean AUC beside the other evaluations
             "evaluations_summary",
-            # the diagnostics read every list of an embedding and scheme: one job each
+            # the analyses read every list of an embedding and scheme: one job each
             "suggestions",
             "suggestion_check",
             "entanglement",

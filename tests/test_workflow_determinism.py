@@ -21,11 +21,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir, tmp_path):
     """Given the embeddings, the numbers are the same whatever the cores and the order the
     jobs ran in (the fixture ran on 2 cores): one trained embedding's learnability,
-    codelength, null, diagnostics and evaluation tables are recomputed on one core, then
+    codelength, null, analyses and evaluation tables are recomputed on one core, then
     the p-values, Wilcoxon tests, ranking and evaluation summaries (seeded bootstraps)
     over all four embeddings, and every file equals the first run's."""
     wd = own_copy(workflow_dir, tmp_path)
-    parts = [f"{stage}/word2vec" for stage in ("learnability", "codelength", "null", "diagnostics")]
+    parts = [f"{stage}/word2vec" for stage in ("learnability", "codelength", "null", "analyses")]
     parts += ["stats", "evaluations"]
     saved = tmp_path / "first"
     for part in parts:
@@ -41,9 +41,9 @@ def test_statistics_are_identical_on_one_core_in_another_job_order(workflow_dir,
     assert len(files) > 25
     assert {"evaluations/word2vec/pseudo.parquet", "evaluations/tests.parquet",
             "stats/wilcoxon.parquet", "stats/ranking.parquet",
-            "diagnostics/word2vec/uniform/suggestions.parquet",
-            "diagnostics/word2vec/uniform/suggestion_check.parquet",
-            "diagnostics/word2vec/frequency_matched/entanglement.parquet"} <= {
+            "analyses/word2vec/uniform/suggestions.parquet",
+            "analyses/word2vec/uniform/suggestion_check.parquet",
+            "analyses/word2vec/frequency_matched/entanglement.parquet"} <= {
         str(f) for f in files}  # fmt: skip
     # the compared files are the targets: the figures and tables after them are not what
     # is compared (and re-rendering them on one core doubled this test's time)
@@ -92,7 +92,7 @@ def test_killed_runs_rerun_to_the_same_tables(workflow_dir, tmp_path):
     wd = own_copy(workflow_dir, tmp_path)
     tables = wd / "results" / "tables"
     # the stage the kills hit and what it ends in: the per-list tables (the tables rule's
-    # 11 files per scheme), the runs' targets. The diagnostics, evaluations and figures
+    # 11 files per scheme), the runs' targets. The analyses, evaluations and figures
     # downstream of GloVe are not, and no kill reaches them
     schemes = ("uniform", "frequency_matched")
     targets = [f"results/tables/{scheme}/table6.csv" for scheme in schemes]

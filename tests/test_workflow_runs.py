@@ -131,7 +131,7 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
 
 def _lean_config(wd: Path, lists: list[str]) -> dict:
     """The smoke config cut to what a test of the corpus needs: word2vec and its random
-    baseline, uniform negatives, no codelength, evaluations or diagnostics; the shipped
+    baseline, uniform negatives, no codelength, evaluations or analyses; the shipped
     ``lists``."""
     cfg = without_analyses(tiny_config(wd))
     cfg["embeddings"] = {

@@ -165,7 +165,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
     weakest = member_extremes(scores.members, k=args.show)
     print("## Weakest and strongest members (share of held-out non-members outscored)\n")
     print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
-    print_diagnostics(scores, args.show)
+    print_analyses(scores, args.show)
     if args.out:
         write_by_suffix(scores.lists[[*LIST_COLUMNS, "not_scored"]], args.out)
     if args.out_dir:
@@ -192,10 +192,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_diagnostics(scores, shown: int) -> None:
-    """The diagnostics in short: each list's first suggestions, the held-out check, the
+def print_analyses(scores, shown: int) -> None:
+    """The analyses in short: each list's first suggestions, the held-out check, the
     most entangled pairs, and the words-needed curve where asked for."""
-    from learnability.reports.diagnostics_tables import check_table
+    from learnability.reports.analysis_tables import check_table
     from learnability.reports.formats import to_markdown
 
     if len(scores.suggestions):
@@ -225,7 +225,7 @@ def print_diagnostics(scores, shown: int) -> None:
                     "p_adjusted", "p_margin_adjusted"]  # fmt: skip
             print("\n" + to_markdown(top[cols]), end="")
     if len(scores.words_needed):
-        from learnability.reports.diagnostics_tables import words_needed_markdown
+        from learnability.reports.analysis_tables import words_needed_markdown
 
         print("\n## How many words each list needs (power at random subsets of its members)\n")
         print(words_needed_markdown(scores.words_needed, list(scores.lists["list"])), end="")

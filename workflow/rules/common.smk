@@ -29,6 +29,7 @@ from learnability.pipeline import resources as cost
 from learnability.pipeline.config import (
     config_errors_in_one_line,
     ignored_list_files,
+    older_results,
     matched_null_key,
     prepare_config,
     report_name,
@@ -60,7 +61,7 @@ with config_errors_in_one_line():
     )
 SWEEP_TRAINED = trained_points(SWEEPS)
 POINTS = {(p.sweep, p.name): p for points in SWEEPS.values() for p in points}
-for _warning in ignored_list_files(config):
+for _warning in [*ignored_list_files(config), *older_results()]:
     logger.warning(f"Warning: {_warning}")
 EMBEDDINGS = list(config["embeddings"])
 _METHOD = {e: config["embeddings"][e]["method"] for e in EMBEDDINGS}

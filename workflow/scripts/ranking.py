@@ -2,7 +2,7 @@ import pandas as pd
 
 from learnability.logs import logged
 from learnability.reports import plots
-from learnability.reports.diagnostics_tables import write_ranking
+from learnability.reports.analysis_tables import write_ranking
 from learnability.schemas import read_tables, write_table
 from learnability.statistics.ranking import rank_embeddings
 

@@ -405,7 +405,7 @@ ANALYSIS = Analysis(
     name="entanglement",
     summary="how much of each list B is each list A: the share of B's AUC above chance "
     "that erasing A (LEACE) removes",
-    output="results/diagnostics/{embedding}/{negatives}/entanglement.parquet",
+    output="results/analyses/{embedding}/{negatives}/entanglement.parquet",
     table="entanglement",
     run=run,
     enabled=lambda s: s["entanglement_iterations"] > 0,

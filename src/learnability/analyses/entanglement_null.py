@@ -21,7 +21,7 @@ which an empirical null of a few hundred erasures could not give (Holm over 90,0
 needs p < 6e-7). It is exact only where A's displacement is Gaussian; the mean of a few
 unit rows is not, and on the sample's word2vec 5- to 20-word lists fall below 1e-4 about
 1.4 times as often as the law says (benchmarks/entanglement_null_tail.py;
-docs/explanation/diagnostics.md has the table). The squared cosine normalises itself:
+docs/explanation/analyses.md has the table). The squared cosine normalises itself:
 rows with large whitened norms (rare words) dominate a small list's direction and its
 length alike.
 

@@ -205,7 +205,7 @@ ANALYSIS = Analysis(
     name="suggestion_check",
     summary="the suggestions' held-out check: recall@k of hidden members beside random "
     "words of their frequency",
-    output="results/diagnostics/{embedding}/{negatives}/suggestion_check.parquet",
+    output="results/analyses/{embedding}/{negatives}/suggestion_check.parquet",
     table="suggestion_check",
     run=run,
     # the held-out check ranks suggestions: without them it has nothing to check

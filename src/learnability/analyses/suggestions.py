@@ -157,7 +157,7 @@ def _describe(table: pd.DataFrame) -> str:
 ANALYSIS = Analysis(
     name="suggestions",
     summary="the words outside each list that its own classifiers score highest",
-    output="results/diagnostics/{embedding}/{negatives}/suggestions.parquet",
+    output="results/analyses/{embedding}/{negatives}/suggestions.parquet",
     table="suggestions",
     run=run,
     enabled=lambda s: s["suggestions"] > 0,

@@ -320,6 +320,21 @@ def local_file(path: str, key: str) -> Path:
 _NOT_LISTS = re.compile(r"^(\.|readme|licen[cs]e|copying|notice|citation|authors)", re.I)
 
 
+# results folders an older version wrote, by the folder that holds their tables now
+RENAMED_RESULTS = {"results/diagnostics": "results/analyses"}
+
+
+def older_results(workdir: str | Path = ".") -> list[str]:
+    """One warning per results folder of an older version in ``workdir``: this version
+    neither reads nor writes it, so its tables would otherwise sit there unnoticed."""
+    return [
+        f"{old}/ is an older version's folder, which this version neither reads nor "
+        f"writes: its tables are now written to {new}/ (delete {old}/ once they are)"
+        for old, new in RENAMED_RESULTS.items()
+        if (Path(workdir) / old).is_dir()
+    ]
+
+
 def ignored_list_files(config: dict) -> list[str]:
     """One warning per file in a ``wordlists.dir`` folder that will not be read as a list
     (only ``*.txt`` are): ``short.TXT``, ``words.lst``, a ``.dic`` dictionary. README,

@@ -371,9 +371,9 @@ def entanglement_figure(
     a pair not measured (``entanglement.pairs: related``), a star a pair entangled
     (``entangled``: beyond erasing random lists, and its share above the margin with
     confidence), a + a pair beyond the null only, an o one beyond it by overlap alone
-    (:data:`learnability.reports.diagnostics_tables.MARKS`)."""
+    (:data:`learnability.reports.analysis_tables.MARKS`)."""
     from learnability.analyses.entanglement import counts
-    from learnability.reports.diagnostics_tables import MARKS, reported_as
+    from learnability.reports.analysis_tables import MARKS, reported_as
 
     lists = [li for li in lists if li in set(table["list_a"])]
     embeddings = [e for e in embeddings if e in set(table["embedding"])]

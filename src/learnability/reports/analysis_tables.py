@@ -1,4 +1,4 @@
-"""Tables for people from the diagnostics' Parquet outputs: the suggested additions, their
+"""Tables for people from the analyses' Parquet outputs: the suggested additions, their
 held-out check beside its baseline, the entanglement matrix, and the ranking with
 resolution (Markdown, CSV and LaTeX, as the other tables)."""
 
