@@ -51,6 +51,8 @@ for analysis in (a for a in ANALYSES.values() if a.report):
             **job_resources(f"{analysis.name}_table"),
         params:
             analysis=analysis.name,
+            # the report job reads its analysis' entry (its table, its report's files)
+            analysis_code=analysis_code(analysis),
             lists=list(LISTS),
             embeddings=EMBEDDINGS,
             title=plot_title(analysis.report.plot or ""),

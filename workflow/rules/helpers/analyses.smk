@@ -56,6 +56,12 @@ def analysis_inputs(analysis):
     return files
 
 
+def analysis_code(analysis):
+    """The code of one analysis (its module, named by the registry as a dispatch target
+    that the scripts' own code digests leave out): its jobs and its report's read it."""
+    return target_params(target(analysis.name), config["provenance"]["libraries"])
+
+
 def analysis_params(analysis):
     """Its settings, the lists and, for one that fits, the protocol: in params, so that a
     change reruns exactly its jobs."""
@@ -63,9 +69,7 @@ def analysis_params(analysis):
         analysis=analysis.name,
         # the job's script runs one entry of the registry (its `code` param leaves them
         # out): the code of this one, so that an edit to another reruns none of its jobs
-        analysis_code=target_params(
-            target(analysis.name), config["provenance"]["libraries"]
-        ),
+        analysis_code=analysis_code(analysis),
         lists=list(LISTS),
         settings=analysis.from_config(config),
         min_words=config["learnability"]["min_words"],
