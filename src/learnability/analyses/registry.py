@@ -75,27 +75,27 @@ class Registry(Mapping[str, Analysis]):
     as score() and the workflow's rules do."""
 
     def __init__(self, entries: tuple[str, ...]):
-        self._modules = tuple(_name(e) for e in entries)
+        self._names = tuple(_name(e) for e in entries)
         self._entries: dict[str, Analysis] = {}
 
     def __getitem__(self, name: str) -> Analysis:
-        if name not in self._modules:
+        if name not in self._names:
             raise KeyError(name)
         if name not in self._entries:
             self._entries[name] = _load(name)
         return self._entries[name]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._modules
+        return name in self._names
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
+        return iter(self._names)
 
     def __len__(self) -> int:
-        return len(self._modules)
+        return len(self._names)
 
     def __repr__(self) -> str:
-        return f"Registry({', '.join(self._modules)})"
+        return f"Registry({', '.join(self._names)})"
 
 
 ANALYSES: Mapping[str, Analysis] = Registry(ENTRIES)
