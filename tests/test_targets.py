@@ -5,13 +5,14 @@ import importlib.util
 
 import pytest
 
-from learnability.targets import load
+from learnability.targets import load, module_of
 
 
 def test_a_target_is_the_attribute_its_string_names():
     from learnability.corpus import tables
 
     assert load("learnability.corpus.tables:read_csv") is tables.read_csv
+    assert module_of("learnability.corpus.tables:read_csv") == "learnability.corpus.tables"
     for bad in ("learnability.corpus.tables", ":read_csv", "learnability.corpus.tables:"):
         with pytest.raises(ValueError) as refused:
             load(bad)

@@ -17,6 +17,11 @@ import importlib
 from typing import Any
 
 
+def module_of(target: str) -> str:
+    """The module a ``"module:attribute"`` string names (what a rule digests)."""
+    return target.partition(":")[0]
+
+
 def load(target: str) -> Any:
     """The attribute ``target`` (``"package.module:attribute"``) names, its module imported
     on first use; a ValueError for a string that is not of that form."""

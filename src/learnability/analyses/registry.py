@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from learnability.analyses.base import Analysis, Setting
-from learnability.targets import load
+from learnability.targets import load, module_of
 
 # each analysis' entry, in the order score() runs them; an analysis is named after its
 # module
@@ -47,7 +47,7 @@ SCOPES = ("lists", "pairs")
 
 
 def _name(target: str) -> str:
-    return target.split(":")[0].rsplit(".", 1)[1]
+    return module_of(target).rsplit(".", 1)[1]
 
 
 def target(name: str) -> str:

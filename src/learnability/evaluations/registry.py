@@ -24,6 +24,7 @@ from learnability.schemas import (
     WORD_PAIRS,
     Table,
 )
+from learnability.targets import module_of
 
 # the long `scores` table: one row per (embedding, evaluation, dataset, section, metric)
 SCORE_COLUMNS = [
@@ -95,7 +96,7 @@ class Kind:
 
     def load(self) -> ModuleType:
         """Its module (``job``, ``scores`` and the hooks), imported on first use."""
-        return importlib.import_module(self.target.split(":")[0])
+        return importlib.import_module(module_of(self.target))
 
 
 _QUESTION = ("section", "line")  # a query or question: its file's section and line

@@ -15,6 +15,7 @@ from learnability.provenance import (
     library_versions,
     versions_digest,
 )
+from learnability.targets import module_of
 
 
 def rule_params(script: Any, scripts: Path, libraries: str) -> dict[str, str]:
@@ -41,7 +42,7 @@ def target_params(target: str | None, libraries: str) -> str:
     ``"rerun"``, of the versions of the libraries it imports (gensim for word2vec)."""
     if not target:
         return ""
-    code = codedigest.code_of_modules([target.split(":")[0]])
+    code = codedigest.code_of_modules([module_of(target)])
     if libraries == "rerun":
         return f"{code.digest}/{versions_digest(library_versions(code.libraries))}"
     return code.digest
