@@ -106,7 +106,7 @@ def measure(size_mb: float, work: Path) -> dict:
              "largest_mb": max(c.stat().st_size for c in counts) / 1e6}  # fmt: skip
     declared = cost.declare(cost.need("corpus_coverage", **sizes))
     return {
-        "xml_mb": size_mb, "rule": "corpus_coverage", "job": f"dump=synthwiki-{size_mb:g}mb",
+        "xml_mb": size_mb, "rule": "corpus_coverage", "job": f"corpus=synthwiki-{size_mb:g}mb",
         "threads": 1, "wall_s": round(wall, 2), "cpu_s": round(float(user) + float(system), 2),
         "rss_mb": round(int(peak_kb) / 1024, 1), "disk_mb": round(disk_mb, 2), "tmp_mb": 0.0,
         "declared_mem_mb": declared["mem_mb"], "declared_runtime": declared["runtime"],

@@ -14,7 +14,7 @@ bound for each corpus' own sampling.
 language reference (pydoc_data.topics: 79 topics, 64,025 tokens in 8,253 lines with
 tokens, wrapped at ~70 columns on Python 3.11.7; the text, the lists below and so the
 figures follow the running Python), never written to the repository. Its documents are
-its paragraphs, as `dump.document: paragraph` makes them (2,607, ~3 wrapped lines each),
+its paragraphs, as `corpus.source.document: paragraph` makes them (2,607, ~3 wrapped lines each),
 not its 79 topics (26 to 8,917 tokens, the five largest holding 28,000 of the 64,000): a
 half's draw then holds hundreds of documents, as the bound's model of a draw (a sample of
 many documents) has it, not a few dozen topics dominated by whichever large ones it
@@ -224,7 +224,7 @@ def python_lists() -> dict[str, list[str]]:
 
 def reference_paragraphs(tmp: Path) -> tuple[list[list[list[str]]], dict]:
     """Python's language reference (pydoc_data.topics), one file a topic as it ships,
-    extracted as the workflow extracts a folder of text with `dump.document: paragraph`
+    extracted as the workflow extracts a folder of text with `corpus.source.document: paragraph`
     (wrapped lines joined): its paragraphs, each as the tokens of its wrapped physical
     lines (what a corpus line was before wraps were joined), checked against the
     extraction's documents token for token; and the extraction's stats."""

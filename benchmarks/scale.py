@@ -107,7 +107,10 @@ def overlay(base_url: str, dump: str, cores: int, quick: bool = False) -> dict:
     out what costs minutes whatever the size (the pseudo evaluation's neighbour searches,
     the codelength jobs, frequency-matched negatives' second set of fits)."""
     cfg = {
-        "dump": {"name": dump, "base_url": base_url, "status": "dumpstatus.json"},
+        "corpus": {
+            "name": dump,
+            "source": {"format": "mediawiki", "base_url": base_url, "status": "dumpstatus.json"},
+        },
         "training": {
             "epochs": REHEARSAL["epochs"],
             "threads": cores,
@@ -195,8 +198,8 @@ def stage_of(bench: Path, root: Path) -> str:
 # where each stage writes (relative to the run's folder), for its output bytes
 OUTPUTS = {
     "fetch_dump_part": "resources/dumps",
-    "extract_part": "results/corpus/{dump}/parts",
-    "join_corpus": "results/corpus/{dump}/text.txt.gz",
+    "extract_part": "results/corpus/{corpus}/parts",
+    "join_corpus": "results/corpus/{corpus}/text.txt.gz",
     "train_embedding/word2vec": "results/embeddings/word2vec",
     "train_embedding/fasttext": "results/embeddings/fasttext",
     "train_embedding/glove": "results/embeddings/glove",
@@ -226,7 +229,7 @@ def measure(run: Path, dump: str) -> pd.DataFrame:
         rss_mb=("rss_mb", "max"),
     )  # fmt: skip
     out["output_mb"] = [
-        tree_bytes(run / OUTPUTS[s].format(dump=dump)) / 1e6 if s in OUTPUTS else np.nan
+        tree_bytes(run / OUTPUTS[s].format(corpus=dump)) / 1e6 if s in OUTPUTS else np.nan
         for s in out.index
     ]
     return out.reset_index()

@@ -51,7 +51,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Path(tmp) / "text.txt.gz"
         stats = extract_corpus(
-            [resolve_package_path(config["dump"]["source"])], corpus, Path(tmp) / "stats.json"
+            [resolve_package_path(config["corpus"]["source"]["path"])],
+            corpus,
+            Path(tmp) / "stats.json",
         )
         if args.smoke:  # the first 10 % of the tokens
             from learnability.corpus.extract import corpus_prefix

@@ -11,7 +11,8 @@ from learnability.errors import ConfigError
 from learnability.pipeline.config import check_config, list_registry, resolve_ref
 from learnability.pipeline.params import embedding_params
 
-SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+SCHEMA_PATH = REPO / "workflow/schemas/config.schema.yaml"
+SCHEMA = yaml.safe_load(SCHEMA_PATH.read_text())
 
 
 def load(name="config.yaml"):
@@ -54,8 +55,11 @@ def test_schema_rejects_bad_config(mutate, match):
         (lambda c: c["embeddings"]["random"].update(reference="random"), "not a trained"),
         (lambda c: c["embeddings"]["random"].pop("reference"), "needs the name"),
         (lambda c: c["report"].update(table_size=123), "must be one of random_lists.sizes"),
-        (lambda c: c["dump"].update(base_url="https://m/d/"), "exactly one of 'source'.*null"),
-        (lambda c: c["dump"].update(source=None), "exactly one of 'source'"),
+        (
+            lambda c: c["corpus"]["source"].update(base_url="https://m/d/"),
+            r"^corpus\.source: give exactly one of 'path'.*null$",
+        ),
+        (lambda c: c["corpus"]["source"].update(path=None), "exactly one of 'path'"),
         (
             lambda c: c["evaluations"]["hierarchy"].update(files=["nowhere/graph.tsv"]),
             r"evaluations\.hierarchy\.files: nowhere/graph\.tsv does not exist.*\[\] turns",
@@ -230,7 +234,8 @@ def test_anchor_paths_finds_shipped_defaults_beside_the_workflow(tmp_path, monke
 
     def cfg():
         return {
-            "dump": {"source": "package://gensim/test/test_data/x.bz2"},
+            "corpus": {"source": {"path": "package://gensim/test/test_data/x.bz2"}},
+            "corpora": {"own": {"path": "mine.txt"}, "elsewhere": {"path": "nowhere.txt"}},
             "embeddings": {"e": {"path": "mine.txt"}, "u": {"url": "https://x/y.vec"}},
             "wordlists": {"dir": ["lists", "resources/wordlists"], "dictionaries": []},
             "evaluations": {
@@ -246,11 +251,14 @@ def test_anchor_paths_finds_shipped_defaults_beside_the_workflow(tmp_path, monke
         str(REPO / "resources/similarity/multi-answer.txt")
     ]
     assert plain["evaluations"]["hierarchy"]["files"] == ["nowhere.tsv"]  # its check names it
-    assert plain["dump"]["source"].startswith("package://")
+    assert plain["corpus"]["source"]["path"].startswith("package://")
+    assert plain["corpora"]["own"]["path"] == "mine.txt"
+    assert plain["corpora"]["elsewhere"]["path"] == "nowhere.txt"
     module = anchor_paths(cfg(), REPO, absolute=True)
     assert module["wordlists"]["dir"][0] == str(tmp_path / "lists")
     assert module["embeddings"]["e"]["path"] == str(tmp_path / "mine.txt")
     assert module["embeddings"]["u"] == {"url": "https://x/y.vec"}
+    assert module["corpora"]["own"]["path"] == str(tmp_path / "mine.txt")
 
 
 UNKNOWN = "unknown key; did you mean"
@@ -492,7 +500,8 @@ def test_every_shipped_overlay_passes_the_workflows_config_checks(name):
     cfg = load()
     update_config(cfg, load(name))
     schema_path = REPO / "workflow/schemas/config.schema.yaml"
-    _, lists, sweeps = prepare_config(cfg, schema_path, REPO)
+    # the file's own blocks replacing the default's, as common.smk passes them
+    _, lists, sweeps = prepare_config(cfg, schema_path, REPO, user_files=[load(name)])
     overlay = load(name)
     for key, value in overlay.get("embeddings", {}).items():
         if value is not None:
@@ -567,59 +576,105 @@ def _merged(*user_files, overrides=None):
     return cfg
 
 
-def test_a_dump_block_of_ones_own_replaces_the_defaults_whole():
+def test_a_corpus_source_of_ones_own_replaces_the_defaults_whole():
     from learnability.pipeline.config import fill_defaults, replace_user_blocks
 
-    default = load()["dump"]
-    mine = {"dump": {"name": "mine", "source": "data/corpus.csv.gz", "format": "csv"}}
+    default = load()["corpus"]
+    source = {"path": "data/corpus.csv.gz", "format": "csv"}
+    mine = {"corpus": {"name": "mine", "source": source}}
     cfg = replace_user_blocks(_merged(mine), [mine])
     # Snakemake's merge alone kept the sample's checksum under the CSV
-    assert _merged(mine)["dump"]["sha256"] == default["sha256"]
-    assert cfg["dump"] == mine["dump"]
+    assert _merged(mine)["corpus"]["source"]["sha256"] == default["source"]["sha256"]
+    assert cfg["corpus"]["source"] == source and cfg["corpus"]["name"] == "mine"
+    # the corpus' other keys merge as every block does
+    assert cfg["corpus"]["min_article_tokens"] == default["min_article_tokens"]
     # the keys left out take the schema's defaults, none of config/config.yaml's
     fill_defaults(cfg, SCHEMA)
-    assert not {k for k in default if k != "name"} & set(cfg["dump"]) - {"source"}
-    assert cfg["dump"]["part_mb"] == 256 and cfg["dump"]["document"] == "file"
+    assert not set(default["source"]) - {"format", "path"} & set(cfg["corpus"]["source"])
+    assert cfg["corpus"]["source"]["part_mb"] == 256
+    assert cfg["corpus"]["source"]["document"] == "file"
     # two files of one's own: merged with each other; --config edits a key on top
-    more = {"dump": {"part_mb": 64}}
-    cfg = replace_user_blocks(_merged(mine, more, overrides=more), [mine, more], more)
-    assert cfg["dump"] == {**mine["dump"], "part_mb": 64}
-    # no dump block of one's own (or --config alone): the default's, edited key by key
-    tweak = {"dump": {"part_mb": 8}}
+    more = {"corpus": {"source": {"part_mb": 64, "document": "line"}}}
+    cfg = replace_user_blocks(_merged(mine, more), [mine, more])
+    assert cfg["corpus"]["source"] == {**source, "part_mb": 64, "document": "line"}
+    edit = {"corpus": {"source": {"part_mb": 32}}}
+    cfg = replace_user_blocks(_merged(mine, more, overrides=edit), [mine, more], edit)
+    assert cfg["corpus"]["source"] == {**source, "part_mb": 32, "document": "line"}
+    # no source of one's own (or --config alone): the default's, edited key by key
+    tweak = {"corpus": {"source": {"part_mb": 8}}}
     cfg = replace_user_blocks(_merged(overrides=tweak), [], tweak)
-    assert cfg["dump"] == {**default, "part_mb": 8}
-    other = {"report": {"name": "x"}}
-    assert replace_user_blocks(_merged(other), [other])["dump"] == default
-    # a block without its name would have kept the sample's: one line naming the key
-    with pytest.raises(ConfigError, match=r"^dump\.name: your config's dump: block") as err:
-        nameless = {"dump": {"source": "data/corpus.csv.gz", "format": "csv"}}
-        replace_user_blocks(_merged(nameless), [nameless])
+    assert cfg["corpus"] == {**default, "source": {**default["source"], "part_mb": 8}}
+    other = {"report": {"name": "x"}, "corpus": {"min_article_tokens": 10}}
+    assert replace_user_blocks(_merged(other), [other])["corpus"]["source"] == default["source"]
+    # the name in another file of one's own, or --config: named
+    named = {"corpus": {"name": "mine"}}
+    bare = {"corpus": {"source": source}}
+    for files, overrides in (([bare, named], None), ([bare], named)):
+        cfg = replace_user_blocks(_merged(*files, overrides=overrides), files, overrides)
+        assert cfg["corpus"]["name"] == "mine" and cfg["corpus"]["source"] == source
+    # a source without a name of its own would have kept the sample's: one line
+    with pytest.raises(
+        ConfigError, match=r"^corpus\.name: your config's corpus\.source replaces"
+    ) as err:
+        replace_user_blocks(_merged(bare), [bare])
     assert "\n" not in str(err.value)
 
 
-def test_a_corpus_of_ones_own_left_at_the_mediawiki_format_is_one_line(tmp_path, monkeypatch):
-    from learnability.pipeline.config import check_dump_format
+def test_an_older_configs_dump_block_is_one_line_that_says_where_its_keys_went(tmp_path):
+    """``dump:`` (before corpus.source) and a corpora entry's ``source:`` (before
+    ``path:``), in a file of one's own, stop before any job, in one line naming the new
+    keys, whether the file gives nothing else or the new keys too."""
+    old = {"dump": {"name": "mine", "source": "data/corpus.csv", "format": "csv"}}
+    with pytest.raises(ConfigError) as err:
+        _prepared(_merged(old), [old])
+    assert str(err.value) == (
+        "dump: the corpus is configured under corpus: now; move dump.name to corpus.name "
+        "and the other dump.* keys to corpus.source.* (dump.source becomes "
+        "corpus.source.path; format, sha256, base_url, status, columns keep their names)"
+    )
+    entry = {"corpora": {"lee": {"source": "x.cor", "format": "text"}}}
+    with pytest.raises(ConfigError) as err:
+        _prepared(_merged(entry), [entry])
+    assert str(err.value) == (
+        "corpora.lee.source: a corpus' file or folder is corpora.lee.path now; rename the key"
+    )
+    # by --config alone, as by a file
+    with pytest.raises(ConfigError, match=r"^dump: the corpus is configured under corpus:"):
+        _prepared(_merged(overrides={"dump": {"part_mb": 8}}), [], {"dump": {"part_mb": 8}})
 
-    formats = "set dump.format to one of: text, jsonl, csv, tsv, parquet, mediawiki"
-    for source, kind in [("data/corpus.csv.gz", "a CSV"), ("posts.ndjson", "a JSON Lines"),
-                         ("t.tab", "a TSV"), ("x.parquet", "a Parquet"),
-                         ("books/a.txt.zst", "a plain text"),
-                         ("https://x.org/y.jsonl", "a JSON Lines")]:  # fmt: skip
+
+def _prepared(config, user_files, overrides=None):
+    from learnability.pipeline.config import prepare_config, schema_validate
+
+    return prepare_config(config, SCHEMA_PATH, REPO, validate=schema_validate,
+                          user_files=user_files, overrides=overrides)  # fmt: skip
+
+
+def test_a_corpus_of_ones_own_left_at_the_mediawiki_format_is_one_line(tmp_path, monkeypatch):
+    from learnability.pipeline.config import check_source_format
+
+    formats = "set corpus.source.format to one of: text, jsonl, csv, tsv, parquet, mediawiki"
+    for path, kind in [("data/corpus.csv.gz", "a CSV"), ("posts.ndjson", "a JSON Lines"),
+                       ("t.tab", "a TSV"), ("x.parquet", "a Parquet"),
+                       ("books/a.txt.zst", "a plain text"),
+                       ("https://x.org/y.jsonl", "a JSON Lines")]:  # fmt: skip
         with pytest.raises(ConfigError) as err:
-            check_dump_format({"format": "mediawiki", "source": source})
+            check_source_format({"format": "mediawiki", "path": path})
         assert str(err.value) == (
-            f"dump.format: {source} looks like {kind} file but dump.format is mediawiki "
-            f"(the default); {formats}"
+            f"corpus.source.format: {path} looks like {kind} file but corpus.source.format "
+            f"is mediawiki (the default); {formats}"
         )
     monkeypatch.chdir(tmp_path)
     (tmp_path / "speeches").mkdir()
-    with pytest.raises(ConfigError, match=rf"^dump\.format: speeches is a folder .*; {formats}$"):
-        check_dump_format({"format": "mediawiki", "source": "speeches"})
+    with pytest.raises(
+        ConfigError, match=rf"^corpus\.source\.format: speeches is a folder .*; {formats}$"
+    ):
+        check_source_format({"format": "mediawiki", "path": "speeches"})
     # a MediaWiki dump, its parts, and any source whose format is given: nothing to say
-    for dump in (load()["dump"] | {"format": "mediawiki"}, load("paper.yaml")["dump"],
-                 {"format": "mediawiki", "source": "enwiki-pages-articles.xml.bz2"},
-                 {"format": "csv", "source": "data/corpus.csv.gz"}):  # fmt: skip
-        check_dump_format(dump)
+    for source in (load()["corpus"]["source"], load("paper.yaml")["corpus"]["source"],
+                   {"format": "mediawiki", "path": "enwiki-pages-articles.xml.bz2"},
+                   {"format": "csv", "path": "data/corpus.csv.gz"}):  # fmt: skip
+        check_source_format(source)
 
 
 def test_figures_are_named_after_the_users_config_unless_it_names_itself():
@@ -629,7 +684,7 @@ def test_figures_are_named_after_the_users_config_unless_it_names_itself():
     # the default names itself, whatever its name says
     assert report_name(_merged(), {}) == default["report"]["name"]
     # a file of one's own without report.name: its name, not the default's
-    mine = {"dump": {"name": "mine", "source": "data/corpus.csv", "format": "csv"}}
+    mine = {"corpus": {"name": "mine", "source": {"path": "data/corpus.csv", "format": "csv"}}}
     assert report_name(_merged(mine), {"/home/u/my-corpus.yaml": mine}) == "my-corpus"
     two = {"/p/my-corpus.yaml": mine, "/p/longer.yaml": {"learnability": {"iterations": 9}}}
     assert report_name(_merged(*two.values()), two) == "my-corpus, longer"

@@ -219,7 +219,7 @@ def test_the_draws_are_points_per_embedding_corpus_and_seed_and_a_bad_comparison
         cfg.update(copy.deepcopy(overlay))
         return prepare_config(cfg, REPO / "workflow/schemas/config.schema.yaml", REPO)[2]
 
-    news = {"source": str(REPO / "README.md"), "format": "text"}
+    news = {"path": str(REPO / "README.md"), "format": "text"}
     base = {"corpora": {"news": news},
             "compare_corpora": {"corpora": ["enwiki-sample", "news"], "embeddings": ["glove"],
                                 "seeds": [4, 9], "params": {"min_count": 2}}}  # fmt: skip
@@ -234,7 +234,7 @@ def test_the_draws_are_points_per_embedding_corpus_and_seed_and_a_bad_comparison
     assert {p.method for p in prepared(default)["corpora"]} == {"fasttext", "glove", "word2vec"}
     assert len(prepared(default)["corpora"]) == 3 * 2 * 5
     bad = {
-        "unknown": ({"corpora": ["enwiki-sample", "blogs"]}, "'blogs' is neither the dump"),
+        "unknown": ({"corpora": ["enwiki-sample", "blogs"]}, "'blogs' is neither corpus.name"),
         "one": ({"corpora": ["news"]}, "name two or more corpora"),
         "untrained": ({"corpora": ["enwiki-sample", "news"], "embeddings": ["random"]},
                       "'random' is random, not trained here"),
@@ -245,7 +245,7 @@ def test_the_draws_are_points_per_embedding_corpus_and_seed_and_a_bad_comparison
         with pytest.raises(LearnabilityError, match=said) as err:
             prepared({"corpora": {"news": news}, "compare_corpora": block})
         assert "\n" not in str(err.value), name
-    with pytest.raises(LearnabilityError, match="is the dump's name"):
+    with pytest.raises(LearnabilityError, match="is corpus.name"):
         prepared({"corpora": {"enwiki-sample": news},
                   "compare_corpora": {"corpora": ["enwiki-sample", "x"]}})  # fmt: skip
 

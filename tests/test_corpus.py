@@ -65,7 +65,7 @@ def test_the_sample_dump_is_gensims_and_the_configs_default():
 
     assert resolve_package_path(corpus.SAMPLE_DUMP).is_file()
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    assert config["dump"]["source"] == corpus.SAMPLE_DUMP
+    assert config["corpus"]["source"]["path"] == corpus.SAMPLE_DUMP
 
 
 def test_pages_as_other_exports_write_them(tmp_path):
@@ -137,8 +137,8 @@ def test_a_missing_empty_or_malformed_dump_gets_its_one_line(tmp_path):
     empty.write_bytes(b"")
     broken.write_text("<mediawiki><siteinfo></mediawiki>")
     lines = {
-        missing: f"{missing}: no such dump file. Check the path in the config (dump.source), "
-        "or let the workflow download it again.",
+        missing: f"{missing}: no such dump file. Check the path in the config "
+        "(corpus.source.path), or let the workflow download it again.",
         empty: f"{empty}: the dump is empty (0 bytes): its download failed or was cut short; "
         "delete it and download it again",
     }

@@ -82,7 +82,7 @@ def test_the_defaults_module_is_the_schema_and_importing_reads_no_yaml():
         "properties"]["min_words"]["default"]  # fmt: skip
     assert default("learnability.C") == walked["learnability.C"]
     with pytest.raises(KeyError, match="has no default"):
-        default("dump.name")
+        default("corpus.name")
     code = (
         "import sys; import yaml; calls = []; real = yaml.load\n"
         "yaml.load = lambda *a, **k: calls.append(1) or real(*a, **k)\n"

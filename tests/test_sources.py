@@ -192,7 +192,7 @@ def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
         whole, _ = _extract(tmp_path, f"whole-{name}", [path], source, **options)
         # a cut on a line's first byte (jsonl: the second line's), and cuts inside lines
         for part_bytes in (first_line, 5_000):
-            block = {"format": source, "source": str(path), "part_mb": part_bytes / 2**20,
+            block = {"format": source, "path": str(path), "part_mb": part_bytes / 2**20,
                      **options}  # fmt: skip
             plan = corpus_plan(block)
             size = path.stat().st_size
@@ -208,7 +208,7 @@ def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
     table_path = tmp_path / "lee.parquet"
     pq.write_table(pa.table({"text": docs}), table_path, row_group_size=5)
     whole, _ = _extract(tmp_path, "whole-parquet", [table_path], "parquet")
-    plan = corpus_plan({"format": "parquet", "source": str(table_path),
+    plan = corpus_plan({"format": "parquet", "path": str(table_path),
                         "part_mb": table_path.stat().st_size / 3 / 2**20})  # fmt: skip
     groups = [pieces[0][1:] for pieces in plan.values()]
     assert len(groups) >= 2 and groups[0][0] == 0 and groups[-1][1] == -(-len(docs) // 5)
@@ -218,7 +218,7 @@ def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
     # a part's rows are numbered in the file: the third part starts at row 11
     bad_table = tmp_path / "bad.parquet"
     pq.write_table(pa.table({"text": list(range(12))}), bad_table, row_group_size=5)
-    plan = corpus_plan({"format": "parquet", "source": str(bad_table), "part_mb": 1e-6})
+    plan = corpus_plan({"format": "parquet", "path": str(bad_table), "part_mb": 1e-6})
     assert len(plan) == 3  # 12 rows: groups of 5, 5 and 2
     (tmp_path / "bad-parquet").mkdir()
     with pytest.raises(InputError, match=rf"^{bad_table}: row 11: column 'text' holds int 10"):
@@ -227,16 +227,16 @@ def test_one_large_line_based_file_is_cut_into_parts_at_line_ends(tmp_path):
     packed = _compress(jsonl, ".gz")
     table = tmp_path / "lee.csv"
     pd.DataFrame({"text": docs}).to_csv(table, index=False)
-    for block in ({"format": "jsonl", "source": str(packed), "part_mb": 1e-3},
-                  {"format": "csv", "source": str(table), "part_mb": 1e-3}):  # fmt: skip
-        assert list(corpus_plan(block).values()) == [[(block["source"], None, None)]]
+    for block in ({"format": "jsonl", "path": str(packed), "part_mb": 1e-3},
+                  {"format": "csv", "path": str(table), "part_mb": 1e-3}):  # fmt: skip
+        assert list(corpus_plan(block).values()) == [[(block["path"], None, None)]]
     # an error in a part names the file and the byte its line starts at
     lines = jsonl.read_bytes().split(b"\n")
     lines[9] = b"{broken"
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"\n".join(lines))
     offset = sum(len(line) + 1 for line in lines[:9])
-    plan = corpus_plan({"format": "jsonl", "source": str(bad), "part_mb": 6_000 / 2**20})
+    plan = corpus_plan({"format": "jsonl", "path": str(bad), "part_mb": 6_000 / 2**20})
     (tmp_path / "bad").mkdir()
     with pytest.raises(InputError, match=rf"^{bad}:byte {offset}: the JSON is cut or malformed"):
         _join_parts(tmp_path / "bad", plan, "jsonl")
@@ -302,15 +302,15 @@ def _bad_cases(tmp: Path) -> dict[str, tuple[list[Path], str, dict, str]]:
         "undecodable file": ([undecodable], "text", {"document": "file"},
                              f"{undecodable}:2: byte 0xe9 is not UTF-8; convert"),
         "no column": ([no_column], "jsonl", {}, f"{no_column}:1: no column 'text'; set "
-                      "dump.text_column to the column holding it (this file has: body)"),
+                      "corpus.source.text_column to the column holding it (this file has: body)"),
         "bad json": ([bad_json], "jsonl", {}, f"{bad_json}:2: the JSON is cut or malformed "
                      "(Unterminated string at column 10); JSON Lines holds one whole object"),
         "not text": ([number], "jsonl", {}, f"{number}:1: column 'text' holds int 12, not text"),
         "csv column": ([csv_no_column], "csv", {}, f"{csv_no_column}:1: no column 'text'"),
         "group": ([csv_no_column], "csv", {"text_column": "speech", "group_column": "year"},
-                  f"{csv_no_column}:1: no column 'year'; set dump.group_column"),
+                  f"{csv_no_column}:1: no column 'year'; set corpus.source.group_column"),
         "id": ([csv_no_column], "csv", {"text_column": "speech", "id_column": "key"},
-               f"{csv_no_column}:1: no column 'key'; set dump.id_column"),
+               f"{csv_no_column}:1: no column 'key'; set corpus.source.id_column"),
         "ragged": ([ragged], "csv", {}, f"{ragged}:3: more fields than the header's 1"),
         "parquet column": ([parquet], "parquet", {}, f"{parquet}: no column 'text'"),
         "not parquet": ([not_parquet], "parquet", {}, f"{not_parquet}: not a readable Parquet"),
@@ -381,23 +381,23 @@ def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp
     def corpus_parts(dump: dict) -> dict[str, list[str]]:  # each part's files
         return {part: piece_files(pieces) for part, pieces in corpus_plan(dump).items()}
 
-    dump = load_schema()["properties"]["dump"]["properties"]
-    assert dump["format"]["enum"] == list(SOURCES)
-    assert corpus_parts({"format": "mediawiki", "source": "x.bz2"}) == {}
+    source = load_schema()["$defs"]["source"]["properties"]
+    assert source["format"]["enum"] == list(SOURCES)
+    assert corpus_parts({"format": "mediawiki", "path": "x.bz2"}) == {}
     (tmp_path / "a.csv").write_text("text\nwords\n")
     (tmp_path / "b.csv").write_text("text\nmore words\n")
-    parts = corpus_parts({"format": "csv", "source": str(tmp_path), "part_mb": 1e-6})
+    parts = corpus_parts({"format": "csv", "path": str(tmp_path), "part_mb": 1e-6})
     assert parts == {"part-0001": [str(tmp_path / "a.csv")], "part-0002": [str(tmp_path / "b.csv")]}
-    assert list(corpus_parts({"format": "csv", "source": f"file://{tmp_path}"})) == ["part-0001"]
+    assert list(corpus_parts({"format": "csv", "path": f"file://{tmp_path}"})) == ["part-0001"]
     for dump_block, said in (
-        ({"format": "csv", "source": "https://example.org/x.csv"}, "download it first"),
-        ({"format": "csv", "source": str(tmp_path / "none")}, "no such file or folder"),
-        ({"format": "jsonl", "source": str(tmp_path)}, "no jsonl file in this folder"),
-        ({"format": "text", "source": "x", "base_url": "https://x/"}, "dump.base_url"),
+        ({"format": "csv", "path": "https://example.org/x.csv"}, "download it first"),
+        ({"format": "csv", "path": str(tmp_path / "none")}, "no such file or folder"),
+        ({"format": "jsonl", "path": str(tmp_path)}, "no jsonl file in this folder"),
+        ({"format": "text", "path": "x", "base_url": "https://x/"}, "corpus.source.base_url"),
     ):
         with pytest.raises(ConfigError, match=said) as err:
             corpus_parts(dump_block)
-        assert "\n" not in str(err.value) and str(err.value).startswith("dump.")
+        assert "\n" not in str(err.value) and str(err.value).startswith("corpus.source.")
     # the params of an extraction: only what its format reads
     full = {"document": "line", "text_column": "body", "group_column": None, "group": None}
     assert source_options({"format": "mediawiki", **full}) == {}
@@ -409,8 +409,10 @@ def test_the_config_names_the_registrys_sources_and_a_bad_source_in_one_line(tmp
         "id_column": None,
     }
     corpus = {"min_article_tokens": 50, "min_document_tokens": 3}
-    assert min_document_tokens({"dump": {"format": "csv"}, "corpus": corpus}) == 3
-    assert min_document_tokens({"dump": {}, "corpus": corpus}) == 50
+    assert min_document_tokens({"corpus": {**corpus, "source": {"format": "csv"}}}) == 3
+    assert min_document_tokens({"corpus": {**corpus, "source": {}}}) == 50
+    mine = {"corpus": {**corpus, "source": {"format": "mediawiki"}}}
+    assert min_document_tokens(mine, {"format": "csv"}) == 3
 
 
 def test_a_list_in_the_corpus_language_meets_its_words(tmp_path):
@@ -589,7 +591,7 @@ def test_a_large_paragraph_text_is_cut_into_parts_that_join_to_the_whole(tmp_pat
     whole, whole_stats = _extract(tmp_path, "whole", [path], "text", document="paragraph")
     size = path.stat().st_size
     for part_bytes in (size // 7, size // 3 + 1):
-        plan = corpus_plan({"format": "text", "source": str(path), "document": "paragraph",
+        plan = corpus_plan({"format": "text", "path": str(path), "document": "paragraph",
                             "part_mb": part_bytes / 2**20})  # fmt: skip
         assert len(plan) == -(-size // part_bytes) > 1
         tmp = tmp_path / f"parts-{part_bytes}"
@@ -626,7 +628,7 @@ def test_a_folders_files_are_found_at_any_depth_with_hidden_files_and_folders_le
 
 
 def test_a_groups_corpus_holds_that_groups_documents_and_counts_the_others_left_out(tmp_path):
-    # dump.group keeps the documents whose group column holds it: the corpus is exactly
+    # source.group keeps the documents whose group column holds it: the corpus is exactly
     # the reference tokenisation of those documents, the others counted as other_group;
     # a number in the column matches its text ("1990")
     docs = _documents()[:60]
@@ -734,17 +736,17 @@ def test_each_format_finds_the_suffixes_its_how_to_names(tmp_path):
     with pytest.raises(InputError) as err:
         source_files(empty, "text")
     assert str(err.value) == (f"{empty}: no text file in this folder (looked for .txt, .text, "
-                              ".cor, no suffix, compressed or not); check dump.source and "
-                              "dump.format")  # fmt: skip
+                              ".cor, no suffix, compressed or not); check the path and the "
+                              "format")  # fmt: skip
     with pytest.raises(InputError) as err:
         source_files(tmp_path / "missing", "csv")
-    assert str(err.value) == f"{tmp_path / 'missing'}: no such file or folder; check dump.source"
+    assert str(err.value) == f"{tmp_path / 'missing'}: no such file or folder"
 
 
 def test_a_corpus_config_that_cannot_be_read_names_its_block_setting_and_fix(tmp_path):
     """corpus_plan's one-line ConfigErrors, written out: a group without its column, a
     multi-part download, a URL, a missing folder, each naming the block it is in
-    (``dump`` by default, ``corpora.NAME`` for another corpus); a dump plans no parts;
+    (``corpus.source`` by default, ``corpora.NAME`` for another corpus); a dump plans no parts;
     file:// is a local path."""
     from learnability.corpus.sources import corpus_plan
     from learnability.errors import ConfigError
@@ -756,43 +758,44 @@ def test_a_corpus_config_that_cannot_be_read_names_its_block_setting_and_fix(tmp
             corpus_plan(dump, *where)
         return str(err.value)
 
-    assert corpus_plan({"source": str(tmp_path)}) == {}  # no format: a MediaWiki dump
-    assert error({"format": "csv", "source": str(tmp_path), "group": "x"}) == (
-        "dump.group: 'x' is a value of the group column; name that column in dump.group_column"
+    assert corpus_plan({"path": str(tmp_path)}) == {}  # no format: a MediaWiki dump
+    assert error({"format": "csv", "path": str(tmp_path), "group": "x"}) == (
+        "corpus.source.group: 'x' is a value of the group column; name that column in "
+        "corpus.source.group_column"
     )
-    assert error({"format": "csv", "source": str(tmp_path), "group": "x"}, "corpora.b") == (
+    assert error({"format": "csv", "path": str(tmp_path), "group": "x"}, "corpora.b") == (
         "corpora.b.group: 'x' is a value of the group column; name that column in "
         "corpora.b.group_column"
     )
-    assert error({"format": "text", "source": str(tmp_path), "base_url": "http://h/"}) == (
-        "dump.base_url: a multi-part download is for MediaWiki dumps; give the file or "
-        "folder of your corpus in dump.source (and base_url: null)"
+    assert error({"format": "text", "path": str(tmp_path), "base_url": "http://h/"}) == (
+        "corpus.source.base_url: a multi-part download is for MediaWiki dumps; give the "
+        "file or folder of your corpus in corpus.source.path (and base_url: null)"
     )
-    for missing in ({"format": "text"}, {"format": "csv", "source": None}):
+    for missing in ({"format": "text"}, {"format": "csv", "path": None}):
         assert error(missing, "corpora.b") == (
-            f"corpora.b.source: not given; name the file or folder of your corpus "
+            f"corpora.b.path: not given; name the file or folder of your corpus "
             f"({missing['format']}) there"
         )
-    assert error({"format": "text", "source": "https://h/c.txt"}) == (
-        "dump.source: https://h/c.txt: a corpus of your own (text) is read from a local file "
-        "or folder, or package://; download it first and give its path"
+    assert error({"format": "text", "path": "https://h/c.txt"}) == (
+        "corpus.source.path: https://h/c.txt: a corpus of your own (text) is read from a local "
+        "file or folder, or package://; download it first and give its path"
     )
-    assert error({"format": "text", "source": str(tmp_path / "no")}, "corpora.b") == (
-        f"corpora.b.source: {tmp_path / 'no'}: no such file or folder; check dump.source"
+    assert error({"format": "text", "path": str(tmp_path / "no")}, "corpora.b") == (
+        f"corpora.b.path: {tmp_path / 'no'}: no such file or folder"
     )
-    plan = corpus_plan({"format": "text", "source": f"file://{tmp_path}"})
+    plan = corpus_plan({"format": "text", "path": f"file://{tmp_path}"})
     assert plan == {"part-0001": [(str((tmp_path / "a.txt").resolve()), None, None)]}
     # a file inside an installed package (gensim's Lee corpus), and a missing one
     lee = corpus_plan(
-        {"format": "text", "source": "package://gensim/test/test_data/lee_background.cor"}
+        {"format": "text", "path": "package://gensim/test/test_data/lee_background.cor"}
     )
     assert lee == {"part-0001": [(str(LEE.resolve()), None, None)]}
-    assert error({"format": "text", "source": "package://gensim/none.txt"}) == (
-        "dump.source: package://gensim/none.txt: no file 'none.txt' inside the installed "
+    assert error({"format": "text", "path": "package://gensim/none.txt"}) == (
+        "corpus.source.path: package://gensim/none.txt: no file 'none.txt' inside the installed "
         "package 'gensim'"
     )
     # the group with its column plans as any table does
-    assert corpus_plan({"format": "text", "source": str(tmp_path), "group": "x",
+    assert corpus_plan({"format": "text", "path": str(tmp_path), "group": "x",
                         "group_column": "g"}) == plan  # fmt: skip
 
 

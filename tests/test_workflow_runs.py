@@ -58,12 +58,13 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     wd.mkdir()
     _copy_workflow(wd)
     cfg = without_analyses(tiny_config(wd))
-    cfg["dump"] = {"name": "testwiki", "base_url": f"{server}/dump/", "status": "dumpstatus.json"}
+    cfg["corpus"]["name"] = "testwiki"
+    cfg["corpus"]["source"] = {"base_url": f"{server}/dump/", "status": "dumpstatus.json"}
     # the dump pinned to its own parts (tests/test_dumps.py: a pin the mirror breaks)
     from learnability.corpus.dumps import build_manifest
 
     build_manifest("dumpstatus.json", f"{server}/dump/", wd / "pinned.tsv")
-    cfg["dump"]["pinned"] = "pinned.tsv"
+    cfg["corpus"]["source"]["pinned"] = "pinned.tsv"
     cfg["corpus"]["min_article_tokens"] = 20
     cfg["training"]["min_count"] = 2
     cfg["embeddings"] = {
@@ -161,7 +162,7 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     """gensim's lee_background.cor (300 news articles, one a line: real text nobody on
     this project wrote) as a folder of text files (a document a file), one JSON Lines
     file cut into three parts at line ends, and a folder of three CSV files extracted in
-    three parts (dump.part_mb) with a group column: each corpus is the articles
+    three parts (corpus.source.part_mb) with a group column: each corpus is the articles
     tokenised by the one rule, in order,
     byte for byte the same for the three. The folder of text files then runs through
     the workflow to the tables with three shipped lists, of which the corpus covers
@@ -186,24 +187,23 @@ def test_your_own_corpus_from_text_files_json_lines_or_csv(tmp_path, kind):
     if kind == "text":
         for i, doc in enumerate(docs):
             (own / f"article{i:03d}.txt").write_text(doc + "\n", encoding="utf-8")
-        cfg["dump"] = {"name": "lee", "format": "text", "source": "mine"}
+        source = {"format": "text", "path": "mine"}
     elif kind == "jsonl":
         rows = (json.dumps({"id": i, "text": d}, ensure_ascii=False) for i, d in enumerate(docs))
         (own / "lee.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
         # one file, cut at line ends into three byte ranges, a job each
         mb = (own / "lee.jsonl").stat().st_size / 2**20 / 2.5
-        cfg["dump"] = {"name": "lee", "format": "jsonl", "source": "mine/lee.jsonl",
-                       "id_column": "id", "part_mb": mb}  # fmt: skip
+        source = {"format": "jsonl", "path": "mine/lee.jsonl", "id_column": "id", "part_mb": mb}
         parts = 3
     else:
         table = pd.DataFrame({"body": docs, "half": ["first"] * 150 + ["second"] * 150})
         for k in range(3):
             table.iloc[k * 100 : (k + 1) * 100].to_csv(own / f"lee{k}.csv", index=False)
         size = max(f.stat().st_size for f in own.iterdir())
-        cfg["dump"] = {"name": "lee", "format": "csv", "source": "mine", "text_column": "body",
-                       "group_column": "half", "part_mb": size / 2**20}  # fmt: skip
+        source = {"format": "csv", "path": "mine", "text_column": "body",
+                  "group_column": "half", "part_mb": size / 2**20}  # fmt: skip
         parts = 3
-    cfg["corpus"]["min_document_tokens"] = 1
+    cfg["corpus"].update(name="lee", source=source, min_document_tokens=1)
     # random lists of 5000 words: more than half of what the corpus' embeddings know
     cfg["random_lists"]["sizes"] = [20, 5000]
     (wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
@@ -285,11 +285,12 @@ def test_two_groups_of_one_table_compared_at_equal_size_show_a_planted_concept(t
     groups = ["plain"] * len(docs) + ["planted"] * (len(docs) + 400)
     table = pd.DataFrame({"text": docs + docs + planted, "source": groups})
     table.to_csv(wd / "both.csv", index=False)
-    cfg["dump"] = {"name": "lee", "format": "text", "document": "line", "source": str(LEE)}
+    cfg["corpus"]["name"] = "lee"
+    cfg["corpus"]["source"] = {"format": "text", "document": "line", "path": str(LEE)}
     rows = (json.dumps({"text": d}, ensure_ascii=False) for d in docs)
     (wd / "plain.jsonl.gz").write_bytes(gzip.compress(("\n".join(rows) + "\n").encode()))
     cfg["corpora"] = {
-        "planted": {"source": "both.csv", "format": "csv", "group_column": "source",
+        "planted": {"path": "both.csv", "format": "csv", "group_column": "source",
                     "group": "planted"},
         "plain": {"source": "plain.jsonl.gz", "format": "jsonl"},
     }  # fmt: skip
@@ -355,13 +356,13 @@ def _declares_its_models_need_on_the_cluster(wd: Path) -> None:
             if j.rule in rules]  # fmt: skip
     assert sorted({j.rule for j in jobs}) == sorted(rules)
     for job in jobs:
-        corpus = wd / "results/corpus" / job.wildcards.get("dump", "")
+        corpus = wd / "results/corpus" / job.wildcards.get("corpus", "")
         if job.rule == "draw_corpus":
             stats = json.loads((corpus / "stats.json").read_text())
             need = cost.need("draw_corpus", tokens=stats["tokens"], lines=stats["lines"],
                              text_mb=(corpus / "text.txt.gz").stat().st_size / 1e6)  # fmt: skip
         elif job.rule == "extract_part":
-            source = "both.csv" if job.wildcards["dump"] == "planted" else "plain.jsonl.gz"
+            source = "both.csv" if job.wildcards["corpus"] == "planted" else "plain.jsonl.gz"
             need = cost.need("extract_part", part_mb=(wd / source).stat().st_size / 1e6)
         else:
             need = cost.need(job.rule)
@@ -827,33 +828,35 @@ _EXTENDED = re.compile(r"^Config file .* is extended by additional config specif
 
 
 def test_a_csv_of_ones_own_without_format_is_one_line_not_a_checksum_error(tmp_path):
-    """config/config.yaml's dump: is the sample's MediaWiki file and its sha256: a user's
-    dump: block replaces it whole, so a CSV without format: is named in one line (it
-    used to be read as the sample's dump and fail its checksum), and with format: csv it
-    plans the extraction with no download."""
+    """config/config.yaml's corpus.source is the sample's MediaWiki file and its sha256: a
+    user's corpus.source replaces it whole, so a CSV without format: is named in one line
+    (it used to be read as the sample's dump and fail its checksum), and with format: csv
+    it plans the extraction with no download."""
     import gzip
 
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "corpus.csv.gz").write_bytes(gzip.compress(b"text\nsome words\n"))
-    user = {"dump": {"name": "mine", "source": "data/corpus.csv.gz"}}
+    user = {"corpus": {"name": "mine", "source": {"path": "data/corpus.csv.gz"}}}
     result = _own_corpus_run(tmp_path, user, "-n")
     assert result.returncode == 1
     lines = (result.stdout + result.stderr).splitlines()
     assert [line for line in lines if not _EXTENDED.match(line)] == [
-        "Error in the config: dump.format: data/corpus.csv.gz looks like a CSV file but "
-        "dump.format is mediawiki (the default); set dump.format to one of: text, jsonl, "
-        "csv, tsv, parquet, mediawiki"
+        "Error in the config: corpus.source.format: data/corpus.csv.gz looks like a CSV file "
+        "but corpus.source.format is mediawiki (the default); set corpus.source.format to one "
+        "of: text, jsonl, csv, tsv, parquet, mediawiki"
     ]
     # nor does the sample's name survive into a block of one's own
-    del user["dump"]["name"]
+    del user["corpus"]["name"]
     result = _own_corpus_run(tmp_path, user, "-n")
     lines = (result.stdout + result.stderr).splitlines()
     assert result.returncode == 1
     assert [line for line in lines if not _EXTENDED.match(line)] == [
-        "Error in the config: dump.name: your config's dump: block replaces the default's "
-        "whole, so it needs a name of its own (its results go under results/corpus/NAME/)"
+        "Error in the config: corpus.name: your config's corpus.source replaces the default's "
+        "whole, so the corpus needs a name of its own (its results go under "
+        "results/corpus/NAME/)"
     ]
-    user["dump"].update(name="mine", format="csv")
+    user["corpus"]["name"] = "mine"
+    user["corpus"]["source"]["format"] = "csv"
     result = _own_corpus_run(tmp_path, user, "-n", "results/corpus/mine/stats.json")
     out = result.stdout + result.stderr
     assert result.returncode == 0, out[-3000:]
@@ -867,8 +870,8 @@ def test_bad_input_inside_a_job_is_one_line_naming_the_file_as_written(tmp_path)
     absolute) and its line, no traceback, and leaves no output."""
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "corpus.txt").write_bytes(b"one good line\nthe caf\xe9 line\n")
-    user = {"dump": {"name": "mine", "format": "text", "source": "data/corpus.txt",
-                     "document": "line"}, "corpus": {"min_document_tokens": 1}}  # fmt: skip
+    source = {"format": "text", "path": "data/corpus.txt", "document": "line"}
+    user = {"corpus": {"name": "mine", "source": source, "min_document_tokens": 1}}
     result = _own_corpus_run(tmp_path, user, "results/corpus/mine/stats.json")
     assert result.returncode == 1
     out = result.stdout + result.stderr

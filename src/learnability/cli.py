@@ -273,8 +273,9 @@ def synthetic_dump_command(args: argparse.Namespace) -> int:
         f"{summary['parts']} parts, {summary['xml_bytes'] / 1e6:.1f} MB of XML "
         f"({summary['bz2_bytes'] / 1e6:.1f} MB bz2), {summary['articles']} articles, "
         f"{summary['tokens']} tokens; expected types at min_count 5: "
-        f"{summary['expected_types_at_least_5']}; dump.base_url: {args.out_dir.resolve()}/, "
-        "dump.status: dumpstatus.json"
+        f"{summary['expected_types_at_least_5']}; "
+        f"corpus.source.base_url: {args.out_dir.resolve()}/, "
+        "corpus.source.status: dumpstatus.json"
     )
     return 0
 

@@ -44,7 +44,7 @@ min_version("9.0")
 # a module's prefix: goes before every relative input path: its config's are made absolute
 IN_MODULE = not workflow.modifier.is_main_snakefile()
 # --configfile(s) (none in a module given config:, a whole config) and --config, which
-# Snakemake merged into config/config.yaml key by key: their dump: replaces its own
+# Snakemake merged into config/config.yaml key by key: their corpus.source replaces its own
 _USER = [] if workflow.modifier.skip_configfile else workflow.overwrite_configfiles
 _USER_FILES = {str(f): load_configfile(f) for f in _USER}
 with config_errors_in_one_line():
@@ -81,16 +81,17 @@ N_BINS = config["learnability"]["frequency_bins"]
 # how list entries and evaluation words find a cased vocabulary (learnability.concepts.matching)
 CASE = config["matching"]["case"]
 LEARNING_CURVE = list(config["learnability"]["learning_curve"])
-DUMP = config["dump"]["name"]
+CORPUS = config["corpus"]["name"]
+SOURCE = config["corpus"]["source"]
 # A multi-part dump (base_url) fans out one download and one extraction job per part,
-# listed by the manifest checkpoint; a single file (source) is a dump of one part.
-MULTIPART = config["dump"].get("base_url") is not None
-DUMP_FILE = None if MULTIPART else Path(config["dump"]["source"].rstrip("/")).name
+# listed by the manifest checkpoint; a single file (path) is a dump of one part.
+MULTIPART = SOURCE.get("base_url") is not None
+DUMP_FILE = None if MULTIPART else Path(SOURCE["path"].rstrip("/")).name
 
 
 wildcard_constraints:
-    # the dump and the corpora of your own (corpora:)
-    dump="|".join(map(re.escape, [DUMP, *config["corpora"]])),
+    # the corpus and the corpora of your own (corpora:)
+    corpus="|".join(map(re.escape, [CORPUS, *config["corpora"]])),
     embedding="|".join(map(re.escape, EMBEDDINGS + list(SWEEP_TRAINED))),
     sweep="|".join(map(re.escape, SWEEPS)) if SWEEPS else "(?!)",
     point=(
@@ -215,7 +216,7 @@ REPORT_NAME = report_name(config, _USER_FILES, workflow.config_settings.config)
 def plot_title(text):
     """Params function: a figure title naming the corpus (or pretrained vectors), the
     configuration and the negatives scheme; ``text`` may hold wildcards."""
-    source = f"corpus {DUMP}" if TRAINED else "pretrained embeddings"
+    source = f"corpus {CORPUS}" if TRAINED else "pretrained embeddings"
 
     def title(wildcards):
         what = text.format(**dict(wildcards.items()))
@@ -259,7 +260,7 @@ FIGURE = ["png", "svg", "pdf"]
 def get_final_outputs():
     """Every table, figure and page of the run (rule all)."""
     # the corpus, when an embedding is trained on it: its stats, the lists' coverage
-    corpus = [f"results/corpus/{DUMP}/{f}" for f in ("stats.json", "coverage.md")]
+    corpus = [f"results/corpus/{CORPUS}/{f}" for f in ("stats.json", "coverage.md")]
     outputs = corpus if TRAINED else []
     tables = ["table6.md", "table6.csv", "table6.tex", "learnability.md"]
     tables += ["learnability.tex", "wilcoxon.md", "wilcoxon.tex", "members.md"]

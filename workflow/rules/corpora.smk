@@ -14,15 +14,15 @@ if COMPARED_CORPORA:
 
     rule draw_corpus:
         input:
-            text="results/corpus/{dump}/text.txt.gz",
+            text="results/corpus/{corpus}/text.txt.gz",
             compared=compared_stats,  # the budget: half the smallest compared corpus
         output:
-            text="results/corpus/{dump}/draws/seed-{seed}/text.txt.gz",
-            stats="results/corpus/{dump}/draws/seed-{seed}/stats.json",
+            text="results/corpus/{corpus}/draws/seed-{seed}/text.txt.gz",
+            stats="results/corpus/{corpus}/draws/seed-{seed}/stats.json",
         log:
-            "logs/draw_corpus/{dump}/{seed}.log",
+            "logs/draw_corpus/{corpus}/{seed}.log",
         benchmark:
-            "benchmarks/out/draw_corpus/{dump}/{seed}.tsv"
+            "benchmarks/out/draw_corpus/{corpus}/{seed}.tsv"
         wildcard_constraints:
             seed=r"[0-9]+",
         conda:

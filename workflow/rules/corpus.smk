@@ -17,72 +17,72 @@ if MULTIPART:
     checkpoint dump_manifest:
         input:
             # the pin, if any: editing it checks the mirror's list again
-            pinned=[config["dump"]["pinned"]] if config["dump"]["pinned"] else [],
+            pinned=[SOURCE["pinned"]] if SOURCE["pinned"] else [],
         output:
-            "resources/dumps/{dump}/manifest.tsv",
+            "resources/dumps/{corpus}/manifest.tsv",
         log:
-            "logs/dump_manifest/{dump}.log",
+            "logs/dump_manifest/{corpus}.log",
         benchmark:
-            "benchmarks/out/dump_manifest/{dump}.tsv"
+            "benchmarks/out/dump_manifest/{corpus}.tsv"
         conda:
             "../envs/learnability.yaml"
         resources:
             **job_resources("dump_manifest"),
             download=1,
         params:
-            base_url=config["dump"]["base_url"],
-            status=config["dump"]["status"],
-            job=config["dump"]["job"],
-            pattern=config["dump"]["pattern"],
-            allow_unverified=config["dump"]["allow_unverified"],
-            allow_unpinned=config["dump"]["allow_unpinned"],
+            base_url=SOURCE["base_url"],
+            status=SOURCE["status"],
+            job=SOURCE["job"],
+            pattern=SOURCE["pattern"],
+            allow_unverified=SOURCE["allow_unverified"],
+            allow_unpinned=SOURCE["allow_unpinned"],
         script:
             "../scripts/dump_manifest.py"
 
     rule fetch_dump_part:
         input:
-            manifest="resources/dumps/{dump}/manifest.tsv",
+            manifest="resources/dumps/{corpus}/manifest.tsv",
         output:
-            "resources/dumps/{dump}/parts/{part}",
+            "resources/dumps/{corpus}/parts/{part}",
         log:
-            "logs/fetch_dump_part/{dump}/{part}.log",
+            "logs/fetch_dump_part/{corpus}/{part}.log",
         benchmark:
-            "benchmarks/out/fetch_dump_part/{dump}/{part}.tsv"
+            "benchmarks/out/fetch_dump_part/{corpus}/{part}.tsv"
         conda:
             "../envs/learnability.yaml"
         resources:
             **job_resources("fetch_dump_part", part_download_sizes),
             download=1,
         params:
-            allow_unverified=config["dump"]["allow_unverified"],
+            allow_unverified=SOURCE["allow_unverified"],
         script:
             "../scripts/fetch_dump_part.py"
 
-elif not OWN_PARTS[DUMP]:
+elif not OWN_PARTS[CORPUS]:
 
     localrules:
         fetch_dump,
 
     rule fetch_dump:
         output:
-            f"resources/dumps/{{dump}}/{DUMP_FILE}",
+            f"resources/dumps/{{corpus}}/{DUMP_FILE}",
         log:
-            "logs/fetch_dump/{dump}.log",
+            "logs/fetch_dump/{corpus}.log",
         benchmark:
-            "benchmarks/out/fetch_dump/{dump}.tsv"
+            "benchmarks/out/fetch_dump/{corpus}.tsv"
         conda:
             "../envs/learnability.yaml"
         resources:
             **job_resources("fetch_dump", unknown_download),
             download=1,
         params:
-            source=config["dump"]["source"],
+            source=SOURCE["path"],
             checksums={
-                h: config["dump"][h]
+                h: SOURCE[h]
                 for h in ("sha256", "sha1", "md5")
-                if config["dump"].get(h)
+                if SOURCE.get(h)
             },
-            allow_unverified=config["dump"]["allow_unverified"],
+            allow_unverified=SOURCE["allow_unverified"],
         script:
             "../scripts/fetch_file.py"
 
@@ -91,13 +91,13 @@ rule extract_part:
     input:
         dump_part_file,
     output:
-        text="results/corpus/{dump}/parts/{part}.txt.gz",
-        counts="results/corpus/{dump}/parts/{part}.counts.parquet",
-        stats="results/corpus/{dump}/parts/{part}.stats.json",
+        text="results/corpus/{corpus}/parts/{part}.txt.gz",
+        counts="results/corpus/{corpus}/parts/{part}.counts.parquet",
+        stats="results/corpus/{corpus}/parts/{part}.stats.json",
     log:
-        "logs/extract_part/{dump}/{part}.log",
+        "logs/extract_part/{corpus}/{part}.log",
     benchmark:
-        "benchmarks/out/extract_part/{dump}/{part}.tsv"
+        "benchmarks/out/extract_part/{corpus}/{part}.tsv"
     conda:
         "../envs/learnability.yaml"
     threads: 1
@@ -118,16 +118,16 @@ rule join_corpus:
     input:
         unpack(extracted_parts),
     output:
-        text="results/corpus/{dump}/text.txt.gz",
+        text="results/corpus/{corpus}/text.txt.gz",
         stats=report(
-            "results/corpus/{dump}/stats.json",
+            "results/corpus/{corpus}/stats.json",
             caption="../report/corpus.rst",
             category="Corpus",
         ),
     log:
-        "logs/join_corpus/{dump}.log",
+        "logs/join_corpus/{corpus}.log",
     benchmark:
-        "benchmarks/out/join_corpus/{dump}.tsv"
+        "benchmarks/out/join_corpus/{corpus}.tsv"
     conda:
         "../envs/learnability.yaml"
     resources:
@@ -146,12 +146,12 @@ rule corpus_coverage:
         counts=lambda wildcards: extracted_parts(wildcards)["counts"],
         lists=list_sources,
     output:
-        parquet="results/corpus/{dump}/coverage.parquet",
-        md="results/corpus/{dump}/coverage.md",
+        parquet="results/corpus/{corpus}/coverage.parquet",
+        md="results/corpus/{corpus}/coverage.md",
     log:
-        "logs/corpus_coverage/{dump}.log",
+        "logs/corpus_coverage/{corpus}.log",
     benchmark:
-        "benchmarks/out/corpus_coverage/{dump}.tsv"
+        "benchmarks/out/corpus_coverage/{corpus}.tsv"
     priority: 50
     conda:
         "../envs/learnability.yaml"

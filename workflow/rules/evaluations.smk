@@ -83,7 +83,7 @@ rule plot_pseudo:
     resources:
         **job_resources("plot_pseudo"),
     params:
-        title=f"Pseudo-disambiguation (Lee 1999)\ncorpus {DUMP}, config {REPORT_NAME}",
+        title=f"Pseudo-disambiguation (Lee 1999)\ncorpus {CORPUS}, config {REPORT_NAME}",
         baselines=RANDOM,
     script:
         "../scripts/plot_pseudo.py"

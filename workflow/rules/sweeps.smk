@@ -33,14 +33,14 @@ SWEEP_SUMMARY = {
 
 rule corpus_prefix:
     input:
-        "results/corpus/{dump}/text.txt.gz",
+        "results/corpus/{corpus}/text.txt.gz",
     output:
-        text="results/corpus/{dump}/prefix-{percent}/text.txt.gz",
-        stats="results/corpus/{dump}/prefix-{percent}/stats.json",
+        text="results/corpus/{corpus}/prefix-{percent}/text.txt.gz",
+        stats="results/corpus/{corpus}/prefix-{percent}/stats.json",
     log:
-        "logs/corpus_prefix/{dump}/{percent}.log",
+        "logs/corpus_prefix/{corpus}/{percent}.log",
     benchmark:
-        "benchmarks/out/corpus_prefix/{dump}/{percent}.tsv"
+        "benchmarks/out/corpus_prefix/{corpus}/{percent}.tsv"
     wildcard_constraints:
         percent=r"[0-9]+(\.[0-9]+)?",
     conda:
@@ -148,7 +148,7 @@ rule sweep_summary:
         bootstrap=config["learnability"]["bootstrap"],
         confidence=config["learnability"]["confidence"],
         seed=config["learnability"]["seed"],
-        corpus=DUMP,
+        corpus=CORPUS,
     script:
         "../scripts/sweep_summary.py"
 
@@ -177,7 +177,7 @@ rule plot_sweep:
         title=lambda wildcards: (
             f"Sweep {wildcards.sweep}: mean ROC AUC against each setting "
             f"({config['learnability']['confidence']:.0%} bootstrap band)\n"
-            f"corpus {DUMP}, config {REPORT_NAME}"
+            f"corpus {CORPUS}, config {REPORT_NAME}"
         ),
     script:
         "../scripts/plot_sweep.py"

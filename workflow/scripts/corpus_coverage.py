@@ -5,7 +5,7 @@ from learnability.reports.formats import write_table_files
 from learnability.schemas import write_table
 
 with logged(snakemake) as log:
-    p, corpus = snakemake.params, snakemake.wildcards.dump
+    p, corpus = snakemake.params, snakemake.wildcards.corpus
     lists = {
         name: load_entries(spec["path"], spec.get("category"), spec.get("format", "auto"))
         for name, spec in p.lists.items()

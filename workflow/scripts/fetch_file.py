@@ -7,7 +7,7 @@ with logged(snakemake) as log:
         snakemake.output[0],
         dict(snakemake.params.checksums),
         allow_unverified=snakemake.params.allow_unverified,
-        config_key=getattr(snakemake.params, "config_key", "dump"),
+        config_key=getattr(snakemake.params, "config_key", "corpus.source"),
     )
     log.info("fetched %s -> %s", snakemake.params.source, path)
     if not snakemake.params.checksums:

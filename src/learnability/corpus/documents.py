@@ -236,7 +236,7 @@ def _blank_before(path: Path, position: int) -> bool:
 
 def require_file(path: Path) -> None:
     if not path.is_file():
-        raise InputError(f"{path}: no such file; check the corpus path (dump.source)")
+        raise InputError(f"{path}: no such file; check the corpus path (corpus.source.path)")
 
 
 class _reading:

@@ -153,7 +153,7 @@ def fetch(
     timeout: float = 60.0,
     backoff: float = 2.0,
     progress_every: float = PROGRESS_SECONDS,
-    config_key: str = "dump",
+    config_key: str = "corpus.source",
 ) -> Path:
     """Fetch ``source`` to ``dest``, verified against ``checksums``; return ``dest``.
     ``config_key`` names the config section the error messages point to.
@@ -169,7 +169,7 @@ def fetch(
     if not checksums and not allow_unverified:
         where = (
             "the dump's checksum file (e.g. enwiki-YYYYMMDD-sha1sums.txt)"
-            if config_key == "dump"
+            if config_key == "corpus.source"
             else "the publisher's page, or from the log of a first run with "
             f"{config_key}.allow_unverified: true (it prints the file's sha256)"
         )
@@ -190,7 +190,7 @@ def fetch(
         else:
             src = Path(source)
         if not src.is_file():
-            raise DownloadError(f"{source}: no such file; check the dump source in the config")
+            raise DownloadError(f"{source}: no such file; check {config_key}.path in the config")
         shutil.copyfile(src, part)
     try:
         verify_checksum(part, checksums, source)

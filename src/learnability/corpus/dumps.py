@@ -12,7 +12,7 @@ one download and one extraction job per part.
 
 The status file is the root of trust: it is fetched without a checksum (it defines
 them), so fetch it over HTTPS or from a copy you trust, or pin the dump: a manifest
-committed beside the config (``dump.pinned``) that the mirror's list must match, part
+committed beside the config (``corpus.source.pinned``) that the mirror's list must match, part
 for part, size and sha1. Every part is then verified against it before it becomes an
 output.
 """
@@ -68,7 +68,7 @@ def parse_dumpstatus(text: str, job: str, base_url: str, source: str) -> list[Du
         raise InputError(f"{source}: no 'jobs' object; is it a dumpstatus.json?")
     if job not in jobs:
         raise InputError(
-            f"{source}: no job {job!r}; it has {', '.join(sorted(jobs))}. Set dump.job."
+            f"{source}: no job {job!r}; it has {', '.join(sorted(jobs))}. Set corpus.source.job."
         )
     entry = jobs[job]
     if entry.get("status") != "done":
@@ -161,7 +161,7 @@ def check_pinned(
         raise InputError(
             f"{source}: lists no {lacking[0]}, which {pinned} pins ({len(lacking)} of "
             f"{len(pins)} pinned parts missing): this mirror serves another or an incomplete "
-            "dump; point dump.base_url at a mirror of the pinned one"
+            "dump; point corpus.source.base_url at a mirror of the pinned one"
         )
     for f in files:
         pin = pins.get(f.name)
@@ -169,7 +169,7 @@ def check_pinned(
             if allow_unpinned:
                 continue
             raise InputError(
-                f"{source}: {f.name} is not in {pinned}; set dump.allow_unpinned: true to "
+                f"{source}: {f.name} is not in {pinned}; set corpus.source.allow_unpinned: true to "
                 "accept parts the pin does not list"
             )
         for field in ("sha1", "size"):
@@ -177,13 +177,13 @@ def check_pinned(
             if want and got and want != got:
                 raise InputError(
                     f"{source}: {f.name} has {field} {got} where {pinned} pins {want}: this "
-                    "mirror serves another dump; point dump.base_url at a mirror of the "
-                    "pinned one, or set dump.pinned: null to trust this mirror's list"
+                    "mirror serves another dump; point corpus.source.base_url at a mirror of the "
+                    "pinned one, or set corpus.source.pinned: null to trust this mirror's list"
                 )
         if pin.sha1 and not f.sha1:
             raise InputError(
                 f"{source}: no sha1 for {f.name}, which {pinned} pins: use a mirror that "
-                "publishes sha1s (dump.status: dumpstatus.json or the sha1sums file)"
+                "publishes sha1s (corpus.source.status: dumpstatus.json or the sha1sums file)"
             )
 
 
@@ -220,7 +220,7 @@ def build_manifest(
     if unverified and not allow_unverified:
         raise DownloadError(
             f"{source}: no sha1 or md5 for {len(unverified)} file(s), e.g. {unverified[0]}. "
-            "Use a mirror that publishes them, or set dump.allow_unverified: true."
+            "Use a mirror that publishes them, or set corpus.source.allow_unverified: true."
         )
     write_manifest(files, dest)
     return files

@@ -28,7 +28,7 @@ from learnability.schemas import read_tables, write_table
 # well below that so nothing is ever cut.
 GENSIM_MAX_SENTENCE = 10_000
 COUNT_THRESHOLDS = (1, 2, 5, 10, 100)
-# the workflow's default dump (config/config.yaml's dump.source): gensim's Wikipedia
+# the workflow's default dump (config/config.yaml's corpus.source.path): gensim's Wikipedia
 # fragment, 106 articles and 449,531 tokens as extracted here
 SAMPLE_DUMP = (
     "package://gensim/test/test_data/"

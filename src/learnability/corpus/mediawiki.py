@@ -116,7 +116,7 @@ def iter_pages(path: str | os.PathLike[str], progress_every: float | None = None
     path = Path(path)
     if not path.is_file():
         raise InputError(
-            f"{path}: no such dump file. Check the path in the config (dump.source), or "
+            f"{path}: no such dump file. Check the path in the config (corpus.source.path), or "
             "let the workflow download it again."
         )
     if path.stat().st_size == 0:

@@ -1,5 +1,5 @@
 """Plain text as a corpus source: a file, or a folder of files, each document a file, a
-paragraph (lines between blank ones) or a line (``dump.document``), UTF-8, compressed or
+paragraph (lines between blank ones) or a line (``corpus.source.document``), UTF-8, compressed or
 not. Inside a document a blank line separates paragraphs and a line end does not (the
 extraction joins wrapped lines: :func:`learnability.corpus.documents.unwrap`)."""
 

@@ -3,7 +3,7 @@ corpus makes every concept more learnable whatever it holds, so two corpora are 
 on samples of the same number of tokens.
 
 The unit drawn is the corpus' document (an article of a dump, a file, paragraph, line or
-row of your own text, as ``dump.document`` and the format make it; the extraction ends
+row of your own text, as ``corpus.source.document`` and the format make it; the extraction ends
 each with an empty line): the comparison corrects for the spread between draws of other
 documents (learnability.statistics.corpora), and that spread is the documents' whatever
 their line layout. Lines of one document share its topic and words, so draws of lines

@@ -38,7 +38,7 @@ class Source:
     reader: str
     # the reasons the source itself skips a document, counted in stats.json even at 0
     skips: tuple[str, ...]
-    # the dump.* settings it reads (SourceOptions' fields): a change of another reruns
+    # the corpus.source.* settings it reads (SourceOptions' fields): a change of another reruns
     # nothing of this source
     options: tuple[str, ...]
     summary: str
@@ -67,9 +67,9 @@ SOURCES: dict[str, Source] = {
                wrapped=False),
         Source("text", (".txt", ".text", ".cor", ""),
                "learnability.corpus.plaintext:read_plaintext", (), ("document",),
-               "plain UTF-8 text: each document a file, a paragraph or a line (dump.document)"),
+               "plain UTF-8 text: each document a file, a paragraph or a line (source.document)"),
         Source("jsonl", (".jsonl", ".ndjson", ".json"), "learnability.corpus.tables:read_jsonl",
-               (), _TABLE, "JSON Lines: each document an object's text field (dump.text_column)"),
+               (), _TABLE, "JSON Lines: each document an object's text field (source.text_column)"),
         Source("csv", (".csv",), "learnability.corpus.tables:read_csv", (), _TABLE,
                "CSV with a header: each document a row's text column"),
         Source("tsv", (".tsv", ".tab"), "learnability.corpus.tables:read_tsv", (), _TABLE,
@@ -79,7 +79,7 @@ SOURCES: dict[str, Source] = {
     )
 }  # fmt: skip
 
-# a folder's files are extracted in parts of about dump.part_mb (on disk), each part one
+# a folder's files are extracted in parts of about source.part_mb (on disk), each part one
 # job, as a multi-part dump's files are: few jobs for many small files, and the cores
 # kept busy for a few large ones
 MB = 1 << 20
@@ -92,7 +92,7 @@ def source_files(path: str | Path, source: str) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise InputError(f"{path}: no such file or folder; check dump.source")
+        raise InputError(f"{path}: no such file or folder")
     suffixes = SOURCES[source].suffixes
     files = sorted(
         p for p in path.rglob("*")
@@ -103,7 +103,7 @@ def source_files(path: str | Path, source: str) -> list[Path]:
         raise InputError(
             f"{path}: no {source} file in this folder (looked for "
             f"{', '.join(s or 'no suffix' for s in suffixes)}, compressed or not); "
-            "check dump.source and dump.format"
+            "check the path and the format"
         )
     return files
 
@@ -214,74 +214,75 @@ def piece_ranges(pieces: list[Piece]) -> dict[str, list[int]]:
     return {path: [a, b] for path, a, b in pieces if a is not None}
 
 
-def corpus_plan(dump: dict, where: str = "dump") -> dict[str, list[Piece]]:
-    """The parts of a corpus of your own (the config's ``dump`` with a ``format`` other
-    than ``mediawiki``): ``part-0001`` on, each the pieces it reads (absolute paths, and
-    byte ranges of a large line-based file), planned in parts of ``dump.part_mb`` by
-    :func:`plan_pieces`; {} for a MediaWiki dump, whose
-    parts its download gives. Read in place: checksums are for downloads, and the
-    workflow reruns the extraction of a part whose files change. A ConfigError names
-    ``dump.source`` (``where``: the block, ``corpora.NAME`` for another corpus) when it
-    cannot be read, and a ``group`` without its ``group_column``."""
+def corpus_plan(source: dict, where: str = "corpus.source") -> dict[str, list[Piece]]:
+    """The parts of a corpus of your own (a ``source`` block, ``corpus.source`` or a
+    ``corpora:`` entry, with a ``format`` other than ``mediawiki``): ``part-0001`` on,
+    each the pieces it reads (absolute paths, and byte ranges of a large line-based
+    file), planned in parts of ``part_mb`` by :func:`plan_pieces`; {} for a MediaWiki
+    dump, whose parts its download gives. Read in place: checksums are for downloads, and
+    the workflow reruns the extraction of a part whose files change. A ConfigError names
+    ``WHERE.path`` (``where``: the block's key) when it cannot be read, and a ``group``
+    without its ``group_column``."""
     from learnability.corpus.download import resolve_package_path
     from learnability.defaults import default
     from learnability.errors import ConfigError, DownloadError
 
-    fmt = dump.get("format", "mediawiki")
-    part_mb = dump.get("part_mb", default("dump.part_mb"))
+    fmt = source.get("format", "mediawiki")
+    part_mb = source.get("part_mb", default("corpus.source.part_mb"))
     if fmt == "mediawiki":
         return {}
-    if dump.get("group") is not None and dump.get("group_column") is None:
+    if source.get("group") is not None and source.get("group_column") is None:
         raise ConfigError(
-            f"{where}.group: {dump['group']!r} is a value of the group column; name that "
+            f"{where}.group: {source['group']!r} is a value of the group column; name that "
             f"column in {where}.group_column"
         )
-    if dump.get("base_url"):
+    if source.get("base_url"):
         raise ConfigError(
-            "dump.base_url: a multi-part download is for MediaWiki dumps; give the file or "
-            "folder of your corpus in dump.source (and base_url: null)"
+            f"{where}.base_url: a multi-part download is for MediaWiki dumps; give the file "
+            f"or folder of your corpus in {where}.path (and base_url: null)"
         )
-    source = str(dump.get("source") or "")
-    if not source:
-        # Path("") is the working directory: an empty source read every file below it
+    given = str(source.get("path") or "")
+    if not given:
+        # Path("") is the working directory: an empty path read every file below it
         raise ConfigError(
-            f"{where}.source: not given; name the file or folder of your corpus ({fmt}) there"
+            f"{where}.path: not given; name the file or folder of your corpus ({fmt}) there"
         )
-    if source.startswith("package://"):
+    if given.startswith("package://"):
         try:
-            path = resolve_package_path(source)
+            path = resolve_package_path(given)
         except DownloadError as exc:
-            raise ConfigError(f"{where}.source: {exc}") from None
-    elif source.startswith("file://"):
-        path = Path(source.removeprefix("file://"))
-    elif "://" in source:
+            raise ConfigError(f"{where}.path: {exc}") from None
+    elif given.startswith("file://"):
+        path = Path(given.removeprefix("file://"))
+    elif "://" in given:
         raise ConfigError(
-            f"{where}.source: {source}: a corpus of your own ({fmt}) is read from a local file "
+            f"{where}.path: {given}: a corpus of your own ({fmt}) is read from a local file "
             "or folder, or package://; download it first and give its path"
         )
     else:
-        path = Path(source)
+        path = Path(given)
     try:
         files = source_files(path, fmt)
     except InputError as exc:
-        raise ConfigError(f"{where}.source: {exc}") from None
-    document = dump.get("document")
+        raise ConfigError(f"{where}.path: {exc}") from None
+    document = source.get("document")
     pieces = plan_pieces(files, round(part_mb * MB),
                          lambda f: splittable(f, fmt, document))  # fmt: skip
     return {f"part-{k:04d}": part for k, part in enumerate(pieces, 1)}
 
 
-def source_options(dump: dict) -> dict[str, object]:
-    """The settings of ``dump`` that its format reads (the extraction's params: a change
+def source_options(source: dict) -> dict[str, object]:
+    """The settings of ``source`` that its format reads (the extraction's params: a change
     of one the format does not read reruns nothing)."""
-    return {key: dump.get(key) for key in SOURCES[dump.get("format", "mediawiki")].options}
+    return {key: source.get(key) for key in SOURCES[source.get("format", "mediawiki")].options}
 
 
-def min_document_tokens(config: dict, block: dict | None = None) -> int:
-    """The fewest tokens a document keeps: a dump's articles ``corpus.min_article_tokens``
-    (stubs out), your own documents ``corpus.min_document_tokens``; ``block``: the
-    corpus' block (default the dump's)."""
+def min_document_tokens(config: dict, source: dict | None = None) -> int:
+    """The fewest tokens a document keeps: a MediaWiki dump's articles
+    ``corpus.min_article_tokens`` (stubs out), your own documents
+    ``corpus.min_document_tokens``; ``source``: the corpus' source block (default
+    ``corpus.source``)."""
     corpus = config["corpus"]
-    if (block or config["dump"]).get("format", "mediawiki") == "mediawiki":
+    if (source or corpus["source"]).get("format", "mediawiki") == "mediawiki":
         return int(corpus["min_article_tokens"])
     return int(corpus["min_document_tokens"])

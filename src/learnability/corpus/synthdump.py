@@ -25,7 +25,7 @@ part's record), and a filler word in the corpus names the markup that leaked.
 
 Files: ``{wiki}-{date}-pages-articles{k}.xml-p{first}p{last}.bz2`` per part, a
 ``dumpstatus.json`` (job ``articlesdump``) and a ``{wiki}-{date}-sha1sums.txt``, as on
-Wikimedia's servers: ``dump.base_url`` pointing at the folder reads them. Each part is
+Wikimedia's servers: ``corpus.source.base_url`` pointing at the folder reads them. Each part is
 drawn from its own stream of ``(seed, part)``, so the bytes do not depend on how many
 processes write them.
 """

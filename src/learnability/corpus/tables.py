@@ -1,7 +1,7 @@
 """Tables as a corpus source: JSON Lines, CSV, TSV and Parquet, one document a row, its
-text in a named column (``dump.text_column``) and optionally its group in another
-(``dump.group_column``: a party, a decade, for comparing the groups' corpora) and its id
-in a third (``dump.id_column``: what names a left-out document in stats.json). A missing
+text in a named column (``corpus.source.text_column``) and optionally its group in another
+(``corpus.source.group_column``: a party, a decade, for comparing the groups' corpora) and its id
+in a third (``corpus.source.id_column``: what names a left-out document in stats.json). A missing
 column, a malformed row or an undecodable byte is one InputError naming the file, the
 line and the fix."""
 
@@ -25,7 +25,7 @@ from learnability.errors import InputError
 
 def _missing(path: Path, where: str, column: str, key: str, present: list[str]) -> InputError:
     return InputError(
-        f"{path}{where}: no column {column!r}; set dump.{key} to the column holding it "
+        f"{path}{where}: no column {column!r}; set corpus.source.{key} to the column holding it "
         f"(this file has: {', '.join(map(str, present)) or 'none'})"
     )
 
@@ -43,7 +43,7 @@ def _document(path: Path, where: str, row: dict, options: SourceOptions) -> Docu
     if text is not None and not isinstance(text, str):
         raise InputError(
             f"{path}{where}: column {options.text_column!r} holds {type(text).__name__} "
-            f"{text!r:.40}, not text; name the text column in dump.text_column"
+            f"{text!r:.40}, not text; name the text column in corpus.source.text_column"
         )
     group = None
     if options.group_column is not None:

@@ -154,10 +154,10 @@ def drop_removed(config: dict) -> dict:
 
 
 # The blocks that a config file of one's own replaces whole instead of merging into
-# config/config.yaml's, key by key as Snakemake merges: a corpus' keys belong together,
-# and the sample's sha256 and format kept under a CSV of one's own read it as a MediaWiki
-# dump and fail its checksum.
-REPLACED_BLOCKS = ("dump",)
+# config/config.yaml's, key by key as Snakemake merges: a corpus' source keys belong
+# together, and the sample's sha256 and format kept under a CSV of one's own would read it
+# as a MediaWiki dump and fail its checksum. Each a path of keys.
+REPLACED_BLOCKS = (("corpus", "source"),)
 
 
 def _merged(into: object, value: object) -> object:
@@ -172,6 +172,16 @@ def _merged(into: object, value: object) -> object:
     return out
 
 
+def _given(config: object, path: tuple[str, ...]) -> tuple[bool, object]:
+    """Whether ``config`` (a user's file or ``--config``) gives the key at ``path``, and
+    its value."""
+    for key in path:
+        if not isinstance(config, Mapping) or key not in config:
+            return False, None
+        config = config[key]
+    return True, config
+
+
 def replace_user_blocks(config: dict, user_files: Sequence[Mapping],
                         overrides: Mapping | None = None) -> dict:  # fmt: skip
     """Each block of :data:`REPLACED_BLOCKS` that the user's config files give
@@ -179,24 +189,52 @@ def replace_user_blocks(config: dict, user_files: Sequence[Mapping],
     ``config``, which Snakemake merged key by key; the files' blocks are merged with each
     other, and ``overrides`` (``--config``) still edit single keys on top. The keys the
     user leaves out then take the schema's defaults (:func:`fill_defaults`), not
-    config/config.yaml's values. In place; returns ``config``. A block with no ``name``
-    is a :class:`ConfigError` naming the key (the default's would have been kept)."""
-    for key in REPLACED_BLOCKS:
-        given = [f[key] for f in user_files if isinstance(f, Mapping) and key in f]
+    config/config.yaml's values. In place; returns ``config``. A corpus source given
+    without a ``corpus.name`` of the user's own is a :class:`ConfigError` naming the key
+    (the default's name would label another corpus' results)."""
+    sources = [*user_files, *([overrides] if overrides else [])]
+    for path in REPLACED_BLOCKS:
+        given = [v for ok, v in (_given(f, path) for f in user_files) if ok]
         if not given:
             continue  # the default's block, as merged
         block: object = {}
         for value in given:
             block = _merged(block, value)
-        if overrides and key in overrides:
-            block = _merged(block, overrides[key])
-        if isinstance(block, dict) and "name" not in block:
+        ok, tweak = _given(overrides, path)
+        if ok:
+            block = _merged(block, tweak)
+        named = any(_given(f, (*path[:-1], "name"))[0] for f in sources)
+        if not named:
+            where = ".".join(path[:-1])
             raise ConfigError(
-                f"{key}.name: your config's {key}: block replaces the default's whole, so it "
-                f"needs a name of its own (its results go under results/corpus/NAME/)"
+                f"{where}.name: your config's {'.'.join(path)} replaces the default's whole, "
+                f"so the {where} needs a name of its own (its results go under "
+                f"results/corpus/NAME/)"
             )
-        config[key] = block
+        parent = config
+        for key in path[:-1]:
+            parent = parent.setdefault(key, {})
+        parent[path[-1]] = block
     return config
+
+
+def refuse_renamed(config: Mapping) -> None:
+    """A config written for an older release names the corpus the way it was named then:
+    ``dump:`` (now ``corpus.name`` and ``corpus.source``) and a corpus' file as
+    ``source:`` under ``corpora:`` (now ``path:``). One line each that says where each key
+    went, before the check of unknown keys could only say "unknown"."""
+    if "dump" in config:
+        raise ConfigError(
+            "dump: the corpus is configured under corpus: now; move dump.name to "
+            "corpus.name and the other dump.* keys to corpus.source.* (dump.source becomes "
+            "corpus.source.path; format, sha256, base_url, status, columns keep their names)"
+        )
+    for name, block in (config.get("corpora") or {}).items():
+        if isinstance(block, Mapping) and "source" in block:
+            raise ConfigError(
+                f"corpora.{name}.source: a corpus' file or folder is corpora.{name}.path "
+                "now; rename the key"
+            )
 
 
 def report_name(config: Mapping, user_files: Mapping[str, Mapping],
@@ -219,32 +257,32 @@ def report_name(config: Mapping, user_files: Mapping[str, Mapping],
     return name
 
 
-def check_dump_format(dump: dict) -> None:
-    """A corpus of one's own left at ``format: mediawiki`` (the default): a source whose
+def check_source_format(source: dict, where: str = "corpus.source") -> None:
+    """A corpus of one's own left at ``format: mediawiki`` (the default): a path whose
     name says another format, or a local folder (a MediaWiki dump is one file, or
     base_url), is one line naming the formats, before a job reads a CSV as XML."""
     from learnability.corpus.documents import stem_suffix
     from learnability.corpus.sources import SOURCES
 
-    source = dump.get("source")
-    if dump.get("format") != "mediawiki" or not isinstance(source, str):
+    path = source.get("path")
+    if source.get("format") != "mediawiki" or not isinstance(path, str):
         return
     # one's own formats first: those are what a user who forgot the key meant
     formats = ", ".join([*(s for s in SOURCES if s != "mediawiki"), "mediawiki"])
-    fix = f"set dump.format to one of: {formats}"
+    fix = f"set {where}.format to one of: {formats}"
     labels = {"text": "a plain text", "jsonl": "a JSON Lines", "csv": "a CSV",
               "tsv": "a TSV", "parquet": "a Parquet"}  # fmt: skip
-    suffix = stem_suffix(Path(source.rstrip("/")))
+    suffix = stem_suffix(Path(path.rstrip("/")))
     for name, labelled in labels.items():
         if suffix and suffix in SOURCES[name].suffixes:
             raise ConfigError(
-                f"dump.format: {source} looks like {labelled} file but dump.format is "
+                f"{where}.format: {path} looks like {labelled} file but {where}.format is "
                 f"mediawiki (the default); {fix}"
             )
-    if _is_local(source) and Path(source).is_dir():
+    if _is_local(path) and Path(path).is_dir():
         raise ConfigError(
-            f"dump.format: {source} is a folder but dump.format is mediawiki (the default), "
-            f"which reads one dump file; {fix}"
+            f"{where}.format: {path} is a folder but {where}.format is mediawiki (the "
+            f"default), which reads one dump file; {fix}"
         )
 
 
@@ -275,14 +313,13 @@ def anchor_paths(config: dict, root: Path, *, absolute: bool = False) -> dict:
             return str(root / path)
         return path
 
-    dump = config.get("dump", {})
-    if dump.get("source"):
-        dump["source"] = anchor(dump["source"])
-    if dump.get("pinned"):
-        dump["pinned"] = anchor(dump["pinned"])
+    source = config.get("corpus", {}).get("source") or {}
+    for key in ("path", "pinned"):
+        if source.get(key):
+            source[key] = anchor(source[key])
     for block in (config.get("corpora") or {}).values():
-        if block and block.get("source"):
-            block["source"] = anchor(block["source"])
+        if block and block.get("path"):
+            block["path"] = anchor(block["path"])
     for spec in (config.get("embeddings") or {}).values():
         for key in ("path", "words"):
             if spec and key in spec:
@@ -461,12 +498,12 @@ def check_config(config: dict) -> None:
             f"suggestions.check.folds: {folds} folds of {holdout:g} of the members cannot "
             f"all be hidden in turn; use at most {parts} (1 / holdout)"
         )
-    dump = config["dump"]
-    if (dump.get("source") is None) == (dump.get("base_url") is None):
+    source = config["corpus"]["source"]
+    if (source.get("path") is None) == (source.get("base_url") is None):
         raise ConfigError(
-            "dump: give exactly one of 'source' (one dump file, with sha256/sha1/md5) and "
-            "'base_url' (the folder of a multi-part dump, with 'status'); remove the other "
-            "or set it to null"
+            "corpus.source: give exactly one of 'path' (one dump file, with "
+            "sha256/sha1/md5, or your own corpus' file or folder) and 'base_url' (the folder "
+            "of a multi-part dump, with 'status'); remove the other or set it to null"
         )
     embeddings = config["embeddings"]
     for name, spec in embeddings.items():
@@ -579,6 +616,11 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     (schema, lists, sweeps); a bad config raises :class:`ConfigError` in one line (the
     schema's own validate may raise its own error)."""
 
+    # an older config's keys, each named with where it went (a user's file merged into
+    # config/config.yaml holds the old key beside the new default's)
+    for given in [*user_files, overrides or {}]:
+        refuse_renamed(given)
+    refuse_renamed(config)
     replace_user_blocks(config, user_files, overrides)
     drop_removed(config)
     schema = load_schema(schema_path)
@@ -589,7 +631,7 @@ def prepare_config(config: dict, schema_path, root: Path, *, absolute: bool = Fa
     # config and repeat no default
     fill_defaults(config, schema)
     # the source as the user wrote it, before it is anchored
-    check_dump_format(config["dump"])
+    check_source_format(config["corpus"]["source"])
     anchor_paths(config, root, absolute=absolute)
     check_config(config)
     lists = list_registry(config)

@@ -26,15 +26,16 @@ CORPUS_KEY, SEED_KEY = "corpus", "seed"
 
 
 def corpus_blocks(config: dict) -> dict[str, dict]:
-    """Every corpus a run can extract, by name: the dump's and those under ``corpora``."""
-    dump = config["dump"]
-    blocks = {dump["name"]: dump}
-    for name, block in (config.get("corpora") or {}).items():
-        if name == dump["name"]:
+    """Every corpus a run can extract, by name: its source block (``corpus.source``, and
+    each ``corpora:`` entry)."""
+    name = config["corpus"]["name"]
+    blocks = {name: config["corpus"]["source"]}
+    for other, block in (config.get("corpora") or {}).items():
+        if other == name:
             raise ConfigError(
-                f"corpora.{name}: {name!r} is the dump's name; give this corpus another"
+                f"corpora.{other}: {other!r} is corpus.name; give this corpus another"
             )
-        blocks[name] = block
+        blocks[other] = block
     return blocks
 
 
@@ -69,8 +70,8 @@ def _trained(embeddings: dict, name: str) -> bool:
 
 
 def compared_corpora(config: dict) -> list[str]:
-    """``compare_corpora.corpora``, checked: two or more, each the dump's or a corpus'
-    name; [] when there is no comparison."""
+    """``compare_corpora.corpora``, checked: two or more, each ``corpus.name`` or a name
+    under ``corpora:``; [] when there is no comparison."""
     names = list(config.get("compare_corpora", {}).get("corpora") or [])
     if not names:
         return []
@@ -78,12 +79,12 @@ def compared_corpora(config: dict) -> list[str]:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise ConfigError(
-            f"compare_corpora.corpora: {', '.join(map(repr, unknown))} is neither the dump's "
-            f"name nor a corpus under corpora: (known: {', '.join(known)})"
+            f"compare_corpora.corpora: {', '.join(map(repr, unknown))} is neither "
+            f"corpus.name nor a corpus under corpora: (known: {', '.join(known)})"
         )
     if len(names) < 2:
         raise ConfigError(
-            "compare_corpora.corpora: name two or more corpora (dump.name, corpora: names)"
+            "compare_corpora.corpora: name two or more corpora (corpus.name, corpora: names)"
         )
     return names
 

@@ -35,9 +35,10 @@ baseline, and the shipped Empath lists. Other configs here change parts of it:
 | `contextual.yaml` | all-MiniLM-L6-v2's static vectors (two poolings) beside word2vec, \
 fastText and GloVe (`pip install -e '.[transformer]'`) |
 
-A `--configfile` is merged into `config.yaml` key by key, but for its `dump:` block, which
-replaces the default's whole (the keys it leaves out take the defaults below; `--config`
-edits keys on top); `embeddings: {NAME: null}` drops an embedding the default defines.
+A `--configfile` is merged into `config.yaml` key by key, but for its `corpus.source`
+block, which replaces the default's whole (the keys it leaves out take the defaults below;
+`--config` edits keys on top; a file that gives it names the corpus too, `corpus.name`);
+`embeddings: {NAME: null}` drops an embedding the default defines.
 Every key is checked against the schema before any job runs: an unknown key is an error
 that names the closest known one. Relative paths are
 read from the folder Snakemake runs in; a default under `resources/` that is not there is

@@ -14,12 +14,12 @@ from learnability.pipeline.corpus_draws import corpus_blocks
 from learnability.pipeline.rerun import target_params
 
 with config_errors_in_one_line():
-    # every corpus by name: the dump and the corpora of your own (corpora:)
+    # every corpus by name: corpus.source and the corpora of your own (corpora:)
     CORPORA = corpus_blocks(config)
     # a corpus of your own (format): its parts, each its files read in place; {} for a
     # MediaWiki dump
     OWN_PARTS = {
-        name: corpus_plan(block, "dump" if name == DUMP else f"corpora.{name}")
+        name: corpus_plan(block, "corpus.source" if name == CORPUS else f"corpora.{name}")
         for name, block in CORPORA.items()
     }
 
@@ -27,38 +27,38 @@ with config_errors_in_one_line():
 def dump_parts(wildcards):
     """The dump's part files, in page order (from the manifest checkpoint if multi-part);
     a corpus of your own: its parts' names."""
-    if OWN_PARTS[wildcards.dump]:
-        return list(OWN_PARTS[wildcards.dump])
+    if OWN_PARTS[wildcards.corpus]:
+        return list(OWN_PARTS[wildcards.corpus])
     if not MULTIPART:
         return [DUMP_FILE]
-    manifest = checkpoints.dump_manifest.get(dump=wildcards.dump).output[0]
+    manifest = checkpoints.dump_manifest.get(corpus=wildcards.corpus).output[0]
     return [f.name for f in read_manifest(manifest)]
 
 
 def dump_part_file(wildcards):
-    if OWN_PARTS[wildcards.dump]:
-        return piece_files(OWN_PARTS[wildcards.dump][wildcards.part])
+    if OWN_PARTS[wildcards.corpus]:
+        return piece_files(OWN_PARTS[wildcards.corpus][wildcards.part])
     if MULTIPART:
-        return f"resources/dumps/{wildcards.dump}/parts/{wildcards.part}"
-    return f"resources/dumps/{wildcards.dump}/{DUMP_FILE}"
+        return f"resources/dumps/{wildcards.corpus}/parts/{wildcards.part}"
+    return f"resources/dumps/{wildcards.corpus}/{DUMP_FILE}"
 
 
 def extracted_parts(wildcards):
-    pattern = "results/corpus/{dump}/parts/{part}.{kind}"
+    pattern = "results/corpus/{corpus}/parts/{part}.{kind}"
     parts = dump_parts(wildcards)
     return {
-        kind.split(".")[0]: expand(pattern, dump=wildcards.dump, part=parts, kind=kind)
+        kind.split(".")[0]: expand(pattern, corpus=wildcards.corpus, part=parts, kind=kind)
         for kind in ("txt.gz", "counts.parquet", "stats.json")
     }
 
 
-# the extraction's settings of the job's corpus (the dump's, or one under corpora:)
+# the extraction's settings of the job's corpus (corpus.source, or one under corpora:)
 def corpus_min_tokens(wildcards):
-    return min_document_tokens(config, CORPORA[wildcards.dump])
+    return min_document_tokens(config, CORPORA[wildcards.corpus])
 
 
 def corpus_format(wildcards):
-    return CORPORA[wildcards.dump]["format"]
+    return CORPORA[wildcards.corpus]["format"]
 
 
 def reader_code(wildcards):
@@ -70,11 +70,11 @@ def reader_code(wildcards):
 
 
 def corpus_options(wildcards):
-    return source_options(CORPORA[wildcards.dump])
+    return source_options(CORPORA[wildcards.corpus])
 
 
 def corpus_ranges(wildcards):
-    return piece_ranges(OWN_PARTS[wildcards.dump].get(wildcards.part, []))
+    return piece_ranges(OWN_PARTS[wildcards.corpus].get(wildcards.part, []))
 
 
 def extract_sizes(wildcards, input):

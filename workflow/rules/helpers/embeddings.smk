@@ -26,8 +26,8 @@ def training_corpus(wildcards):
         return f"{draw_folder(draw['corpus'], draw['seed'])}/text.txt.gz"
     fraction = SPEC[wildcards.embedding].get("corpus_fraction", 1.0)
     if fraction < 1.0:
-        return f"results/corpus/{DUMP}/{prefix_percent(fraction)}/text.txt.gz"
-    return f"results/corpus/{DUMP}/text.txt.gz"
+        return f"results/corpus/{CORPUS}/{prefix_percent(fraction)}/text.txt.gz"
+    return f"results/corpus/{CORPUS}/text.txt.gz"
 
 
 # Sizes for the cost models (learnability.pipeline.resources; helpers/resources.smk).

@@ -33,7 +33,7 @@ def evaluation_datasets(kind):
     """The names of a kind's datasets: its files', or the corpus' for one that reads it."""
     spec = EVALUATION_KINDS[kind]
     if spec.needs_corpus:
-        return [DUMP]
+        return [CORPUS]
     return (
         [evaluation_file_name(f) for f in EVALUATIONS[kind]["files"]]
         if spec.files
@@ -46,7 +46,7 @@ def evaluation_inputs(kind):
     it); the files are inputs, so that editing one reruns its jobs."""
     spec = EVALUATION_KINDS[kind]
     if spec.needs_corpus:
-        files = [f"results/corpus/{DUMP}/text.txt.gz"]
+        files = [f"results/corpus/{CORPUS}/text.txt.gz"]
     else:
         files = evaluation_files(kind) if spec.files else []
     return {

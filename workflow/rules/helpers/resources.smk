@@ -147,7 +147,7 @@ def corpus_coverage_sizes(wildcards, input):
     # not yet fetched, the input is the manifest's: to be determined)
     counts = [f for f in input if str(f).endswith(".counts.parquet")]
     if not counts:
-        raise FileOrDirectoryNotFoundError(f"results/corpus/{wildcards.dump}/parts")
+        raise FileOrDirectoryNotFoundError(f"results/corpus/{wildcards.corpus}/parts")
     sizes = [input_mb([f]) for f in counts]
     return dict(counts_mb=sum(sizes), largest_mb=max(sizes))
 
@@ -156,6 +156,6 @@ def join_sizes(wildcards, input):
     # join_corpus's parts (named txt), or corpus_prefix's corpus
     text = input.txt if hasattr(input, "txt") else list(input)
     if not text:  # behind the dump's manifest, not yet fetched: to be determined
-        raise FileOrDirectoryNotFoundError(f"results/corpus/{wildcards.dump}/parts")
+        raise FileOrDirectoryNotFoundError(f"results/corpus/{wildcards.corpus}/parts")
     text_mb = input_mb(text)
     return dict(tokens=text_mb * cost.TOKENS_PER_GZ_MB, text_mb=text_mb)
