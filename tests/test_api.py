@@ -443,3 +443,23 @@ def test_progress_is_one_line_an_analysis_not_one_a_call_of_the_solver(caplog):
     with caplog.at_level("INFO", logger="learnability"):
         fit_many(vectors, np.arange(20)[None], (np.arange(20) < 10)[None].astype(float), 1.0)
     assert [m for m in caplog.messages if m.startswith("fits: 1 of 1 fits")]
+
+
+def test_min_words_decides_which_lists_score_scores(seed):
+    """score(min_words=...) is the Protocol's: a list of 5 words is scored at 5 and
+    reported as skipped at 6, with the reason its analyses' rows follow (the bounds of a
+    list at min_words have no jackknife groups)."""
+    words, vectors = planted(seed=seed)
+    lists = {"planted": LISTS["planted"], "five": [f"member{i}" for i in range(5)]}
+    settings = dict(iterations=6, null_lists=19, **QUIET)
+    at_five = learnability.score((words, vectors), lists, min_words=5, **settings)
+    assert at_five.skipped.empty and at_five.lists["not_scored"].tolist() == ["", ""]
+    assert at_five.bounds.set_index("list").loc["five", "groups"] == 0
+    at_six = learnability.score((words, vectors), lists, min_words=6, **settings)
+    assert at_six.skipped["list"].tolist() == ["five"]
+    assert (
+        at_six.skipped["reason"]
+        .iloc[0]
+        .startswith("only 5 words in the embedding's vocabulary; at least 6 are needed")
+    )
+    assert at_six.bounds["list"].tolist() == ["planted"]

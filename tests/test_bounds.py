@@ -49,9 +49,9 @@ def test_a_lists_bounds_from_its_runs_by_hand(monkeypatch):
     monkeypatch.setattr(splitting, "fit_splits", lambda v, s, p: Fitted(given[len(kept) - 1]))
     x = np.random.default_rng(0).standard_normal((200, 4))
     members = np.arange(20, 32)
-    protocol = Protocol(iterations=5, C=C, seed=3)
+    protocol = Protocol(iterations=5, C=C, seed=3, min_words=5)
     row = bound_row(x, members, protocol, groups=4, iterations=5, confidence=0.9,
-                    list_name="l", embedding="e", bins=None, min_words=5)  # fmt: skip
+                    list_name="l", embedding="e", bins=None)  # fmt: skip
 
     assert len(kept) == 5 and set(kept[0]) == set(members)
     out = [np.setdiff1d(members, k) for k in kept[1:]]
@@ -77,21 +77,21 @@ def test_a_lists_bounds_from_its_runs_by_hand(monkeypatch):
     # (15,400 ways to cut 12 into 4 groups of 3: these two seeds are not one of the ties)
     kept.clear()
     bound_row(x, members, protocol, groups=4, iterations=5, confidence=0.9,
-              list_name="m", embedding="e", bins=None, min_words=5)  # fmt: skip
+              list_name="m", embedding="e", bins=None)  # fmt: skip
     other = {frozenset(np.setdiff1d(members, k)) for k in kept[1:]}
     assert other != {frozenset(o) for o in out}
 
     kept.clear()
     given = [full]
     small = bound_row(x, members[:5], protocol, groups=4, iterations=5, confidence=0.9,
-                      list_name="s", embedding="e", bins=None, min_words=5)  # fmt: skip
+                      list_name="s", embedding="e", bins=None)  # fmt: skip
     assert len(kept) == 1 and small["groups"] == 0 and small["auc"] == pytest.approx(full.mean())
     assert np.isnan([small["auc_se"], small["auc_low"], small["auc_high"]]).all()
 
     kept.clear()
     given = [full[:1], *runs[:, :1]]
     one = bound_row(x, members, protocol, groups=4, iterations=1, confidence=0.9,
-                    list_name="l", embedding="e", bins=None, min_words=5)  # fmt: skip
+                    list_name="l", embedding="e", bins=None)  # fmt: skip
     # one split a run: no split variance to take out, no noise in the list's own mean
     assert one["auc_split_se"] == 0.0
     m1 = runs[:, 0]
@@ -100,7 +100,7 @@ def test_a_lists_bounds_from_its_runs_by_hand(monkeypatch):
     kept.clear()
     given = [full[:2], *runs[:, :2]]
     two = bound_row(x, members, protocol, groups=4, iterations=2, confidence=0.9,
-                    list_name="l", embedding="e", bins=None, min_words=5)  # fmt: skip
+                    list_name="l", embedding="e", bins=None)  # fmt: skip
     # two splits a run: their variances (ddof 1) are taken out, as at five
     m2, v2 = runs[:, :2].mean(axis=1), runs[:, :2].var(axis=1, ddof=1)
     spread2 = (g - 1) / g * ((m2 - m2.mean()) ** 2).sum() - (g - 1) ** 2 / g * v2.mean() / 2
@@ -177,8 +177,7 @@ def test_the_bounds_cover_a_planted_concepts_auc_at_their_nominal_rate(seed):
     rows = [
         bound_row(y, np.sort(rng.choice(pool, 11, replace=False)), protocol,
                   groups=default("power.groups"), iterations=default("power.iterations"),
-                  confidence=0.95, list_name=f"d{i}", embedding="planted", bins=None,
-                  min_words=4)
+                  confidence=0.95, list_name=f"d{i}", embedding="planted", bins=None)
         for i in range(BOUND_DRAWS)
     ]  # fmt: skip
     auc = np.array([r["auc"] for r in rows])
@@ -215,7 +214,7 @@ def test_interchangeable_members_add_no_member_variance_to_the_bounds(seed):
         protocol = Protocol(iterations=iterations, C=C, seed=seed)
         rows.append(bound_row(x, np.arange(11), protocol, groups=groups,
                               iterations=iterations, confidence=0.95, list_name=f"twins{i}",
-                              embedding="e", bins=None, min_words=4))  # fmt: skip
+                              embedding="e", bins=None))  # fmt: skip
     jackknife = np.mean([r["auc_se"] ** 2 - r["auc_split_se"] ** 2 for r in rows])
     # the runs' split noise, from the list's own (same splits a run, same variance)
     expected_noise = (groups - 1) ** 2 / groups * np.mean([r["auc_split_se"] ** 2 for r in rows])

@@ -8,9 +8,12 @@ from learnability import schemas
 from learnability.errors import InputError
 from learnability.protocol.classify import fit_scores
 from learnability.protocol.evaluate import (
+    Protocol,
     check_size,
     evaluate_concept,
+    evaluate_concept_full,
     null_distribution,
+    score_list,
     summarize,
     unscored_reason,
 )
@@ -438,3 +441,35 @@ def test_a_list_is_scored_from_min_words_and_up_to_half_the_vocabulary():
         InputError, match=r"^list 'x': only 3 words .* lower learnability\.min_words\.$"
     ):
         check_size(3, 100, "list 'x'", 4)
+
+
+def test_score_list_follows_the_protocols_min_words_and_says_why_it_did_not_score(planted):
+    """min_words is the Protocol's: a list of 5 words is scored at min_words 5 and not at
+    6 (score_list: a result saying why, with no rows; evaluate_concept_full: the error),
+    and a list of more than half the vocabulary is not scored either."""
+    vectors, _ = planted
+    five = np.array([3, 1, 4, 1, 5, 9])  # a repeated row counts once: 5 words
+    at_five = Protocol(iterations=3, C=1.0, seed=0, min_words=5)
+    scored = score_list(vectors, five, at_five, list_name="five", embedding="e")
+    assert scored.unscored is None and scored.size == 5
+    assert len(scored.iterations) == 3 and (scored.iterations["size"] == 5).all()
+    assert scored.tpr.shape[0] == 3 and scored.coef.shape == (3, vectors.shape[1] + 1)
+
+    at_six = Protocol(iterations=3, C=1.0, seed=0, min_words=6)
+    out = score_list(vectors, five, at_six, list_name="five", embedding="e")
+    assert out.unscored == (
+        "only 5 words in the embedding's vocabulary; at least 6 are needed so that both "
+        "halves hold two members"
+    )
+    assert out.size == 5 and out.iterations.empty and out.tpr.shape[0] == 0
+    assert list(out.iterations.columns) == schemas.columns("iterations")
+    assert out.members is None and out.coef is None
+    with pytest.raises(InputError, match=r"^list 'five' on 'e': only 5 words .* at least 6"):
+        evaluate_concept_full(vectors, five, at_six, list_name="five", embedding="e")
+
+    half = vectors.shape[0] // 2
+    over = score_list(vectors, np.arange(half + 1), at_five, list_name="big", embedding="e")
+    assert over.unscored.startswith(f"{half + 1} words but the vocabulary has only")
+    assert (
+        score_list(vectors, np.arange(half), at_five, list_name="h", embedding="e").unscored is None
+    )

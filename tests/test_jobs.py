@@ -145,3 +145,18 @@ def test_the_bounds_job_gives_score_s_bounds(tmp_path, seed, caplog):
 def test_the_defaults_the_job_test_reads_exist(key):
     # a renamed schema key would make the test above read nothing
     assert f"learnability.{key}" in DEFAULTS
+
+
+def test_a_jobs_protocol_takes_min_words_from_its_rules_params():
+    """The rules that score a list give min_words (learnability, learning_curve, the
+    analyses, sweep_scores); the null lists' jobs do not, and keep the default."""
+    from learnability.pipeline.jobs import job_protocol
+
+    params = _params({"a": []}, 1, iterations=7)
+    params.n_bins = 5
+    assert job_protocol(params, "uniform").min_words == DEFAULTS["learnability.min_words"]
+    params.min_words = 9
+    protocol = job_protocol(params, "frequency_matched")
+    assert (protocol.min_words, protocol.n_bins, protocol.iterations) == (9, 5, 7)
+    del params.min_words
+    assert job_protocol(params, "uniform").min_words == 4

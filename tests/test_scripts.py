@@ -89,7 +89,7 @@ def test_extract_script_on_a_bad_corpus_of_your_own(tmp_path):
         params={"min_article_tokens": 1, "max_line_tokens": 1000, "source": "csv",
                 "options": {"text_column": "text", "group_column": None}, "ranges": {}},
     )  # fmt: skip
-    assert re.search(r"posts\.csv:1: no column 'text'; set dump\.text_column", msg), msg
+    assert re.search(r"posts\.csv:1: no column 'text'; set corpus\.source\.text_column", msg), msg
 
 
 LISTS = {

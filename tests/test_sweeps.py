@@ -209,7 +209,7 @@ def test_a_points_scores_are_the_learnability_jobs_own(planted):
     point = _point("e_dim~50", "e", dim=50)
     summary, iterations = score_point(
         vectors.astype(np.float32), words, concepts, protocols, point=point,
-        lists=["planted", "tiny"], bins=None, min_words=4, bootstrap=200, level=0.95, seed=3,
+        lists=["planted", "tiny"], bins=None, bootstrap=200, level=0.95, seed=3,
     )  # fmt: skip
     direct = summarize(
         evaluate_concept_full(vectors.astype(np.float32), members, protocols["uniform"],
@@ -234,6 +234,12 @@ def test_a_points_scores_are_the_learnability_jobs_own(planted):
     assert (
         (tiny["iterations"] == 0).all() and tiny["mean"].isna().all() and (tiny["size"] == 2).all()
     )
+    # the rule score() and the workflow's jobs follow, word for word: a row that says why
+    assert set(tiny["not_scored"]) == {
+        "only 2 words in the embedding's vocabulary; at least 4 are needed so that both "
+        "halves hold two members"
+    }
+    assert (summary.loc[summary["list"] == "planted", "not_scored"] == "").all()
     assert (summary["param_dim"] == 50).all() and (summary["setting"] == "dim=50").all()
     assert len(iterations) == 6
     out = schemas.conform(summary, "sweep_scores")

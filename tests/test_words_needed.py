@@ -256,6 +256,6 @@ def test_the_curve_over_several_lists_its_empty_table_and_its_summary_for_people
     # without the run's null settings there is nothing to test subsets against
     from learnability.analyses.base import Lists
 
-    bare = Lists(y, {"b": np.arange(20)}, None, "e", "uniform", words, None, 5)
+    bare = Lists(y, {"b": np.arange(20)}, None, "e", "uniform", words, None)
     with pytest.raises(ValueError, match=r"needs the run's null settings \(Lists.nulls\)$"):
         ANALYSIS.run(bare, {})

@@ -36,10 +36,9 @@ from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
 from learnability.protocol.evaluate import (
     MIN_WORDS,
     Protocol,
-    evaluate_concept_full,
     null_distribution,
+    score_list,
     summarize,
-    unscored_reason,
 )
 from learnability.protocol.nullcache import NullCache
 from learnability.protocol.sampling import baseline_bins, frequency_bins
@@ -188,7 +187,8 @@ def score(
     vocab = pd.Series(emb.words)
     vocab_index = pd.Index(vocab)  # its hash table built once for every list's lookup
     matcher = Matcher(emb.words, case, emb.counts)
-    protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins)
+    protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins,
+                        min_words=min_words)  # fmt: skip
     k_null = random_list_splits(pvalue_method, iterations, null_iterations)
     try:
         check_calibrated(pvalue_method, k_null, null_lists, iterations, where="pvalue_method")
@@ -217,32 +217,23 @@ def score(
             cov = coverage(resolved).iloc[0]
             covers.append(cov)
             idx = member_indices(resolved, vocab_index)
-            unscored = unscored_reason(int(idx.size), len(emb.words), min_words)
-            cov["not_scored"] = unscored or ""
-            if unscored is not None:
+            result = score_list(emb.vectors, idx, protocol, bins=bins, list_name=list_name,
+                                embedding=label, vocabulary=vocab)  # fmt: skip
+            cov["not_scored"] = result.unscored or ""
+            if result.unscored is not None:
                 why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
                 skipped.append(
                     {
                         "list": list_name,
                         "n_entries": int(cov["n_entries"]),
                         "n_in_vocab": int(idx.size),
-                        "reason": f"{unscored} ({idx.size} of its {cov['n_entries']} entries "
-                        f"are in the vocabulary: {why})",
+                        "reason": f"{result.unscored} ({idx.size} of its {cov['n_entries']} "
+                        f"entries are in the vocabulary: {why})",
                     }
                 )
                 log.warning("skipped %s: %s", list_name, skipped[-1]["reason"])
                 progress.update(1)
                 continue
-            result = evaluate_concept_full(
-                emb.vectors,
-                idx,
-                protocol,
-                bins=bins,
-                list_name=list_name,
-                embedding=label,
-                min_words=min_words,
-                vocabulary=vocab,
-            )
             results.append(result)
             members_of[list_name], coefficients[list_name] = idx, result.coef
             key = str(result.iterations["null_key"].iloc[0])
@@ -267,7 +258,7 @@ def score(
         counts = np.asarray(emb.counts)
         scored = Lists(
             vectors=emb.vectors, members=members_of, protocol=protocol, embedding=label,
-            negatives=negatives, words=emb.words, counts=counts, min_words=min_words, bins=bins,
+            negatives=negatives, words=emb.words, counts=counts, bins=bins,
             baseline_bins=baseline_bins(counts, n_bins),
             coefficients=coefficients,
             nulls=NullSpec(null_lists, null_iterations, null_seed, pvalue_method, iterations),

@@ -493,6 +493,8 @@ TABLES: dict[str, dict[str, str]] = {
         "list": "string",
         "negatives": "string",
         "size": "int64",
+        # why the point could not score the list ("" where it did): its rows have no means
+        "not_scored": "string",
         **_SUMMARY_STATS,
     },
     "sweep_seed_tests": {

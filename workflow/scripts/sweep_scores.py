@@ -19,7 +19,6 @@ with logged(snakemake) as log, limit_threads(snakemake.threads):
         point=point,
         lists=list(p.lists),
         bins=bins_for(i.shared, p.n_bins),
-        min_words=p.min_words,
         bootstrap=p.bootstrap,
         level=p.confidence,
         seed=p.seed,

@@ -126,7 +126,8 @@ class NullSpec:
 @dataclass(frozen=True)
 class Lists:
     """What every analysis reads: one embedding's vectors, each scored list's member rows
-    (name -> rows, in list order), the protocol of its learnability jobs, the frequency
+    (name -> rows, in list order), the protocol of its learnability jobs (its
+    ``min_words`` too; None for an analysis that fits nothing), the frequency
     bins of its negatives scheme (None: uniform) and, where asked for, those of a
     frequency-matched baseline, the lists' split classifiers and the run's null
     settings."""
@@ -138,7 +139,6 @@ class Lists:
     negatives: str
     words: Sequence[str]
     counts: np.ndarray | None
-    min_words: int
     bins: np.ndarray | None = None
     baseline_bins: np.ndarray | None = None
     coefficients: Mapping[str, np.ndarray] | None = None

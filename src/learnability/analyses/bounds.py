@@ -53,14 +53,14 @@ def jackknife_groups(size: int, groups: int, min_words: int) -> int:
 
 def group_runs(
     vectors: np.ndarray, members: np.ndarray, protocol, *, groups: int, iterations: int,
-    list_name: str, bins: np.ndarray | None, min_words: int,
+    list_name: str, bins: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """(each run's mean AUC, each run's split variance): the protocol once without each
     of :func:`jackknife_groups` random groups of ``members``; empty where there are none."""
     from learnability.protocol.splits import draw_splits, fit_splits
 
     members = np.unique(np.asarray(members, dtype=np.int64))
-    g = jackknife_groups(members.size, groups, min_words)
+    g = jackknife_groups(members.size, groups, protocol.min_words)
     if g == 0:
         return np.empty(0), np.empty(0)
     rng = np.random.default_rng(derive_seed(protocol.seed, "bound", list_name))
@@ -80,7 +80,6 @@ def group_runs(
 def bound_row(
     vectors: np.ndarray, members: np.ndarray, protocol, *, groups: int, iterations: int,
     confidence: float, list_name: str, embedding: str, bins: np.ndarray | None,
-    min_words: int,
 ) -> dict:  # fmt: skip
     """One list's row of the ``bounds`` table."""
     from learnability.protocol.splits import concept_seeds, draw_splits, fit_splits
@@ -94,7 +93,7 @@ def bound_row(
                       protocol).metrics()["auc"]  # fmt: skip
     means, variances = group_runs(
         vectors, members, protocol, groups=groups, iterations=iterations,
-        list_name=list_name, bins=bins, min_words=min_words,
+        list_name=list_name, bins=bins,
     )  # fmt: skip
     auc = float(full.mean())
     noise = float(full.var(ddof=1)) / full.size if full.size > 1 else 0.0
@@ -132,7 +131,7 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
                     lists.vectors, members, lists.protocol, groups=settings["bound_groups"],
                     iterations=settings["bound_iterations"],
                     confidence=settings["bound_confidence"], list_name=name,
-                    embedding=lists.embedding, bins=lists.bins, min_words=lists.min_words,
+                    embedding=lists.embedding, bins=lists.bins,
                 )
             )  # fmt: skip
     return pd.DataFrame(rows)

@@ -40,14 +40,10 @@ import numpy as np
 import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Setting
-from learnability.defaults import default
 from learnability.protocol.sampling import derive_seed, sample_by_profile, sample_nonmembers
 
 if TYPE_CHECKING:
     from learnability.protocol.evaluate import Protocol
-
-MIN_WORDS: int = default("learnability.min_words")
-
 
 LN2 = float(np.log(2.0))
 
@@ -121,7 +117,6 @@ def codelength_rows(
     list_name: str,
     embedding: str,
     bins: np.ndarray | None = None,
-    min_words: int = MIN_WORDS,
 ) -> pd.DataFrame:
     """Schema ``codelength``: the list's codelength over ``orders`` orders, and its
     null's over ``null_lists`` random lists of the same size (uniform negatives) or
@@ -131,7 +126,8 @@ def codelength_rows(
     from learnability.protocol.evaluate import check_size
 
     members = np.unique(np.asarray(members, dtype=np.int64))
-    check_size(members.size, vectors.shape[0], f"list {list_name!r} on {embedding!r}", min_words)
+    what = f"list {list_name!r} on {embedding!r}"
+    check_size(members.size, vectors.shape[0], what, protocol.min_words)
     seed, negatives, n_bins = protocol.seed, protocol.negatives, protocol.n_bins
     n_vocab = vectors.shape[0]
     matched = negatives == "frequency_matched"
@@ -202,7 +198,7 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
                 lists.vectors, members, protocol, fractions=list(settings["codelength_fractions"]),
                 orders=settings["codelength_orders"],
                 null_lists=settings["codelength_null_lists"], list_name=name,
-                embedding=lists.embedding, bins=lists.bins, min_words=lists.min_words,
+                embedding=lists.embedding, bins=lists.bins,
             )
             for name, members in lists.each("codelength")
         ],

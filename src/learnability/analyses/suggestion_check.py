@@ -167,7 +167,7 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
     for name, members in lists.each("suggestion check"):
         common = dict(list_name=name, embedding=lists.embedding, folds=s["check_folds"],
                       holdout=s["check_holdout"])  # fmt: skip
-        if checkable(members.size, s["check_holdout"], lists.min_words) < lists.min_words:
+        if checkable(members.size, s["check_holdout"], protocol.min_words) < protocol.min_words:
             log.warning("%s: suggestions not checked: too few members to hide a fold", name)
             tables.append(
                 unchecked(
@@ -175,7 +175,7 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
                     size=members.size,
                     ks=s["check_k"],
                     iterations=s["check_iterations"],
-                    min_words=lists.min_words,
+                    min_words=protocol.min_words,
                     **common,
                 )  # fmt: skip
             )

@@ -65,7 +65,7 @@ def null_values(vectors, m: int, protocol, spec: NullSpec, bins, embedding: str)
 def curve_rows(
     vectors: np.ndarray, members: np.ndarray, protocol, spec: NullSpec, *,
     subsamples: int, sizes: tuple[int, ...], alpha: float, power: float, list_name: str,
-    embedding: str, bins: np.ndarray | None, min_words: int, nulls: dict,
+    embedding: str, bins: np.ndarray | None, nulls: dict,
 ) -> list[dict]:  # fmt: skip
     """One list's rows of the ``words_needed`` table; ``nulls`` caches each size's
     comparison across the lists of a job."""
@@ -77,7 +77,7 @@ def curve_rows(
     k = spec.list_iterations
     runs = replace(protocol, iterations=k)
     rows = []
-    for m in sizes_for(members.size, sizes, min_words):
+    for m in sizes_for(members.size, sizes, protocol.min_words):
         if m not in nulls:
             nulls[m] = null_values(vectors, m, protocol, spec, bins, embedding)
         used, values, k_null, (within, between) = nulls[m]
@@ -161,7 +161,7 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
                 lists.vectors, members, lists.protocol, lists.nulls,
                 subsamples=settings["curve_subsamples"], sizes=tuple(settings["curve_sizes"]),
                 alpha=settings["alpha"], power=settings["power"], list_name=name,
-                embedding=lists.embedding, bins=lists.bins, min_words=lists.min_words,
+                embedding=lists.embedding, bins=lists.bins,
                 nulls=nulls,
             )  # fmt: skip
     from learnability import schemas

@@ -131,7 +131,6 @@ def lists_job(analysis, input, params, wildcards):
     return Lists(
         vectors=vectors, members=members, embedding=wildcards.embedding,
         negatives=wildcards.negatives, words=vocab["word"], counts=counts,
-        min_words=params.min_words,
         protocol=job_protocol(params, wildcards.negatives, iterations=1) if analysis.fits else None,
         bins=bins_for(input.vocab, params.n_bins) if analysis.fits else None,
         baseline_bins=baseline_bins(counts, params.baseline_n_bins)
@@ -147,10 +146,14 @@ def job_protocol(params, negatives: str, *, iterations: int | None = None):
     """The :class:`~learnability.protocol.evaluate.Protocol` of a job from its rule's params
     (common.smk's ``protocol_params``): the learnability, learning-curve and null jobs
     all build theirs here. ``n_bins`` is None for jobs that draw no frequency bins, which
-    keep the Protocol's own default."""
+    keep the Protocol's own default; ``min_words`` is a param of the jobs that score a
+    list and decide whether it can be (the null lists' jobs have none: their sizes are
+    given)."""
     from learnability.protocol.evaluate import Protocol
 
-    bins = {} if params.n_bins is None else {"n_bins": params.n_bins}
+    given = {} if params.n_bins is None else {"n_bins": params.n_bins}
+    if getattr(params, "min_words", None) is not None:
+        given["min_words"] = params.min_words
     return Protocol(
         iterations=iterations if iterations is not None else params.iterations,
         C=params.C,
@@ -159,7 +162,7 @@ def job_protocol(params, negatives: str, *, iterations: int | None = None):
         solver=params.solver,
         chunk_bytes=int(params.chunk_mb * 2**20),
         device=params.device,
-        **bins,
+        **given,
     )
 
 

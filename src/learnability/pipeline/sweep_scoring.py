@@ -10,7 +10,7 @@ import pandas as pd
 from learnability.concepts.lists import member_indices
 from learnability.errors import InputError
 from learnability.pipeline.sweeps import Point
-from learnability.protocol.evaluate import evaluate_concept_full, summarize, unscored_reason
+from learnability.protocol.evaluate import score_list, summarize
 from learnability.schemas import METRICS
 
 
@@ -43,7 +43,6 @@ def score_point(
     point: Point,
     lists: list[str],
     bins: np.ndarray | None,
-    min_words: int,
     bootstrap: int,
     level: float,
     seed: int,
@@ -51,31 +50,31 @@ def score_point(
     """Every list of one point, under each negatives scheme (``protocols``: scheme ->
     Protocol): the ``sweep_scores`` rows (a ``summary`` per list, with the point's
     columns) and its ``sweep_iterations`` (the AUC of each split). Splits are seeded by
-    the list, so all points of a sweep see the same splits and non-members. A list with
-    fewer than ``min_words`` members in the sweep vocabulary is kept as a row with 0
-    iterations and no means, not dropped."""
+    the list, so all points of a sweep see the same splits and non-members. A list the
+    point cannot score (:func:`~learnability.protocol.evaluate.score_list`: fewer than
+    the protocol's ``min_words`` members in the sweep vocabulary) is kept as rows with 0
+    iterations, no means and ``not_scored`` saying why, not dropped."""
 
     summaries, iterations = [], []
     for scheme, protocol in protocols.items():
         for name in lists:
             members = member_indices(concepts[concepts["list"] == name], words)
-            # too few words (or more than half the vocabulary): a row, not a stop
-            if unscored_reason(np.unique(members).size, len(words), max(min_words, 2)):
+            result = score_list(vectors, members, protocol, bins=bins, list_name=name,
+                                embedding=point.name)  # fmt: skip
+            if result.unscored is not None:  # a row that says why, not a stop
                 summaries.append(
                     pd.DataFrame(
-                        {"list": name, "negatives": scheme, "size": np.unique(members).size,
-                         "iterations": 0, "metric": list(METRICS), "mean": np.nan,
-                         "std": np.nan, "ci_low": np.nan, "ci_high": np.nan}
+                        {"list": name, "negatives": scheme, "size": result.size,
+                         "not_scored": result.unscored, "iterations": 0,
+                         "metric": list(METRICS), "mean": np.nan, "std": np.nan,
+                         "ci_low": np.nan, "ci_high": np.nan}
                     )
                 )  # fmt: skip
                 continue
-            result = evaluate_concept_full(
-                vectors, members, protocol, bins=bins, list_name=name,
-                embedding=point.name, min_words=min_words,
-            )  # fmt: skip
             it = result.iterations
             iterations.append(it[["list", "negatives", "iteration", "auc"]])
-            summaries.append(summarize(it, bootstrap=bootstrap, level=level, seed=seed))
+            scored = summarize(it, bootstrap=bootstrap, level=level, seed=seed)
+            summaries.append(scored.assign(not_scored=""))
     summary = pd.concat(summaries, ignore_index=True).drop(
         columns=["embedding", "null_key"], errors="ignore"
     )

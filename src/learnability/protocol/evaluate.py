@@ -20,7 +20,7 @@ from learnability.protocol.splits import (
     fit_splits,
     frequency_pools,
 )
-from learnability.schemas import METRICS
+from learnability.schemas import METRICS, empty
 
 # Each part of a split must hold at least two members, or recall and AUC are degenerate.
 MIN_WORDS: int = default("learnability.min_words")
@@ -40,6 +40,9 @@ class Protocol:
     tol: float = TOL
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     device: str = "cpu"
+    # the fewest of a list's words in the vocabulary for it to be scored
+    # (learnability.min_words): both halves need two members
+    min_words: int = MIN_WORDS
 
     @property
     def fit(self) -> Fit:
@@ -55,6 +58,11 @@ class ConceptResult:
     # (iterations, d + 1): each split's fitted (w, b), in iteration order; what the
     # suggested additions score the vocabulary with (learnability.analyses.suggestions)
     coef: np.ndarray | None = None
+    # why the list was not scored (:func:`unscored_reason`), None when it was: then the
+    # tables have no rows and the arrays none (:func:`score_list`)
+    unscored: str | None = None
+    # the list's distinct words in the vocabulary
+    size: int = 0
 
 
 def member_table(
@@ -164,15 +172,38 @@ def evaluate_concept(
 ) -> pd.DataFrame:
     """The paper's protocol (uniform negatives, half splits): one row per iteration
     (schema ``iterations``). :func:`evaluate_concept_full` takes any :class:`Protocol`."""
-    protocol = Protocol(iterations=iterations, C=C, seed=seed)
+    protocol = Protocol(iterations=iterations, C=C, seed=seed, min_words=min_words)
     return evaluate_concept_full(
-        vectors,
-        members,
-        protocol,
-        list_name=list_name,
-        embedding=embedding,
-        min_words=min_words,
+        vectors, members, protocol, list_name=list_name, embedding=embedding
     ).iterations
+
+
+def score_list(
+    vectors: np.ndarray,
+    members: np.ndarray,
+    protocol: Protocol,
+    *,
+    bins: np.ndarray | None = None,
+    list_name: str,
+    embedding: str,
+    vocabulary=None,
+) -> ConceptResult:
+    """One list scored, or the reason it cannot be: the one rule the workflow's jobs,
+    :func:`learnability.api.score` and the sweeps follow for a list with fewer than
+    ``protocol.min_words`` of its words in the vocabulary (or more than half of it). Such
+    a list is not an error: its result has ``unscored`` set, its iterations table no rows
+    and no ROC curve or coefficients, so that each caller keeps a row that says why (the
+    coverage table's ``not_scored``, score()'s ``skipped``, a sweep's ``not_scored``)
+    and scores the other lists. The others: :func:`evaluate_concept_full`."""
+    members = np.unique(np.asarray(members, dtype=np.int64))
+    reason = unscored_reason(members.size, vectors.shape[0], protocol.min_words)
+    if reason is not None:
+        nothing = np.empty((0, len(ROC_GRID)))
+        return ConceptResult(empty("iterations"), nothing, unscored=reason, size=members.size)
+    return evaluate_concept_full(
+        vectors, members, protocol, bins=bins, list_name=list_name, embedding=embedding,
+        vocabulary=vocabulary,
+    )  # fmt: skip
 
 
 def evaluate_concept_full(
@@ -183,7 +214,6 @@ def evaluate_concept_full(
     bins: np.ndarray | None = None,
     list_name: str,
     embedding: str,
-    min_words: int = MIN_WORDS,
     vocabulary=None,
 ) -> ConceptResult:
     """Run the protocol on one list: per-iteration metrics, ROC curves, and the member
@@ -191,10 +221,13 @@ def evaluate_concept_full(
 
     Seeds depend on the list name and not on the embedding or the negatives scheme, so
     embeddings that share a vocabulary see identical splits and negatives (a paired
-    design), and both schemes split the members identically.
+    design), and both schemes split the members identically. A list too small (or too
+    large) to score is an InputError here; :func:`score_list` makes it a result that
+    says why.
     """
     members = np.unique(np.asarray(members, dtype=np.int64))
-    check_size(members.size, vectors.shape[0], f"list {list_name!r} on {embedding!r}", min_words)
+    what = f"list {list_name!r} on {embedding!r}"
+    check_size(members.size, vectors.shape[0], what, protocol.min_words)
     seeds = concept_seeds(protocol.seed, list_name, protocol.iterations)
     rows, tpr, held_out, coef = _run_iterations(vectors, members, protocol, seeds, bins)
     labels = vocabulary if vocabulary is not None else np.arange(vectors.shape[0])
@@ -212,7 +245,7 @@ def evaluate_concept_full(
     df.insert(0, "negatives", protocol.negatives)
     df.insert(0, "embedding", embedding)
     df.insert(0, "list", list_name)
-    return ConceptResult(df, tpr, per_member, coef)
+    return ConceptResult(df, tpr, per_member, coef, size=members.size)
 
 
 def mean_roc(result: ConceptResult) -> pd.DataFrame:
@@ -410,7 +443,6 @@ def learning_curve(
     bins: np.ndarray | None = None,
     list_name: str,
     embedding: str,
-    min_words: int = MIN_WORDS,
 ) -> pd.DataFrame:
     """The protocol at several training fractions, all else fixed (schema
     ``learning_curve``). Iteration i uses the same permutation of the members at every
@@ -426,7 +458,6 @@ def learning_curve(
             bins=bins,
             list_name=list_name,
             embedding=embedding,
-            min_words=min_words,
         ).iterations
         for metric in METRICS:
             rows.append(
