@@ -77,11 +77,7 @@ elif not OWN_PARTS[CORPUS]:
             download=1,
         params:
             source=SOURCE["path"],
-            checksums={
-                h: SOURCE[h]
-                for h in ("sha256", "sha1", "md5")
-                if SOURCE.get(h)
-            },
+            checksums={h: SOURCE[h] for h in ("sha256", "sha1", "md5") if SOURCE.get(h)},
             allow_unverified=SOURCE["allow_unverified"],
         script:
             "../scripts/fetch_file.py"

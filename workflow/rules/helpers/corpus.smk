@@ -19,7 +19,9 @@ with config_errors_in_one_line():
     # a corpus of your own (format): its parts, each its files read in place; {} for a
     # MediaWiki dump
     OWN_PARTS = {
-        name: corpus_plan(block, "corpus.source" if name == CORPUS else f"corpora.{name}")
+        name: corpus_plan(
+            block, "corpus.source" if name == CORPUS else f"corpora.{name}"
+        )
         for name, block in CORPORA.items()
     }
 
@@ -47,7 +49,9 @@ def extracted_parts(wildcards):
     pattern = "results/corpus/{corpus}/parts/{part}.{kind}"
     parts = dump_parts(wildcards)
     return {
-        kind.split(".")[0]: expand(pattern, corpus=wildcards.corpus, part=parts, kind=kind)
+        kind.split(".")[0]: expand(
+            pattern, corpus=wildcards.corpus, part=parts, kind=kind
+        )
         for kind in ("txt.gz", "counts.parquet", "stats.json")
     }
 
