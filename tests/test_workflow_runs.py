@@ -292,7 +292,7 @@ def test_two_groups_of_one_table_compared_at_equal_size_show_a_planted_concept(t
     cfg["corpora"] = {
         "planted": {"path": "both.csv", "format": "csv", "group_column": "source",
                     "group": "planted"},
-        "plain": {"source": "plain.jsonl.gz", "format": "jsonl"},
+        "plain": {"path": "plain.jsonl.gz", "format": "jsonl"},
     }  # fmt: skip
     cfg["compare_corpora"] = {"corpora": ["planted", "plain"], "embeddings": ["word2vec"],
                               "alternative": "greater"}  # fmt: skip
