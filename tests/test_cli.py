@@ -99,6 +99,32 @@ def test_evaluate_command_scores_lists_and_names_the_weakest_members(tmp_path, c
     assert printed.index("| few | 5 | 3 |") < printed.index("not scored: few:")
 
 
+def test_min_words_and_adjust_reach_score_from_their_flags(tmp_path, capsys, seed):
+    """The flags made from api.SETTINGS are score()'s settings: --min-words 20 leaves a
+    15-word list unscored (a row that says why); --adjust holm and none give the adjusted
+    p-values by hand (the file holds them)."""
+    emb, lists, _ = _planted_files(tmp_path, seed)
+    (lists / "half.txt").write_text("\n".join(f"kin{i}" for i in range(0, 30, 2)) + "\n")
+    out = tmp_path / "table.csv"
+    small = ["evaluate", "--embedding", str(emb), "--lists", str(lists), "--iterations", "6",
+             "--null-lists", "9", "--null-iterations", "3", "--suggestions", "0",
+             "--check-folds", "0", "--entanglement-iterations", "0", "--out", str(out)]  # fmt: skip
+    assert main([*small, "--min-words", "20"]) == 0, capsys.readouterr()
+    table = pd.read_csv(out).set_index("list")
+    assert table.loc["half", "not_scored"].startswith(
+        "only 15 words in the embedding's vocabulary; at least 20 are needed"
+    )
+    assert np.isnan(table.loc["half", "auc"]) and table.loc["kin", "auc"] > 0.8
+    # both scored: Holm (the default) doubles the smaller p-value of two, none keeps it
+    for adjust, factor in (("holm", 2), ("none", 1)):
+        assert main([*small, "--adjust", adjust]) == 0, capsys.readouterr()
+        table = pd.read_csv(out).set_index("list")
+        assert (table["not_scored"].isna() | (table["not_scored"] == "")).all()
+        assert table.loc["kin", "p_adjusted"] == pytest.approx(
+            min(1.0, factor * table["p_value"].min())
+        ), adjust
+
+
 def test_evaluate_gives_what_each_test_could_see_and_the_words_needed(tmp_path, capsys):
     """The per-list table carries the smallest detectable AUC and the bounds (the same as
     score()'s p-value rows and bounds table), and --words-needed prints the curve and

@@ -181,3 +181,25 @@ def test_every_registered_analysis_is_a_rule_a_score_step_and_a_documented_table
         # score()'s result reads every analysis' table, empty when it is off
         empty = Scores(*[None] * 9).__getattr__(name)
         assert list(empty.columns) == list(schemas.empty(analysis.table).columns)
+
+
+def test_scores_own_settings_are_its_keywords_with_the_schemas_defaults_and_the_clis_flags():
+    """api.SETTINGS, from which `learnability evaluate` makes its core flags as it makes
+    the analyses': each is a keyword of score() whose default is its config key's schema
+    default, its choices that key's enum, and its flag parses to the keyword."""
+    import inspect
+
+    from learnability.api import SETTINGS, score
+    from learnability.cli import build_parser
+
+    keywords = inspect.signature(score).parameters
+    evaluate = build_parser()._subparsers._group_actions[0].choices["evaluate"]
+    flags = {a.option_strings[0]: a for a in evaluate._actions if a.option_strings}
+    assert len({s.key for s in SETTINGS}) == len(SETTINGS)
+    for setting in SETTINGS:
+        node = schema_node(setting.config)
+        assert keywords[setting.key].default == node["default"], setting
+        assert setting.choices == (tuple(node["enum"]) if "enum" in node else None), setting
+        action = flags[setting.flag]
+        assert (action.dest, action.default) == (setting.key, node["default"]), setting
+        assert action.choices == setting.choices, setting

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from learnability import schemas
-from learnability.analyses.base import Analysis, Lists, NullSpec
+from learnability.analyses.base import Analysis, Lists, NullSpec, Setting
 from learnability.analyses.registry import ANALYSES, analysis_settings, settings_doc
 from learnability.concepts.lists import coverage, member_indices, resolve
 from learnability.concepts.matching import DEFAULT_CASE, Matcher
@@ -64,6 +64,32 @@ ADJUST: str = default("random_lists.adjust")
 ALPHA: float = default("power.alpha")
 POWER: float = default("power.power")
 NEGATIVES = ("uniform", "frequency_matched")
+
+# score()'s protocol and statistics settings that `learnability evaluate` offers as flags,
+# as each analysis' settings are (the CLI generates both from these): score()'s keyword,
+# its config key (whose schema default is score()'s default, and whose enum the choices;
+# tests keep the three equal) and the flag's help
+SETTINGS: tuple[Setting, ...] = (
+    Setting("iterations", "learnability.iterations", "splits per list", "--iterations"),
+    Setting("null_lists", "random_lists.lists", "random lists per size", "--null-lists"),
+    Setting("null_iterations", "random_lists.iterations", "splits of each random list",
+            "--null-iterations"),
+    Setting("pvalue_method", "random_lists.method", "how lists' means are compared with "
+            "random lists' (random_lists.method)", "--pvalue-method",
+            ("auto", "rescaled_skew", "rescaled", "matched", "truncated", "unmatched")),
+    Setting("adjust", "random_lists.adjust", "the p-values' adjustment across the lists",
+            "--adjust", ("holm", "bh", "none")),
+    Setting("min_words", "learnability.min_words", "the fewest of a list's words in the "
+            "vocabulary for it to be scored (at least 4)", "--min-words"),
+    Setting("alpha", "power.alpha", "the level of each list's smallest detectable AUC "
+            "(power.alpha)", "--alpha"),
+    Setting("power", "power.power", "the power it is detected with (power.power)", "--power"),
+    Setting("C", "learnability.C", "inverse L2 strength", "--C"),
+    Setting("seed", "learnability.seed", "seed of the splits and non-members", "--seed"),
+    Setting("case", "matching.case", "how entries find a cased vocabulary (matching.case): "
+            "auto (as written, else lower-case, else the most frequent case variant), lower, "
+            "exact", "--case", ("auto", "lower", "exact")),
+)  # fmt: skip
 
 # nulls kept across calls (in memory) and processes (on disk): (vectors, key, settings)
 # -> null table (learnability.protocol.nullcache)

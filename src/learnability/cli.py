@@ -81,6 +81,9 @@ LIST_COLUMNS = [
     "p_value", "p_tail", "null_z", "auc_detectable", "auc_low", "auc_high", "compression",
     "null_compression",
 ]  # fmt: skip
+# the per-list file's columns beyond the printed table's: the p-value adjusted across
+# the lists (--adjust) and why a list was not scored
+WRITTEN_TOO = ["p_adjusted", "not_scored"]
 COVERAGE_SHOWN = [
     "list", "n_entries", "n_in_vocab", "n_oov", "n_phrases", "n_duplicates",
     "n_wildcard_words", "max_wildcard_share", "n_matched_lower", "n_matched_variant",
@@ -130,17 +133,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
     scores = score(
         emb,
         args.lists,
-        iterations=args.iterations,
-        null_lists=args.null_lists,
-        null_iterations=args.null_iterations,
-        pvalue_method=args.pvalue_method,
-        alpha=args.alpha,
-        power=args.power,
-        C=args.C,
-        seed=args.seed,
-        case=args.case,
         name=name,
-        **{setting.key: getattr(args, setting.key) for setting in analysis_flags()},
+        **{setting.key: getattr(args, setting.key) for setting in flag_settings()},
     )
     # a list too small to score is a row without metrics, and a line under the table
     table = scores.lists[LIST_COLUMNS]
@@ -167,11 +161,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
     print(to_markdown(weakest[["list", "members", "weakest", "strongest"]]), end="")
     print_analyses(scores, args.show)
     if args.out:
-        write_by_suffix(scores.lists[[*LIST_COLUMNS, "not_scored"]], args.out)
+        write_by_suffix(scores.lists[[*LIST_COLUMNS, *WRITTEN_TOO]], args.out)
     if args.out_dir:
         args.out_dir.mkdir(parents=True, exist_ok=True)
         ext = "." + args.out_format
-        write_by_suffix(scores.lists[[*LIST_COLUMNS, "not_scored"]], args.out_dir / f"lists{ext}")
+        lists_file = args.out_dir / f"lists{ext}"
+        write_by_suffix(scores.lists[[*LIST_COLUMNS, *WRITTEN_TOO]], lists_file)
         write_by_suffix(scores.concept_words, args.out_dir / f"concept_words{ext}", "concept_words")
         write_by_suffix(covered, args.out_dir / f"coverage{ext}", "coverage")
         write_by_suffix(scores.members, args.out_dir / f"members{ext}", "members")
@@ -322,19 +317,20 @@ def _input_names(args: argparse.Namespace) -> str:
     return ", ".join(names)
 
 
-def analysis_flags() -> list[Setting]:
-    """The analyses' settings that ``learnability evaluate`` takes as flags."""
-    return [setting for setting in settings_keys().values() if setting.flag]
+def flag_settings() -> list[Setting]:
+    """The settings ``learnability evaluate`` takes as flags: score()'s own
+    (:data:`learnability.api.SETTINGS`), then the analyses'."""
+    from learnability.api import SETTINGS
+
+    return [*SETTINGS, *(setting for setting in settings_keys().values() if setting.flag)]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command's parser (also the source of the CLI reference page)."""
-    from learnability import __version__, api
-    from learnability.concepts.matching import CASE_POLICIES, DEFAULT_CASE
+    from learnability import __version__
     from learnability.defaults import PRETRAINED
     from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
     from learnability.embeddings.shipped import SHIPPED
-    from learnability.statistics.significance import DEFAULT_PVALUE_METHOD, PVALUE_METHODS
 
     FORMATS_AUTO = ["auto", *FORMATS]
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])
@@ -373,42 +369,6 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--lists", type=Path, required=True, help="a .txt list, a .dic, or a folder of them"
     )
-    ev.add_argument(
-        "--iterations", type=int, default=api.ITERATIONS, help=f"splits per list ({api.ITERATIONS})"
-    )
-    ev.add_argument(
-        "--null-lists",
-        type=int,
-        default=api.NULL_LISTS,
-        help=f"random lists per size ({api.NULL_LISTS})",
-    )
-    ev.add_argument(
-        "--null-iterations",
-        type=int,
-        default=api.NULL_ITERATIONS,
-        help=f"splits each ({api.NULL_ITERATIONS})",
-    )
-    ev.add_argument(
-        "--pvalue-method",
-        choices=list(PVALUE_METHODS),
-        default=DEFAULT_PVALUE_METHOD,
-        help="how lists' means are compared with random lists' (random_lists.method; "
-        f"{DEFAULT_PVALUE_METHOD})",
-    )
-    ev.add_argument(
-        "--alpha",
-        type=float,
-        default=api.ALPHA,
-        help=f"the level of each list's smallest detectable AUC (power.alpha; {api.ALPHA})",
-    )
-    ev.add_argument(
-        "--power",
-        type=float,
-        default=api.POWER,
-        help=f"the power it is detected with (power.power; {api.POWER})",
-    )
-    ev.add_argument("--C", type=float, default=api.C, help=f"inverse L2 strength ({api.C})")
-    ev.add_argument("--seed", type=int, default=api.SEED)
     # the config's pretrained options (embeddings.NAME), with its defaults
     ev.add_argument(
         "--format", choices=FORMATS_AUTO, help=f"embedding file format ({PRETRAINED['format']})"
@@ -437,17 +397,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument("--show", type=int, default=5, help="members shown per list (5)")
     ev.add_argument(
-        "--case",
-        choices=list(CASE_POLICIES),
-        default=DEFAULT_CASE,
-        help="how entries find a cased vocabulary (matching.case): auto (as written, else "
-        "lower-case, else the most frequent case variant), lower, exact",
-    )
-    ev.add_argument(
         "--out", type=Path, help="also write the per-list table (.csv, .parquet or .json)"
     )
-    # the analyses' flags (learnability.analyses.registry: settings with a flag)
-    for setting in analysis_flags():
+    # score()'s settings, then the analyses' (learnability.analyses.registry: settings with
+    # a flag), each a flag made from its Setting
+    for setting in flag_settings():
         # a list-valued setting (power.sizes) takes its values after the flag
         many = isinstance(setting.default, tuple)
         ev.add_argument(
