@@ -36,8 +36,37 @@ def test_the_run_prints_its_timeline_with_every_worker_and_the_cpu_each_test_too
     tests = int(re.match(r" (\d+) tests", section).group(1))
     assert tests == int(re.search(r"(\d+) passed", done.stdout).group(1))
     assert re.search(r"^all workers: \d+ CPU s, at least \d+ s on two cores$", section, re.M)
+    # the whole machine's busy time, which also counts what no worker waited for
+    machine = re.search(
+        r"^the machine: (\d+) CPU s busy in all, at least (\d+) s on two cores \(the "
+        r"workers' (\d+), the smoke build's (\d+), and (\d+) outside the tests'",
+        section,
+        re.M,
+    )
+    assert machine, section[-2000:]
+    busy, bound, workers, smoke, rest = map(int, machine.groups())
+    assert abs(bound - busy / 2) <= 1 and smoke == 0  # no test here reads the smoke run
+    # the workers' tests ran on this machine: at most its busy time (rounding aside)
+    assert workers <= busy + 1
     for worker in ("gw0", "gw1"):
         assert re.search(rf"^{worker}: busy \d+ s, \d+ CPU s, last test ends", section, re.M)
+
+
+def test_the_machines_busy_time_is_what_psutil_reads():
+    """timeline.machine_busy against an independent reader of /proc/stat (psutil): the
+    busy seconds of every core, idle and I/O wait left out; read around it, psutil's
+    bracket it."""
+    psutil = pytest.importorskip("psutil")
+    from timeline import machine_busy
+
+    def busy() -> float:
+        t = psutil.cpu_times()
+        return t.user + t.nice + t.system + t.irq + t.softirq + t.steal
+
+    before = busy()
+    ours = machine_busy()
+    after = busy()
+    assert before - 0.02 <= ours <= after + 0.02
 
 
 def test_the_smoke_runs_readers_are_known_and_come_after_the_longest_tests():

@@ -50,10 +50,29 @@ class CpuClock:
 CPU_START = pytest.StashKey[float]()
 
 
+def machine_busy() -> float | None:
+    """CPU seconds every process of the machine has used since boot (``/proc/stat``'s
+    busy jiffies, all cores): the difference over the session counts what no test's
+    process waited for, the smoke build in the controller and the SLURM cluster's
+    daemons and jobs, beside the workers. None where there is no /proc/stat."""
+    try:
+        with open("/proc/stat") as fh:
+            fields = fh.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    # user, nice, system, idle, iowait, irq, softirq, steal (guest is inside user)
+    busy = [int(x) for x in fields[1:9]]
+    del busy[3:5]  # idle and iowait: no CPU was used
+    return sum(busy) / os.sysconf("SC_CLK_TCK")
+
+
 class Timeline:
     def __init__(self, config: pytest.Config):
         self.config = config
         self.start = time.time()
+        self.busy_start = machine_busy()
         self.tests: dict[str, dict] = {}
 
     @pytest.hookimpl(tryfirst=True)
@@ -116,6 +135,16 @@ class Timeline:
             )
         total = sum(cpu.values())
         write(f"all workers: {total:.0f} CPU s, at least {total / 2:.0f} s on two cores")
+        busy_end = machine_busy()
+        if self.busy_start is not None and busy_end is not None:
+            machine = busy_end - self.busy_start
+            built = smoke.get("cpu", 0.0) if smoke else 0.0
+            write(
+                f"the machine: {machine:.0f} CPU s busy in all, at least {machine / 2:.0f} s "
+                f"on two cores (the workers' {total:.0f}, the smoke build's {built:.0f}, "
+                f"and {max(machine - total - built, 0.0):.0f} outside the tests' processes: the "
+                "SLURM cluster's jobs and daemons, the controller, anything else running)"
+            )
         for worker in sorted(busy):
             last = max(r["stop"] for r in self.tests.values() if r["worker"] == worker) - t0
             few = short.get(worker, [])
