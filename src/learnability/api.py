@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -199,20 +199,8 @@ def score(
         raise InputError(f"score(): {exc.args[0]}") from None
     emb = as_embedding(embedding, name=name)
     entries = as_lists(lists)
-    source = str(lists) if isinstance(lists, (str, os.PathLike)) else "python"
     label = name or emb.name or "embedding"
-    bins = None
-    if negatives == "frequency_matched":
-        if not np.asarray(emb.counts).any():
-            raise InputError(
-                f"embedding {label!r} has no word counts, so frequency-matched non-members "
-                "cannot be drawn; use negatives='uniform' or give counts (KeyedVectors' "
-                "'count' attribute, or a frequency-ordered file)"
-            )
-        bins = frequency_bins(np.asarray(emb.counts), n_bins)
-    vocab = pd.Series(emb.words)
-    vocab_index = pd.Index(vocab)  # its hash table built once for every list's lookup
-    matcher = Matcher(emb.words, case, emb.counts)
+    bins = _negative_bins(emb, negatives, n_bins, label)
     protocol = Protocol(iterations=iterations, C=C, seed=seed, negatives=negatives, n_bins=n_bins,
                         min_words=min_words)  # fmt: skip
     k_null = random_list_splits(pvalue_method, iterations, null_iterations)
@@ -220,89 +208,159 @@ def score(
         check_calibrated(pvalue_method, k_null, null_lists, iterations, where="pvalue_method")
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    # the nulls of earlier calls on the same vectors (and bins) with the same settings
-    vectors_digest = _digest(emb.vectors)
-    bins_digest = _digest(bins) if bins is not None else ""
     null_seed = seed + 1 if null_seed is None else null_seed
-    resolutions, covers, results, skipped = [], [], [], []
-    nulls, members_of, coefficients = {}, {}, {}
-    # one progress for the lists, not a line per call of the solver (quiet_fits)
-    progress = Progress("lists scored", len(entries), unit="lists", every=PROGRESS_SECONDS,
-                        logger=log)  # fmt: skip
+    null_of = _nulls(emb.vectors, bins, label, protocol, lists=null_lists, iterations=k_null,
+                     seed=null_seed)  # fmt: skip
+    source = str(lists) if isinstance(lists, (str, os.PathLike)) else "python"
     with quiet_fits():
-        for list_name, list_entries in entries.items():
-            resolved = resolve(
-                list_entries,
-                emb.words,
-                list_name=list_name,
-                embedding=label,
-                source=source,
-                matcher=matcher,
-            )
-            resolutions.append(resolved)
-            cov = coverage(resolved).iloc[0]
-            covers.append(cov)
-            idx = member_indices(resolved, vocab_index)
-            result = score_list(emb.vectors, idx, protocol, bins=bins, list_name=list_name,
-                                embedding=label, vocabulary=vocab)  # fmt: skip
-            cov["not_scored"] = result.unscored or ""
-            if result.unscored is not None:
-                why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
-                skipped.append(
-                    {
-                        "list": list_name,
-                        "n_entries": int(cov["n_entries"]),
-                        "n_in_vocab": int(idx.size),
-                        "reason": f"{result.unscored} ({idx.size} of its {cov['n_entries']} "
-                        f"entries are in the vocabulary: {why})",
-                    }
-                )
-                log.warning("skipped %s: %s", list_name, skipped[-1]["reason"])
-                progress.update(1)
-                continue
-            results.append(result)
-            members_of[list_name], coefficients[list_name] = idx, result.coef
-            key = str(result.iterations["null_key"].iloc[0])
-            if key not in nulls:
-                settings = (vectors_digest, key, null_lists, k_null, C, null_seed, negatives,
-                            n_bins, bins_digest)  # fmt: skip
-                null = NULL_CACHE.get(settings, lambda key=key: null_distribution(
-                    emb.vectors, key=key, lists=null_lists, iterations=k_null, C=C,
-                    seed=null_seed, embedding="", negatives=negatives, bins=bins, n_bins=n_bins,
-                ))  # fmt: skip
-                nulls[key] = null.assign(embedding=label)
-            progress.update(1)
-        progress.finish()
-        covered = pd.DataFrame(covers).reset_index(drop=True)
-        if not results:
+        each = _score_each(emb, entries, protocol, bins, label, source, case, null_of)
+        if not each.results:
             raise InputError(
                 f"no list has {min_words} or more words in {label!r} "
-                f"({int(covered['n_in_vocab'].sum())} of {int(covered['n_entries'].sum())} "
-                f"entries found, {int(covered['n_phrases'].sum())} phrases, "
-                f"{int(covered['n_oov'].sum())} not in the vocabulary; case {case})"
+                f"({int(each.coverage['n_in_vocab'].sum())} of "
+                f"{int(each.coverage['n_entries'].sum())} entries found, "
+                f"{int(each.coverage['n_phrases'].sum())} phrases, "
+                f"{int(each.coverage['n_oov'].sum())} not in the vocabulary; case {case})"
             )
         counts = np.asarray(emb.counts)
         scored = Lists(
-            vectors=emb.vectors, members=members_of, protocol=protocol, embedding=label,
+            vectors=emb.vectors, members=each.members, protocol=protocol, embedding=label,
             negatives=negatives, words=emb.words, counts=counts, bins=bins,
             baseline_bins=baseline_bins(counts, n_bins),
-            coefficients=coefficients,
+            coefficients={n: r.coef for n, r in zip(each.members, each.results, strict=True)},
             nulls=NullSpec(null_lists, null_iterations, null_seed, pvalue_method, iterations),
         )  # fmt: skip
         tables = {
             key: run_analysis(analysis, scored, settings_of[key])
             for key, analysis in ANALYSES.items()
         }
-    skipped_table = pd.DataFrame(skipped, columns=["list", "n_entries", "n_in_vocab", "reason"])
-    per_iteration = pd.concat([r.iterations for r in results], ignore_index=True)
+    per_iteration = pd.concat([r.iterations for r in each.results], ignore_index=True)
     summary = summarize(per_iteration, bootstrap=bootstrap, seed=seed)
-    null = pd.concat(list(nulls.values()), ignore_index=True)
+    null = pd.concat(list(each.nulls.values()), ignore_index=True)
     tests = pvalues(summary, null, True, adjust, pvalue_method, per_iteration, alpha, power)
+    settings = dict(
+        embedding=label, iterations=iterations, null_lists=null_lists,
+        null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
+        seed=seed, null_seed=null_seed, case=case, adjust=adjust,
+    )  # fmt: skip
+    for values in settings_of.values():
+        settings.update({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})
+    return Scores(
+        lists=_lists_table(tests, summary, each, tables, list(entries)),
+        pvalues=tests,
+        summary=summary,
+        iterations=per_iteration,
+        members=pd.concat([r.members for r in each.results], ignore_index=True),
+        null=null,
+        concept_words=pd.concat(each.resolutions, ignore_index=True),
+        coverage=each.coverage,
+        skipped=each.skipped,
+        settings=settings,
+        analyses=tables,
+    )
+
+
+def _negative_bins(emb, negatives: str, n_bins: int, label: str) -> np.ndarray | None:
+    """The frequency bins frequency-matched non-members are drawn by (None: uniform)."""
+    if negatives != "frequency_matched":
+        return None
+    if not np.asarray(emb.counts).any():
+        raise InputError(
+            f"embedding {label!r} has no word counts, so frequency-matched non-members "
+            "cannot be drawn; use negatives='uniform' or give counts (KeyedVectors' "
+            "'count' attribute, or a frequency-ordered file)"
+        )
+    return frequency_bins(np.asarray(emb.counts), n_bins)
+
+
+def _nulls(vectors: np.ndarray, bins: np.ndarray | None, label: str, protocol: Protocol, *,
+           lists: int, iterations: int, seed: int) -> Callable[[str], pd.DataFrame]:  # fmt: skip
+    """key -> the null of that size (or frequency profile): ``lists`` random lists of
+    ``iterations`` splits each, drawn with ``seed``, from :data:`NULL_CACHE` where an
+    earlier call (or process) on the same vectors (and bins) made it with the same
+    settings."""
+    vectors_digest = _digest(vectors)
+    bins_digest = _digest(bins) if bins is not None else ""
+    C, negatives, n_bins = protocol.C, protocol.negatives, protocol.n_bins
+
+    def null_of(key: str) -> pd.DataFrame:
+        settings = (vectors_digest, key, lists, iterations, C, seed, negatives, n_bins,
+                    bins_digest)  # fmt: skip
+        null = NULL_CACHE.get(settings, lambda: null_distribution(
+            vectors, key=key, lists=lists, iterations=iterations, C=C, seed=seed,
+            embedding="", negatives=negatives, bins=bins, n_bins=n_bins,
+        ))  # fmt: skip
+        return null.assign(embedding=label)
+
+    return null_of
+
+
+@dataclass
+class _Each:
+    """Every list of one call: its resolution and coverage row; a scored list's result,
+    members and null (by key); a list it cannot score, its row in ``skipped``."""
+
+    resolutions: list[pd.DataFrame]
+    coverage: pd.DataFrame
+    results: list  # ConceptResult, of the scored lists in order
+    members: dict[str, np.ndarray]
+    nulls: dict[str, pd.DataFrame]
+    skipped: pd.DataFrame
+
+
+def _score_each(emb, entries: dict, protocol: Protocol, bins: np.ndarray | None, label: str,
+                source: str, case: str, null_of: Callable[[str], pd.DataFrame],
+                ) -> _Each:  # fmt: skip
+    """Resolve and score each list (:func:`~learnability.protocol.evaluate.score_list`),
+    with one progress for the lists (not a line per call of the solver), and fetch each
+    null key's null once."""
+    vocab = pd.Series(emb.words)
+    vocab_index = pd.Index(vocab)  # its hash table built once for every list's lookup
+    matcher = Matcher(emb.words, case, emb.counts)
+    resolutions, covers, results, skipped = [], [], [], []
+    members, nulls = {}, {}
+    progress = Progress("lists scored", len(entries), unit="lists", every=PROGRESS_SECONDS,
+                        logger=log)  # fmt: skip
+    for list_name, list_entries in entries.items():
+        resolved = resolve(list_entries, emb.words, list_name=list_name, embedding=label,
+                           source=source, matcher=matcher)  # fmt: skip
+        resolutions.append(resolved)
+        cov = coverage(resolved).iloc[0]
+        covers.append(cov)
+        idx = member_indices(resolved, vocab_index)
+        result = score_list(emb.vectors, idx, protocol, bins=bins, list_name=list_name,
+                            embedding=label, vocabulary=vocab)  # fmt: skip
+        cov["not_scored"] = result.unscored or ""
+        if result.unscored is not None:
+            why = ", ".join(f"{n} {s}" for s, n in resolved["status"].value_counts().items())
+            reason = (f"{result.unscored} ({idx.size} of its {cov['n_entries']} entries are "
+                      f"in the vocabulary: {why})")  # fmt: skip
+            skipped.append((list_name, int(cov["n_entries"]), int(idx.size), reason))
+            log.warning("skipped %s: %s", list_name, reason)
+        else:
+            results.append(result)
+            members[list_name] = idx
+            key = str(result.iterations["null_key"].iloc[0])
+            if key not in nulls:
+                nulls[key] = null_of(key)
+        progress.update(1)
+    progress.finish()
+    return _Each(
+        resolutions, pd.DataFrame(covers).reset_index(drop=True), results, members, nulls,
+        pd.DataFrame(skipped, columns=["list", "n_entries", "n_in_vocab", "reason"]),
+    )  # fmt: skip
+
+
+def _lists_table(tests: pd.DataFrame, summary: pd.DataFrame, each: _Each, tables: dict,
+                 order: list[str]) -> pd.DataFrame:  # fmt: skip
+    """score()'s per-list table: each list's entries, means, p-values, bounds and
+    compression, and a row saying why for each list it could not score, in the lists'
+    ``order``."""
     means = summary.pivot_table(index="list", columns="metric", values="mean", sort=False)
     table = pd.DataFrame(
         {
             "list": tests["list"],
-            "entries": tests["list"].map(covered.set_index("list")["n_entries"]).astype(int),
+            "entries": tests["list"].map(each.coverage.set_index("list")["n_entries"]).astype(int),
             "in_vocab": tests["size"].astype(int),
         }
     )
@@ -320,34 +378,14 @@ def score(
         part = codes_table[codes_table["source"] == source].set_index("list")["compression"]
         table[column] = tests["list"].map(part).to_numpy(dtype=float)
     table["not_scored"] = ""
-    # the lists it cannot score are rows too, in the lists' order, saying why
-    if len(skipped_table):
-        rows = skipped_table.rename(columns={"n_entries": "entries", "n_in_vocab": "in_vocab",
-                                             "reason": "not_scored"})  # fmt: skip
-        order = {name: k for k, name in enumerate(entries)}
+    if len(each.skipped):
+        rows = each.skipped.rename(columns={"n_entries": "entries", "n_in_vocab": "in_vocab",
+                                            "reason": "not_scored"})  # fmt: skip
+        rank = {name: k for k, name in enumerate(order)}
         table = pd.concat([table, rows], ignore_index=True)
-        table = table.sort_values("list", key=lambda c: c.map(order), kind="stable")
+        table = table.sort_values("list", key=lambda c: c.map(rank), kind="stable")
         table = table.reset_index(drop=True)
-    settings = dict(
-        embedding=label, iterations=iterations, null_lists=null_lists,
-        null_iterations=k_null, pvalue_method=pvalue_method, negatives=negatives, C=C,
-        seed=seed, null_seed=null_seed, case=case, adjust=adjust,
-    )  # fmt: skip
-    for values in settings_of.values():
-        settings.update({k: list(v) if isinstance(v, tuple) else v for k, v in values.items()})
-    return Scores(
-        lists=table,
-        pvalues=tests,
-        summary=summary,
-        iterations=per_iteration,
-        members=pd.concat([r.members for r in results], ignore_index=True),
-        null=null,
-        concept_words=pd.concat(resolutions, ignore_index=True),
-        coverage=covered,
-        skipped=skipped_table,
-        settings=settings,
-        analyses=tables,
-    )
+    return table
 
 
 score.__doc__ = score.__doc__.format(settings=settings_doc(indent=8).lstrip())
