@@ -46,6 +46,7 @@ PRINTS = {
     "glove_vs_reference.py": "ours/baseline",
     "import_vectors.py": "ratio ours/baseline",
     "job_startup.py": "ratio to floor",
+    "lazy_imports.py": "ratio deferred/module",
     "neighbours.py": "ratio naive/ours",
     "plan.py": "ratio",
     "power_simulation.py": "power at the reported detectable AUC",

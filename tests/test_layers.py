@@ -133,3 +133,42 @@ def test_every_module_of_the_package_is_in_a_layer():
     tops = {f"learnability.{p.stem}" for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
     tops |= {f"learnability.{p.parent.name}" for p in PACKAGE.glob("*/__init__.py")}
     assert named == tops
+
+
+def test_no_function_imports_what_its_module_already_loads():
+    """An import inside a function defers its module's loading; where the module's own
+    module-level imports load it anyway, it defers nothing (tests/deferred.py)."""
+    from deferred import deferring_nothing
+
+    assert deferring_nothing(PACKAGE) == []
+
+
+def test_the_deferral_reader_follows_the_module_level_imports_at_any_depth(tmp_path):
+    """A planted package: ``a`` imports ``b`` at module level, ``b`` imports ``c``; an
+    import of ``c`` inside a function of ``a`` (absolute, from its package, relative)
+    defers nothing; ``d``, which nothing loads, and ``e``, imported only under
+    TYPE_CHECKING, are deferred."""
+    from deferred import deferring_nothing
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "b.py").write_text("import pkg.c\n")
+    for name in ("c", "d", "e"):
+        (pkg / f"{name}.py").write_text("X = 1\n")
+    (pkg / "a.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from pkg import b\n"
+        "if TYPE_CHECKING:\n    import pkg.e\n"
+        "def one():\n    import pkg.c\n"
+        "def two():\n    from pkg import c\n"
+        "def three():\n    from . import c\n"
+        "def four():\n    if True:\n        from .c import X\n"
+        "def five():\n    import pkg.d\n"
+        "def six():\n    from pkg.e import X\n"
+        "def seven():\n    import json\n"
+    )
+    assert deferring_nothing(pkg) == [
+        "pkg.a:10  from . import c", "pkg.a:13  from .c import X", "pkg.a:6  import pkg.c",
+        "pkg.a:8  from pkg import c",
+    ]  # fmt: skip

@@ -9,6 +9,7 @@ lists on one embedding (a gensim ``KeyedVectors``, a mapping of word to vector, 
 file), scored with the workflow's own code, returned as tidy DataFrames.
 """
 
+import importlib
 from importlib import metadata as _metadata
 
 try:  # setuptools-scm's, from the commit it was installed at (pyproject.toml)
@@ -24,7 +25,5 @@ def __getattr__(name: str):
     # imported on first use: `import learnability` stays light for the workflow's jobs,
     # which import only the modules they need
     if name in _API:
-        import importlib
-
         return getattr(importlib.import_module(f"learnability.{_API[name]}"), name)
     raise AttributeError(f"module 'learnability' has no attribute {name!r}")

@@ -15,6 +15,7 @@ command is this function with a printout; the defaults below are shared by both.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -97,7 +98,6 @@ NULL_CACHE = NullCache()
 
 
 def _digest(array: np.ndarray) -> str:
-    import hashlib
 
     a = np.ascontiguousarray(array)
     h = hashlib.blake2b(digest_size=16)

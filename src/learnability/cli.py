@@ -18,11 +18,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from learnability import __version__, provenance
 from learnability.analyses.base import Setting
 from learnability.analyses.registry import ANALYSES, settings_keys
+from learnability.defaults import PRETRAINED
 from learnability.errors import InputError
 from learnability.io import atomic_path
-from learnability.reports.records import SHOWN_INPUTS
+from learnability.reports.records import SHOWN_INPUTS, describe
 
 
 def read_aucs(path: Path) -> pd.DataFrame:
@@ -276,7 +278,6 @@ def synthetic_dump_command(args: argparse.Namespace) -> int:
 
 
 def provenance_command(args: argparse.Namespace) -> int:
-    from learnability.reports.records import describe
 
     text, differs = describe(args.file, all_inputs=args.all)
     print(text)
@@ -327,8 +328,6 @@ def flag_settings() -> list[Setting]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command's parser (also the source of the CLI reference page)."""
-    from learnability import __version__
-    from learnability.defaults import PRETRAINED
     from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
     from learnability.embeddings.shipped import SHIPPED
 
@@ -484,7 +483,6 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr,
         force=True,
     )
-    from learnability import provenance
 
     # what the command writes carries its record: the command, its arguments, its code
     settings = {k: str(v) for k, v in vars(args).items() if k != "func"}

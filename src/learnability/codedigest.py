@@ -39,8 +39,11 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import json
+import os
 import re
 import sys
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,7 +211,6 @@ def _module(name: str, mtime_ns: int) -> Module:
 # that cannot be read or written is not used.
 def cache_dir(kind: str) -> Path:
     """The user's cache folder for ``kind`` (``$XDG_CACHE_HOME/learnability/KIND``)."""
-    import os
 
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / PACKAGE / kind
@@ -225,7 +227,6 @@ def _layout() -> str:
 
 
 def _cache_read(key: str) -> Module | None:
-    import json
 
     try:
         data = json.loads((cache_dir("codedigest") / f"{key}.json").read_text(encoding="utf-8"))
@@ -245,9 +246,6 @@ def _cache_write(key: str, found: Module) -> None:
 def cache_write(path: Path, data: object) -> None:
     """``data`` as JSON at ``path``, atomically (a concurrent reader sees all or none);
     nothing if the cache cannot be written."""
-    import json
-    import os
-    import tempfile
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

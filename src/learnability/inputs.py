@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from learnability.concepts.lists import Entry
+from learnability.concepts.lists import Entry, read_dictionary, read_wordlist
+from learnability.embeddings import load_embedding
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
 
@@ -29,7 +30,6 @@ def load_lists(path: Path) -> dict[str, list[Entry]]:
     """Concept lists from a ``.txt`` list, a dictionary (``.dic``, a ``word,category``
     ``.csv``/``.tsv`` or Empath's ``categories.tsv``; every category) or a folder of them
     (suffixes in any case); other files in a folder are named on stderr, not read."""
-    from learnability.concepts.lists import read_dictionary, read_wordlist
 
     path = Path(path)
     if path.is_dir():
@@ -65,8 +65,6 @@ def load_lists(path: Path) -> dict[str, list[Entry]]:
 
 def _entries(name: str, words) -> list[Entry]:
     if isinstance(words, (str, os.PathLike)) and Path(words).is_file():
-        from learnability.concepts.lists import read_wordlist
-
         return read_wordlist(words)
     if isinstance(words, str) or not isinstance(words, Sequence | np.ndarray | pd.Series):
         raise InputError(
@@ -113,7 +111,6 @@ def open_embedding(source, tmp: Path, name: str | None = None, **options) -> Emb
     pretrained spec (:func:`learnability.embeddings.shipped.pretrained_spec`: a short
     name, a path, ``package://DIST/path`` or a config mapping, with ``options`` over it)
     imported into ``tmp`` and memory-mapped there."""
-    from learnability.embeddings import load_embedding
     from learnability.embeddings.pretrained import import_embedding
     from learnability.embeddings.shipped import SHIPPED, default_name, pretrained_spec, resolve
 

@@ -185,7 +185,6 @@ def npy_shape(path: str | os.PathLike[str]) -> tuple[int, ...]:
 
 def save_array(array: Any, path: str | os.PathLike[str]) -> None:
     """``np.save`` to ``path``, atomically (no partial file if the job dies)."""
-    import numpy as np
 
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         np.save(fh, np.asarray(array))

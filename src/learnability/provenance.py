@@ -26,14 +26,16 @@ import functools
 import hashlib
 import importlib.metadata
 import json
+import logging
 import os
 import platform
 import subprocess
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from learnability import codedigest, io
+from learnability import __version__, codedigest, io
 
 KEY = "learnability.provenance"  # the Parquet metadata key and the meta.json key's prefix
 FORMAT = 1
@@ -46,7 +48,6 @@ def _distributions() -> dict[str, list[str]]:
     """Import name -> distributions. Reading every installed distribution's file list
     takes 0.3 s, a cost each job would pay, so the mapping is kept in the user's cache
     for as long as no folder of installed packages changes (an install changes it)."""
-    import sys
 
     # the folders installs write to (not the script's own, which Snakemake writes to for
     # every job)
@@ -100,7 +101,6 @@ def package() -> dict[str, Any]:
     """The package's version (setuptools-scm's, from the commit it was installed at) and,
     when its source is a git checkout (an editable install), the commit it runs now and
     whether the checkout's package code has uncommitted changes."""
-    from learnability import __version__
 
     found: dict[str, Any] = {"name": "learnability", "version": __version__}
     src = codedigest.ROOT
@@ -153,8 +153,6 @@ def input_digest(path: str | os.PathLike[str]) -> str:
     if not path.exists():
         return "missing"
     if path.stat().st_size >= _LARGE:
-        import logging
-
         logging.getLogger(__name__).info("reading %s for its digest", path)
     return _file_digest(path)
 
@@ -231,7 +229,6 @@ def _script_code(job: Any) -> codedigest.Code:
     package) and of the package modules loaded by now, such as the trainer a training
     job dispatched to, or the one analysis an analysis job ran (the registry imports
     the member a job asks for alone)."""
-    import sys
 
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 
 from learnability.io import atomic_path, parquet_metadata
 
@@ -669,7 +670,6 @@ def write_parquet(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """``df`` as Parquet (what ``df.to_parquet(path, index=False)`` writes), atomically,
     with the current record of how it was made in its metadata
     (:func:`learnability.io.parquet_metadata`)."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     arrow = pa.Table.from_pandas(df, preserve_index=False)

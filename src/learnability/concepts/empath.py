@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+from importlib.metadata import version
 from pathlib import Path
 
 # paper list name -> Empath categories whose union stands in for it
@@ -44,7 +45,6 @@ def empath_categories() -> dict[str, list[str]]:
 
 def build_lists(out_dir: str | Path) -> dict[str, int]:
     """Write one ``<name>.txt`` per entry of :data:`LISTS`; return the word counts."""
-    from importlib.metadata import version
 
     categories = empath_categories()
     out_dir = Path(out_dir)

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import shutil
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
@@ -260,7 +261,6 @@ def merged_type_counts(
     particular order. Each table is read once and split by a hash of the word into
     ``partitions`` files under a temporary folder in ``workdir``; each partition is then
     summed on its own (a word lands in one partition from every part)."""
-    import tempfile
 
     totals = []
     with tempfile.TemporaryDirectory(dir=workdir, prefix=".join-") as tmp:

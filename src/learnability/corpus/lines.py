@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,7 +75,6 @@ def gzip_members(path: str | os.PathLike[str]) -> list[tuple[int, int]]:
     concatenates them), and
     each member is a run of whole lines, so the members can be read apart. One pass of
     decompression finds them (zlib, a few seconds a GB): no index to keep in step."""
-    import zlib
 
     members: list[tuple[int, int]] = []
     start = base = 0

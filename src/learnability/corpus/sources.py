@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from learnability.corpus.documents import Document, SourceOptions, stem_suffix
-from learnability.errors import InputError
+from learnability.corpus.documents import Document, SourceOptions, compression_of, stem_suffix
+from learnability.errors import ConfigError, DownloadError, InputError
 from learnability.targets import load
 
 # (path, options, progress_every): a file's documents; the dump's reader logs its
@@ -133,7 +133,6 @@ def splittable(path: Path, source: str, document: str | None) -> bool:
     read from its start), cut into byte ranges (a part reads the lines, or paragraphs,
     that start in its range); or a Parquet file, cut between its row groups. CSV is not:
     a quoted cell may hold a newline."""
-    from learnability.corpus.documents import compression_of
 
     if source == "parquet":
         return True
@@ -225,7 +224,6 @@ def corpus_plan(source: dict, where: str = "corpus.source") -> dict[str, list[Pi
     without its ``group_column``."""
     from learnability.corpus.download import resolve_package_path
     from learnability.defaults import default
-    from learnability.errors import ConfigError, DownloadError
 
     fmt = source.get("format", "mediawiki")
     part_mb = source.get("part_mb", default("corpus.source.part_mb"))

@@ -36,6 +36,7 @@ import bz2
 import hashlib
 import json
 import os
+import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -135,7 +136,6 @@ class Lexicon:
 def sample_lexicon() -> Lexicon:
     """The words of gensim's Wikipedia fragment (the workflow's default dump), extracted
     by the workflow's own extraction."""
-    import tempfile
 
     import pandas as pd
 

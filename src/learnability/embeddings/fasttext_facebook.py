@@ -13,6 +13,7 @@ fastText's end-of-line token ``</s>``. With one thread, training is bit-reproduc
 from __future__ import annotations
 
 import time
+from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 
@@ -82,7 +83,6 @@ def train_fasttext_facebook(
 
 
 def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
 
     for dist in ("fasttext-community", "fasttext", "fasttext-wheel", "fasttext-numpy2"):
         try:

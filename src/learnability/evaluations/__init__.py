@@ -8,6 +8,8 @@ table, paired tests between embeddings, rank correlations, the comparison table)
 are ``learnability.evaluations.<module>``. Importing this package does not import the
 kinds' modules, nor the summary until it is used."""
 
+import importlib
+
 from learnability.evaluations.registry import KINDS, SCORE_COLUMNS
 
 _SUMMARY = (
@@ -21,8 +23,6 @@ def __getattr__(name: str):
     # the summary (pandas, scipy) loads on first use: Snakemake reads the registry while
     # it builds the DAG, through this package
     if name in _SUMMARY:
-        import importlib
-
         summary = importlib.import_module(f"{__name__}.summary")
         return summary if name == "summary" else getattr(summary, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

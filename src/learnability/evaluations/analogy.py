@@ -33,6 +33,7 @@ from learnability.evaluations.neighbours import (
     norms,
     top_of_scores,
 )
+from learnability.evaluations.registry import score_row, warn_skipped
 from learnability.io import read_text_lines
 
 GENSIM_RESTRICT_VOCAB = 300_000
@@ -177,7 +178,6 @@ def summarise_analogies(per_question: pd.DataFrame) -> pd.DataFrame:
 def scores(tables: dict) -> list[dict]:
     """Rows of the ``scores`` table (:mod:`.registry`): 3CosAdd and 3CosMul accuracy per
     section, over the questions asked."""
-    from learnability.evaluations.registry import score_row
 
     out = []
     for (emb, ds), g in tables["analogy"].groupby(["embedding", "dataset"], sort=False):
@@ -194,8 +194,6 @@ def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.Data
     """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
     ``files`` on one embedding, ``settings``: ``restrict_vocab``, ``cosmul_eps``,
     ``case``."""
-
-    from learnability.evaluations.registry import warn_skipped
 
     def one(path, name: str) -> pd.DataFrame:
         questions, skipped = read_analogies(path)

@@ -31,6 +31,7 @@ from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.neighbours import norms
+from learnability.evaluations.registry import score_row
 from learnability.io import read_text_lines
 
 
@@ -181,7 +182,6 @@ def summarise_hierarchy(per_edge: pd.DataFrame, per_parent: pd.DataFrame) -> dic
 def scores(tables: dict) -> list[dict]:
     """Rows of the ``scores`` table (:mod:`.registry`): mean rank, mAP and the share of
     edges whose child has the smaller norm."""
-    from learnability.evaluations.registry import score_row
 
     edges, parents = tables["hierarchy_edges"], tables["hierarchy_parents"]
     out = []

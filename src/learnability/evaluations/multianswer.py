@@ -31,6 +31,7 @@ from learnability.concepts.matching import DEFAULT_CASE, Matcher
 from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.neighbours import top_k
+from learnability.evaluations.registry import score_row
 from learnability.io import read_text_lines
 
 
@@ -179,7 +180,6 @@ def summarise_multi_answer(per_query: pd.DataFrame) -> pd.DataFrame:
 def scores(tables: dict) -> list[dict]:
     """Rows of the ``scores`` table (:mod:`.registry`): accuracy over the queries asked,
     over all queries, and the OOV rate, per section."""
-    from learnability.evaluations.registry import score_row
 
     out = []
     for (emb, ds), g in tables["multi_answer"].groupby(["embedding", "dataset"], sort=False):

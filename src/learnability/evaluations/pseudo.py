@@ -33,6 +33,8 @@ generalises co-occurrence, as Lee's similarity functions did, not held-out likel
 
 from __future__ import annotations
 
+import gzip
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -40,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from learnability.evaluations.neighbours import norms, top_k
+from learnability.evaluations.registry import score_row
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,6 @@ def decide(
 
 def read_corpus(path: str, max_tokens: int) -> tuple[list[list[str]], int]:
     """Lines of a corpus text file (gzip or plain), whole lines, until ``max_tokens``."""
-    import gzip
 
     opener = gzip.open if str(path).endswith(".gz") else open
     lines, n = [], 0
@@ -240,7 +242,6 @@ def evaluate_corpus(
     """The whole procedure on a corpus file for one embedding: (per-fold errors, counts of
     what was read). The pair vocabulary comes from the corpus alone, so every embedding
     of the corpus faces the same triples."""
-    from collections import Counter
 
     lines, n_tokens = read_corpus(corpus, max_tokens)
     counts = Counter(t for line in lines for t in line)
@@ -268,7 +269,6 @@ def scores(tables: dict) -> list[dict]:
     """Rows of the ``scores`` table (:mod:`.registry`): mean error over folds per method
     and k (section ``cosine``, ``unigram`` or ``knn-{k}``), with the std over folds as
     its own metric."""
-    from learnability.evaluations.registry import score_row
 
     out = []
     per = tables["pseudo"]

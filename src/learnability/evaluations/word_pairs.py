@@ -19,6 +19,7 @@ from learnability.corpus.tokenize import normalize
 from learnability.errors import InputError
 from learnability.evaluations.analogy import GENSIM_RESTRICT_VOCAB, restricted_index
 from learnability.evaluations.neighbours import unit_rows
+from learnability.evaluations.registry import score_row, warn_skipped
 from learnability.io import read_text_lines
 
 
@@ -100,7 +101,6 @@ def spearman(per_pair: pd.DataFrame) -> dict:
 
 def scores(tables: dict) -> list[dict]:
     """Rows of the ``scores`` table (:mod:`.registry`): Spearman's rho per dataset."""
-    from learnability.evaluations.registry import score_row
 
     out = []
     for (emb, ds), g in tables["word_pairs"].groupby(["embedding", "dataset"], sort=False):
@@ -116,8 +116,6 @@ def scores(tables: dict) -> list[dict]:
 def job(emb, files, settings: dict, *, embedding: str, log) -> dict[str, pd.DataFrame]:
     """The workflow's job (``workflow/scripts/evaluate.py``): every (path, dataset) of
     ``files`` on one embedding, ``settings``: ``restrict_vocab`` and ``case``."""
-
-    from learnability.evaluations.registry import warn_skipped
 
     def one(path, name: str) -> pd.DataFrame:
         pairs, skipped = read_word_pairs(path)

@@ -9,18 +9,24 @@ names the config key and says what to change. What a job calls while it runs is
 from __future__ import annotations
 
 import copy
+import difflib
 import functools
+import importlib.util
+import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+import pandas as pd
+import yaml
+
 from learnability.concepts.lists import member_indices, read_dictionary
 from learnability.defaults import SCHEMA, default
 from learnability.embeddings import registry
 from learnability.embeddings.shipped import SPEC_KEYS
-from learnability.errors import ConfigError, LearnabilityError
+from learnability.errors import ConfigError, DownloadError, LearnabilityError
 from learnability.evaluations.registry import FILE_KINDS
 from learnability.pipeline.corpus_draws import CORPORA_SWEEP, draw_points
 from learnability.pipeline.jobs import vocab_bins, vocab_index
@@ -57,7 +63,6 @@ def config_errors_in_one_line():
 def load_schema(path=None) -> dict:
     """The config schema as a dict: ``path``, else the package's
     (:data:`learnability.defaults.SCHEMA`, which workflow/schemas/ links to)."""
-    import yaml
 
     return yaml.safe_load(Path(path or SCHEMA).read_text(encoding="utf-8"))
 
@@ -73,7 +78,6 @@ def check_keys(config: dict, schema: dict) -> None:
     """Every key the schema does not know, and every value outside a key's ``enum``, named
     with its path and the closest known key or value, in one line, before the schema's own
     validation (whose message dumps the schema)."""
-    import difflib
 
     def walk(value, node: dict, path: str) -> None:
         node = resolve_ref(schema, node)
@@ -342,7 +346,6 @@ def local_file(path: str, key: str) -> Path:
     package, resolved; a clear error when it is missing."""
     if path.startswith("package://"):
         from learnability.corpus.download import resolve_package_path
-        from learnability.errors import DownloadError
 
         try:
             return resolve_package_path(path)
@@ -459,7 +462,6 @@ def check_trainers(config: dict) -> None:
     """An unknown method, or one whose trainer comes from an optional extra that is not
     installed, is a config error naming the known methods or the extra, before any job
     runs."""
-    import importlib.util
 
     for name, spec in (config.get("embeddings") or {}).items():
         method = (spec or {}).get("method")
@@ -662,7 +664,6 @@ def evaluation_file_name(path: str) -> str:
 def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins: int) -> str:
     """The null a resolved list needs: ``size-N``, or ``profile-...`` under frequency-matched
     negatives (the same key :func:`learnability.protocol.evaluate.null_key` gives it)."""
-    import pandas as pd
 
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
     # both cached per vocabulary file: Snakemake asks for every list's key on each DAG
@@ -676,7 +677,6 @@ def unscored_concept(concept_path: str, vocab_path: str, min_words: int) -> str 
     """Why a resolved list cannot be scored in its embedding's space, or None: the
     workflow schedules no job for such a list, and its tables give this reason in its
     row (:func:`learnability.protocol.evaluate.unscored_reason`)."""
-    import os
 
     # cached by the files' mtimes: Snakemake asks for every list on each DAG evaluation
     stamps = (os.stat(concept_path).st_mtime_ns, os.stat(vocab_path).st_mtime_ns)
@@ -687,7 +687,6 @@ def unscored_concept(concept_path: str, vocab_path: str, min_words: int) -> str 
 def _unscored_concept(
     concept_path: str, vocab_path: str, min_words: int, stamps: tuple[int, int]
 ) -> str | None:
-    import pandas as pd
 
     resolved = pd.read_parquet(concept_path, columns=["status", "word"])
     index = vocab_index(vocab_path)

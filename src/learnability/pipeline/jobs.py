@@ -6,6 +6,8 @@ builds the DAG (config checks, input functions' helpers) is
 
 from __future__ import annotations
 
+import os
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -15,7 +17,6 @@ if TYPE_CHECKING:
 def list_words(lists: dict[str, dict]) -> list[str]:
     """Every plain word of the lists (normalised; no wildcards or phrases), sorted: the
     words a fastText .bin gives n-gram vectors with ``subword_oov``."""
-    import re
 
     from learnability.concepts.lists import load_entries
     from learnability.corpus.tokenize import normalize
@@ -31,7 +32,6 @@ def list_words(lists: dict[str, dict]) -> list[str]:
 
 def vocab_bins(vocab_path: str, n_bins: int):
     """Frequency bins of a vocabulary file, cached on (path, mtime) within one process."""
-    import os
 
     import pandas as pd
 
@@ -52,7 +52,6 @@ def vocab_index(vocab_path: str) -> pd.Index:
     on (path, mtime) within one process: the workflow's head process looks up every
     resolved list in it, about 100 times per DAG evaluation (a second each at 2.5 M
     words if it were rebuilt every time)."""
-    import os
 
     import pandas as pd
 

@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from learnability.progress import Progress
-from learnability.protocol.lbfgs import MAX_STEPS, MEMORY, TOL, warn_unconverged
+from learnability.protocol.lbfgs import MAX_STEPS, MEMORY, TOL, solve_rows, warn_unconverged
 from learnability.protocol.lbfgs_stacked import (
     DEFAULT_CHUNK_BYTES,
     backend_ops,
@@ -150,8 +150,6 @@ def fit_many(
     else:
         mu = centre_of(vectors, train_idx) if center else np.zeros(d)
     if backend == "numba":
-        from learnability.protocol.lbfgs import solve_rows
-
         out = np.empty((n_fits, d + 1))
         quiet = _QUIET.get()
         progress = Progress("fits", n_fits, unit="fits", every=PROGRESS_SECONDS, logger=log)

@@ -3,7 +3,7 @@ each; and the null distribution: random word lists scored the same way."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -447,7 +447,6 @@ def learning_curve(
     """The protocol at several training fractions, all else fixed (schema
     ``learning_curve``). Iteration i uses the same permutation of the members at every
     fraction, so the training sets are nested."""
-    from dataclasses import replace
 
     rows = []
     for fraction in fractions:

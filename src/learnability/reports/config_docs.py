@@ -11,7 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from learnability.defaults import SCHEMA
+from learnability.defaults import SCHEMA, schema, schema_defaults
+from learnability.evaluations.registry import KINDS
 from learnability.pipeline.config import load_schema, resolve_ref
 
 INTRO = """\
@@ -135,7 +136,6 @@ OUTPUTS_END = "<!-- END evaluation kinds -->"
 def evaluation_tables() -> str:
     """The part of ``docs/reference/outputs.md`` between its markers: the evaluation kinds' tables
     as the registry defines them."""
-    from learnability.evaluations.registry import KINDS
 
     parts = [
         OUTPUTS_BEGIN,
@@ -221,7 +221,6 @@ def analyses_page() -> str:
 def defaults_module() -> str:
     """``src/learnability/schema_defaults.py``: every default of the config schema by
     dotted key, as Python (importing it reads no YAML)."""
-    from learnability.defaults import schema, schema_defaults
 
     lines = [
         '"""Every ``default:`` of the config schema (``config.schema.yaml``) by dotted key.',

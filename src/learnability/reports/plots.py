@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Sequence
 
 import matplotlib
@@ -24,6 +25,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from scipy.stats import t as student
 
 from learnability.io import atomic_path
 from learnability.reports.formats import format_pvalue
@@ -109,7 +111,6 @@ def panel_title(name: str) -> str:
 def _fitted(title: str, width: float, fontsize: float) -> str:
     """``title`` with each line wrapped to a figure ``width`` inches wide (about 0.55 em
     a character), so that a narrow figure (few embeddings or lists) shows all of it."""
-    import textwrap
 
     chars = max(20, int(width * 72 / (0.55 * fontsize)))
     return "\n".join(textwrap.fill(line, chars) for line in title.splitlines())
@@ -559,7 +560,6 @@ def corpus_figure(differences: pd.DataFrame, title: str, level: float = 0.05) ->
     (columns) and pair of corpora and scheme (rows), each list's difference of mean AUCs
     A - B with its interval (Welch's t at ``level``, two-sided, before Holm), filled where
     the Holm-adjusted p is below ``level``."""
-    from scipy.stats import t as student
 
     embeddings = list(dict.fromkeys(differences["embedding"]))
     rows = list(dict.fromkeys(zip(differences["corpus_a"], differences["corpus_b"],

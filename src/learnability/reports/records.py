@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from learnability import codedigest
+from learnability.errors import InputError
 from learnability.provenance import (
     import_names,
     input_digest,
@@ -125,7 +126,6 @@ def describe(path: str | os.PathLike[str], all_inputs: bool = False) -> tuple[st
     """``learnability provenance``'s text for ``path`` and whether the current code and
     environment differ from those that made it; an InputError if it has no record. The
     inputs are listed up to SHOWN_INPUTS unless ``all_inputs``; changed ones always are."""
-    from learnability.errors import InputError
 
     path = Path(path)
     if not path.is_file():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from learnability.defaults import OVERLAP_WARN
 from learnability.io import atomic_path
 from learnability.protocol.evaluate import words
 from learnability.reports.formats import (
@@ -225,7 +226,6 @@ def overlap_report(overlap: pd.DataFrame, min_share: float = 0.1) -> str:
     list's in-vocabulary members, largest first, per vocabulary they were resolved on
     (pairs are the same for every embedding of the shared vocabulary, so each is shown
     once), nested pairs (over half) marked."""
-    from learnability.defaults import OVERLAP_WARN
 
     lines = [
         "## Overlap between lists",

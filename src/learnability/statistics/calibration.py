@@ -13,6 +13,7 @@ import pandas as pd
 from scipy.stats import kstest
 
 from learnability.protocol.evaluate import Protocol, null_distribution, null_splits
+from learnability.protocol.sampling import parse_key
 from learnability.schemas import METRICS
 from learnability.statistics.significance import (
     PVALUE_METHODS,
@@ -57,7 +58,6 @@ def null_list_pvalues(
     between-list variance, its ECDF), so the lists of a size are split among
     ``nulls_per_size`` independent nulls: the shares then estimate calibration over null
     draws, as a user meets it, and not one draw's luck."""
-    from learnability.protocol.sampling import parse_key
 
     kls = sorted({list_iterations} if isinstance(list_iterations, int) else set(list_iterations))
     auc = list(METRICS).index("auc")

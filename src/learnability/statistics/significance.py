@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import brentq
+from scipy.stats import beta, genpareto
 
 from learnability.defaults import default
 from learnability.protocol.sampling import derive_seed
@@ -272,8 +274,6 @@ def skew_matched_null(
     centre_i = int(np.argmin(np.abs(grid)))
     crossings = np.flatnonzero(np.sign(gap[:-1]) != np.sign(gap[1:]))
     if crossings.size:
-        from scipy.optimize import brentq
-
         j = int(crossings[np.argmin(np.abs(crossings - centre_i))])
         t = float(brentq(lambda x: float(skewness(np.array(x)) - target), grid[j], grid[j + 1]))
     else:  # out of reach: as close as a monotone map gets
@@ -338,7 +338,6 @@ def tail_pvalue(observed: float, null_values: np.ndarray) -> float:
     NaN, too, below ``TAIL_VALID_LISTS / R``, where it was not measured within a factor
     of 3 of the truth. An estimate to read beside the empirical p-value, never in its
     place: it assumes that the tail continues the way its largest values go."""
-    from scipy.stats import genpareto
 
     x = np.sort(np.asarray(null_values, dtype=float))[::-1]
     if x.size < TAIL_MIN_LISTS or int(reaching(x, observed).sum()) >= TAIL_BELOW:
@@ -486,7 +485,6 @@ def pvalue_error(
     nothing). A rescaling method also estimates its map from the same random lists, so
     both come from ``P_BOOTSTRAP`` resamples of them, the map refitted each time (the
     bound is then the larger of the two)."""
-    from scipy.stats import beta
 
     r = values.size
     n_ge = int(reaching(values, observed).sum())

@@ -23,13 +23,16 @@ import numpy as np
 import pandas as pd
 from scipy import special as sc
 from scipy import stats as st
+from scipy.optimize import brentq
 
 from learnability.statistics.power import critical_value
 from learnability.statistics.significance import (
     PVALUE_METHODS,
+    between_third_cumulant,
     calibrated_null,
     choose_method,
     skew_matched_null,
+    variance_components,
 )
 
 # the levels at which a p-value's size is judged, and the goal for each: a true error
@@ -43,7 +46,6 @@ NODES = 2000
 
 def _lognormal_sigma(skew: float) -> float:
     """The log-SD of a lognormal with this skewness, (e^s2 + 2) sqrt(e^s2 - 1) = skew."""
-    from scipy.optimize import brentq
 
     return float(brentq(lambda s: (np.exp(s * s) + 2) * np.sqrt(np.expm1(s * s)) - skew, 1e-6, 3))
 
@@ -307,7 +309,6 @@ def fit(null: pd.DataFrame, metric: str = "auc") -> TwoLevel:
     within SDs (stats.variance_components), the true means' skewness (their third
     cumulant from distinct split triples, as a gamma; a lognormal beyond 2), the split
     noise's skewness and how its variance grows with the true mean."""
-    from learnability.statistics.significance import between_third_cumulant, variance_components
 
     k = int(null["iterations"].iloc[0])
     means = null[metric].to_numpy(dtype=float)
