@@ -18,13 +18,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from learnability import __version__, provenance
+from learnability import __version__, provenance, schemas
 from learnability.analyses.base import Setting
 from learnability.analyses.registry import ANALYSES, settings_keys
+from learnability.concepts.empath import build_lists
+from learnability.concepts.wordnet import write_lists
 from learnability.defaults import PRETRAINED
+from learnability.embeddings.shipped import SHIPPED, default_name
 from learnability.errors import InputError
 from learnability.io import atomic_path
+from learnability.reports.analysis_tables import check_table, words_needed_markdown
+from learnability.reports.explorer import explorer_figure, panels_for, write_explorer
+from learnability.reports.formats import to_markdown
 from learnability.reports.records import SHOWN_INPUTS, describe
+from learnability.statistics.comparison import compare_embeddings
 
 
 def read_aucs(path: Path) -> pd.DataFrame:
@@ -61,8 +68,6 @@ def read_aucs(path: Path) -> pd.DataFrame:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from learnability.reports.formats import to_markdown
-    from learnability.statistics.comparison import compare_embeddings
 
     summary = read_aucs(args.aucs)
     embeddings = args.embeddings or list(dict.fromkeys(summary["embedding"]))
@@ -96,7 +101,6 @@ COVERAGE_SHOWN = [
 def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> None:
     """``df`` as CSV, Parquet or JSON (records) by ``path``'s suffix, atomically; checked
     against the documented schema ``table`` where there is one."""
-    from learnability import schemas
 
     if table is not None:
         df = schemas.conform(df, table)
@@ -114,9 +118,7 @@ def write_by_suffix(df: pd.DataFrame, path: Path, table: str | None = None) -> N
 
 def evaluate_command(args: argparse.Namespace) -> int:
     from learnability.api import score
-    from learnability.embeddings.shipped import default_name
     from learnability.inputs import as_embedding
-    from learnability.reports.formats import to_markdown
     from learnability.reports.tables import member_extremes
 
     name = args.name or default_name(args.embedding)
@@ -192,8 +194,6 @@ def evaluate_command(args: argparse.Namespace) -> int:
 def print_analyses(scores, shown: int) -> None:
     """The analyses in short: each list's first suggestions, the held-out check, the
     most entangled pairs, and the words-needed curve where asked for."""
-    from learnability.reports.analysis_tables import check_table
-    from learnability.reports.formats import to_markdown
 
     if len(scores.suggestions):
         print("\n## Suggested additions (mean probability over the splits' classifiers)\n")
@@ -222,15 +222,12 @@ def print_analyses(scores, shown: int) -> None:
                     "p_adjusted", "p_margin_adjusted"]  # fmt: skip
             print("\n" + to_markdown(top[cols]), end="")
     if len(scores.words_needed):
-        from learnability.reports.analysis_tables import words_needed_markdown
-
         print("\n## How many words each list needs (power at random subsets of its members)\n")
         print(words_needed_markdown(scores.words_needed, list(scores.lists["list"])), end="")
 
 
 def write_page(scores, emb, path: Path, seed: int) -> None:
     """The explorer page of one embedding's lists (learnability.reports.explorer)."""
-    from learnability.reports.explorer import explorer_figure, panels_for, write_explorer
 
     label = scores.settings["embedding"]
     panels = panels_for(
@@ -243,14 +240,12 @@ def write_page(scores, emb, path: Path, seed: int) -> None:
 
 
 def wordnet_command(args: argparse.Namespace) -> int:
-    from learnability.concepts.wordnet import write_lists
 
     write_lists(args.out_dir, args.wordnet, args.hypernyms)
     return 0
 
 
 def empath_command(args: argparse.Namespace) -> int:
-    from learnability.concepts.empath import build_lists
 
     for name, n in build_lists(args.out_dir).items():
         print(f"{name}\t{n}")
@@ -329,7 +324,6 @@ def flag_settings() -> list[Setting]:
 def build_parser() -> argparse.ArgumentParser:
     """The command's parser (also the source of the CLI reference page)."""
     from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
-    from learnability.embeddings.shipped import SHIPPED
 
     FORMATS_AUTO = ["auto", *FORMATS]
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])

@@ -19,6 +19,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from learnability.schema_defaults import DEFAULTS
+
 SCHEMA = Path(__file__).with_name("config.schema.yaml")
 
 # two lists sharing more than this share of the smaller one's in-vocabulary members are
@@ -70,7 +72,6 @@ def schema_defaults(tree: dict) -> dict[str, Any]:
 def default(key: str) -> Any:
     """The schema's ``default:`` of a dotted config key, e.g. ``"learnability.C"`` (a
     copy: a caller may change it); a KeyError when the key has none."""
-    from learnability.schema_defaults import DEFAULTS
 
     if key not in DEFAULTS:
         raise KeyError(f"config key {key} has no default in {SCHEMA.name}")

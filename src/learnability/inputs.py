@@ -19,6 +19,8 @@ import pandas as pd
 
 from learnability.concepts.lists import Entry, read_dictionary, read_wordlist
 from learnability.embeddings import load_embedding
+from learnability.embeddings.pretrained import import_embedding
+from learnability.embeddings.shipped import SHIPPED, default_name, pretrained_spec, resolve
 from learnability.embeddings.store import Embedding
 from learnability.errors import InputError
 
@@ -96,7 +98,6 @@ def as_lists(source) -> dict[str, list[Entry]]:
 
 def _workflow_folder(source) -> Path | None:
     """The folder ``source`` names, when it is one (not a spec, a short name or a file)."""
-    from learnability.embeddings.shipped import SHIPPED
 
     if not isinstance(source, (str, os.PathLike)):
         return None
@@ -111,8 +112,6 @@ def open_embedding(source, tmp: Path, name: str | None = None, **options) -> Emb
     pretrained spec (:func:`learnability.embeddings.shipped.pretrained_spec`: a short
     name, a path, ``package://DIST/path`` or a config mapping, with ``options`` over it)
     imported into ``tmp`` and memory-mapped there."""
-    from learnability.embeddings.pretrained import import_embedding
-    from learnability.embeddings.shipped import SHIPPED, default_name, pretrained_spec, resolve
 
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
@@ -219,8 +218,6 @@ def as_embedding(
     if isinstance(source, Embedding):
         return source
     if isinstance(source, (str, os.PathLike)) or _is_spec(source):
-        from learnability.embeddings.shipped import default_name
-
         options = dict(
             format=fmt, max_vocab=max_vocab, words=None if words is None else os.fspath(words),
             words_column=words_column, member=member,

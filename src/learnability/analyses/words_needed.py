@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from learnability import schemas
 from learnability.analyses.base import Analysis, Lists, NullSpec, Report, Setting
 from learnability.protocol.sampling import derive_seed
 
@@ -164,7 +165,6 @@ def run(lists: Lists, settings: Mapping[str, Any]) -> pd.DataFrame:
                 embedding=lists.embedding, bins=lists.bins,
                 nulls=nulls,
             )  # fmt: skip
-    from learnability import schemas
 
     return pd.DataFrame(rows) if rows else schemas.empty("words_needed")
 

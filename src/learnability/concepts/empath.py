@@ -12,6 +12,8 @@ import importlib.util
 from importlib.metadata import version
 from pathlib import Path
 
+from learnability.errors import InputError
+
 # paper list name -> Empath categories whose union stands in for it
 LISTS: dict[str, tuple[str, ...]] = {
     "posemo": ("positive_emotion",),
@@ -29,8 +31,6 @@ NOT_MATCHED = ("social", "relative")
 def empath_categories() -> dict[str, list[str]]:
     spec = importlib.util.find_spec("empath")
     if spec is None or not spec.submodule_search_locations:
-        from learnability.errors import InputError
-
         raise InputError(
             "the 'empath' package is not installed: pip install -e '.[empath]' (the shipped "
             "lists in resources/wordlists need it only to be regenerated)"

@@ -41,6 +41,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from learnability.corpus.lines import member_lines
+from learnability.corpus.parallel import process_pool
+
 MODES = ("reference", "glove_python")
 BYTES_PER_PAIR = 32  # key + value, and as much again for the sort
 # One finished entry: 16 bytes, row and column next to their count, so that a step of
@@ -517,7 +520,6 @@ def _start_worker(words: list[str], window: int, mode: str, budget: int, folder:
 
 
 def _count_member(task: tuple[int, str, int, int]) -> tuple[list[Path], int]:
-    from learnability.corpus.lines import member_lines
 
     number, corpus, start, end = task
     w = _WORKER
@@ -546,7 +548,6 @@ def count_members(
     processes``; returns a counter holding every member's shards, ready to
     :meth:`~CooccurrenceCounter.finish_buckets`. The counts are those of one counter
     reading the whole corpus, bit for bit."""
-    from learnability.corpus.parallel import process_pool
 
     counter = CooccurrenceCounter(
         len(words), window, mode=mode, budget_bytes=budget_bytes, workdir=workdir

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+import zstandard
+
 from learnability.errors import InputError
 
 # a source's files may be compressed: by the last suffix, read as one stream
@@ -96,8 +98,6 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
     if kind == ".xz":
         return lzma.open(path, "rb")
     if kind == ".zst":
-        import zstandard
-
         # (its reader has no readline: buffered, it has)
         return io.BufferedReader(zstandard.open(path, "rb"))
     return open(path, "rb")

@@ -18,6 +18,8 @@ from typing import IO
 
 import numpy as np
 
+from learnability.corpus.parallel import process_pool
+
 # Written after each document's lines: an empty line. The comparison of corpora draws
 # whole documents (corpus.sample), so the corpus must say where each ends; an empty line
 # says it inside the one file every stage already reads: every token reader skips a line
@@ -151,8 +153,6 @@ def count_vocabulary(
     if members is None:
         members = gzip_members(corpus) if processes > 1 else []
     if len(members) > 1:
-        from learnability.corpus.parallel import process_pool
-
         tasks = [(str(corpus), a, b) for a, b in members]
         with process_pool(min(processes, len(members))) as pool:
             for part in pool.imap_unordered(_member_counts, tasks):

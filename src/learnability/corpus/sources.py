@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from learnability.corpus.documents import Document, SourceOptions, compression_of, stem_suffix
+from learnability.defaults import default
 from learnability.errors import ConfigError, DownloadError, InputError
 from learnability.targets import load
 
@@ -223,7 +224,6 @@ def corpus_plan(source: dict, where: str = "corpus.source") -> dict[str, list[Pi
     ``WHERE.path`` (``where``: the block's key) when it cannot be read, and a ``group``
     without its ``group_column``."""
     from learnability.corpus.download import resolve_package_path
-    from learnability.defaults import default
 
     fmt = source.get("format", "mediawiki")
     part_mb = source.get("part_mb", default("corpus.source.part_mb"))

@@ -38,6 +38,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -45,6 +46,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from learnability.corpus.download import resolve_package_path
 from learnability.io import atomic_path
 
 HEAD_MIN_COUNT = 100
@@ -139,7 +141,6 @@ def sample_lexicon() -> Lexicon:
 
     import pandas as pd
 
-    from learnability.corpus.download import resolve_package_path
     from learnability.corpus.extract import SAMPLE_DUMP, extract_corpus
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -533,8 +534,6 @@ def write_dump(
     ]  # fmt: skip
     sample_lexicon()  # once, before any fork
     if processes > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
         with ProcessPoolExecutor(processes) as pool:
             records = list(pool.map(_write_part, jobs))
     else:

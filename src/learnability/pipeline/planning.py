@@ -18,6 +18,12 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from learnability.concepts.matching import Matcher
+from learnability.defaults import SCHEMA
+from learnability.io import write_float32_npy_header
+from learnability.pipeline import resources as cost
+from learnability.schemas import write_table
+
 # 27 parts, 16 GB of bz2 (estimated: ../reference/full-scale.md), 6.5 GB of gzipped
 # corpus (2.6 B tokens at resources.TOKENS_PER_GZ_MB), 3 M words at min_count 5
 ENWIKI = {
@@ -52,11 +58,8 @@ def fake_enwiki(
     ``*.txt``, with enwiki's file sizes (as holes) and real vocabularies of
     ``vocabulary`` words. Returns the lists."""
     from learnability.concepts.lists import load_entries, resolve
-    from learnability.concepts.matching import Matcher
     from learnability.corpus.dumps import DumpFile, write_manifest
     from learnability.corpus.synthdump import spell
-    from learnability.io import write_float32_npy_header
-    from learnability.schemas import write_table
 
     files = [
         DumpFile(name=f"{DUMP}-pages-articles{k}.xml-p{k}p{k}.bz2", url=f"http://127.0.0.1:9/{k}",
@@ -210,7 +213,6 @@ def paper_config(repo: Path, *overlays: Path) -> dict:
     ``--configfile`` merges them), the schema's defaults filled."""
     import yaml
 
-    from learnability.defaults import SCHEMA
     from learnability.pipeline.config import fill_defaults
 
     def merge(a: dict, b: dict) -> dict:
@@ -268,7 +270,6 @@ def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, sc
     """The sizes of one job of ``config``'s run at ``scale``, for its rule's model."""
     from learnability.analyses.registry import ANALYSES
     from learnability.embeddings import registry
-    from learnability.pipeline import resources as cost
 
     words = scale.words_of(rule, wildcards)
     shape = dict(words=words, dim=scale.dim)

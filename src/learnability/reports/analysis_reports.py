@@ -10,18 +10,24 @@ from typing import Any
 
 import pandas as pd
 
+from learnability.io import atomic_path
+from learnability.reports.analysis_tables import (
+    suggestions_markdown,
+    words_needed_markdown,
+    write_check,
+)
+from learnability.reports.analysis_tables import write_entanglement as write_tables
+from learnability.reports.formats import write_text
+
 
 def write_suggestions(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
                       out: Any, title: str) -> None:  # fmt: skip
-    from learnability.reports.analysis_tables import suggestions_markdown
-    from learnability.reports.formats import write_text
 
     write_text(f"## Suggested additions\n\n{suggestions_markdown(table, lists)}", out.md)
 
 
 def write_suggestion_check(table: pd.DataFrame, lists: Sequence[str],
                            embeddings: Sequence[str], out: Any, title: str) -> None:  # fmt: skip
-    from learnability.reports.analysis_tables import write_check
 
     write_check(table, lists, out.md, out.csv, out.tex, "Suggested additions: held-out recall@k")
 
@@ -29,7 +35,6 @@ def write_suggestion_check(table: pd.DataFrame, lists: Sequence[str],
 def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
                        out: Any, title: str) -> None:  # fmt: skip
     from learnability.reports import plots
-    from learnability.reports.analysis_tables import write_entanglement as write_tables
 
     heading = "Entanglement: the share of B's AUC above chance that erasing A removes"
     write_tables(table, lists, embeddings, out.md, out.csv, heading)
@@ -39,10 +44,7 @@ def write_entanglement(table: pd.DataFrame, lists: Sequence[str], embeddings: Se
 
 def write_words_needed(table: pd.DataFrame, lists: Sequence[str], embeddings: Sequence[str],
                        out: Any, title: str) -> None:  # fmt: skip
-    from learnability.io import atomic_path
     from learnability.reports import plots
-    from learnability.reports.analysis_tables import words_needed_markdown
-    from learnability.reports.formats import write_text
 
     write_text(f"## How many words each list needs\n\n{words_needed_markdown(table, lists)}",
                out.md)  # fmt: skip

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 
 from learnability.io import atomic_path
 from learnability.protocol.sampling import derive_seed
@@ -84,7 +85,6 @@ def projection(
 
 
 def _member_traces(panel: Panel):
-    import plotly.graph_objects as go
 
     m = panel.members.dropna(subset=["rank"]).sort_values("rank")
     outsider = m["mean_share_outscored"] < OUTSIDER_SHARE
@@ -105,7 +105,6 @@ def _member_traces(panel: Panel):
 
 
 def _suggestion_table(panel: Panel):
-    import plotly.graph_objects as go
 
     s = panel.suggestions.sort_values("rank").head(SUGGESTIONS_SHOWN)
     return go.Table(
@@ -128,7 +127,6 @@ def _suggestion_table(panel: Panel):
 
 
 def _projection_traces(panel: Panel):
-    import plotly.graph_objects as go
 
     p = panel.projection
     outsiders = set(panel.members.loc[panel.members["mean_share_outscored"] < OUTSIDER_SHARE,
@@ -156,7 +154,6 @@ def wrapped(text: str, width: int = SUBTITLE_CHARACTERS) -> str:
 
 def explorer_figure(panels: Sequence[Panel], entanglement: pd.DataFrame | None, title: str):
     """The page's one figure: 2 x 2 panels and a dropdown over (embedding, list)."""
-    import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     embeddings = list(dict.fromkeys(p.embedding for p in panels))

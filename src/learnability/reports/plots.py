@@ -28,6 +28,7 @@ from matplotlib.patches import Rectangle
 from scipy.stats import t as student
 
 from learnability.io import atomic_path
+from learnability.reports.analysis_tables import MARKS, reported_as
 from learnability.reports.formats import format_pvalue
 from learnability.statistics.significance import RESCALING_METHODS, comparison_null
 
@@ -374,7 +375,6 @@ def entanglement_figure(
     confidence), a + a pair beyond the null only, an o one beyond it by overlap alone
     (:data:`learnability.reports.analysis_tables.MARKS`)."""
     from learnability.analyses.entanglement import counts
-    from learnability.reports.analysis_tables import MARKS, reported_as
 
     lists = [li for li in lists if li in set(table["list_a"])]
     embeddings = [e for e in embeddings if e in set(table["embedding"])]
