@@ -24,6 +24,7 @@ from learnability.analyses.registry import ANALYSES, settings_keys
 from learnability.concepts.empath import build_lists
 from learnability.concepts.wordnet import write_lists
 from learnability.defaults import PRETRAINED
+from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
 from learnability.embeddings.shipped import SHIPPED, default_name
 from learnability.errors import InputError
 from learnability.io import atomic_path
@@ -323,7 +324,6 @@ def flag_settings() -> list[Setting]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command's parser (also the source of the CLI reference page)."""
-    from learnability.embeddings.pretrained import FORMATS, UNICODE_ERRORS
 
     FORMATS_AUTO = ["auto", *FORMATS]
     parser = argparse.ArgumentParser(prog="learnability", description=__doc__.splitlines()[0])

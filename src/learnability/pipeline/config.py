@@ -24,6 +24,7 @@ import yaml
 
 from learnability.concepts.lists import member_indices, read_dictionary
 from learnability.corpus.documents import stem_suffix
+from learnability.corpus.sources import SOURCES
 from learnability.defaults import SCHEMA, default
 from learnability.embeddings import registry
 from learnability.embeddings.shipped import SPEC_KEYS
@@ -266,7 +267,6 @@ def check_source_format(source: dict, where: str = "corpus.source") -> None:
     """A corpus of one's own left at ``format: mediawiki`` (the default): a path whose
     name says another format, or a local folder (a MediaWiki dump is one file, or
     base_url), is one line naming the formats, before a job reads a CSV as XML."""
-    from learnability.corpus.sources import SOURCES
 
     path = source.get("path")
     if source.get("format") != "mediawiki" or not isinstance(path, str):

@@ -18,8 +18,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from learnability.analyses.registry import ANALYSES
+from learnability.concepts.lists import load_entries, resolve
 from learnability.concepts.matching import Matcher
 from learnability.defaults import SCHEMA
+from learnability.embeddings import registry
 from learnability.io import write_float32_npy_header
 from learnability.pipeline import resources as cost
 from learnability.schemas import write_table
@@ -57,7 +60,6 @@ def fake_enwiki(
     corpus, the embeddings, the shared space and the resolved lists of ``lists_dir``'s
     ``*.txt``, with enwiki's file sizes (as holes) and real vocabularies of
     ``vocabulary`` words. Returns the lists."""
-    from learnability.concepts.lists import load_entries, resolve
     from learnability.corpus.dumps import DumpFile, write_manifest
     from learnability.corpus.synthdump import spell
 
@@ -199,7 +201,6 @@ def local_rules(repo: Path) -> set[str]:
     """The rules that run on the submitting node (a dry run does not say): the names in
     the workflow's ``localrules:`` blocks, and the analyses' table rules
     (``localrule: True`` in workflow/rules/analyses.smk, named from the registry)."""
-    from learnability.analyses.registry import ANALYSES
 
     names: set[str] = set()
     for path in [repo / "workflow/Snakefile", *sorted((repo / "workflow/rules").glob("*.smk"))]:
@@ -268,8 +269,6 @@ def enwiki_job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: 
 
 def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, scale: Scale) -> dict:
     """The sizes of one job of ``config``'s run at ``scale``, for its rule's model."""
-    from learnability.analyses.registry import ANALYSES
-    from learnability.embeddings import registry
 
     words = scale.words_of(rule, wildcards)
     shape = dict(words=words, dim=scale.dim)
