@@ -19,7 +19,7 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _targets(node: ast.Import | ast.ImportFrom, name: str, is_package: bool) -> list[str]:
+def import_targets(node: ast.Import | ast.ImportFrom, name: str, is_package: bool) -> list[str]:
     """The modules an import statement loads, absolute; for ``from X import y``, X and,
     where y is a module, X.y (the caller keeps the names that are modules)."""
     if isinstance(node, ast.Import):
@@ -81,7 +81,7 @@ def deferred_imports(root: Path) -> tuple[list[Deferred], dict[str, set[str]]]:
     def package_targets(node, name: str) -> list[str]:
         is_package = sources[name].stem == "__init__"
         out = []
-        for target in _targets(node, name, is_package):
+        for target in import_targets(node, name, is_package):
             if target.split(".")[0] == top and target in sources:
                 out += [t for t in _with_parents(target) if t in sources]
         return out

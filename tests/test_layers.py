@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from deferred import import_targets
 from paths import REPO
 
 PACKAGE = REPO / "src" / "learnability"
@@ -26,22 +27,14 @@ def _module_name(path: Path, root: Path) -> str:
 
 def imported(source: str, name: str, is_package: bool) -> set[str]:
     """Every module ``source`` imports, at module level or inside a function, absolute
-    (a relative import resolved against ``name``), without what it imports names."""
-    out: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = name.split(".") if is_package else name.split(".")[:-1]
-                base = base[: len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            out.add(module)
-            # `from learnability import provenance` imports the module provenance
-            out.update(f"{module}.{alias.name}" for alias in node.names)
-    return out
+    (a relative import resolved against ``name``), without what it imports names;
+    ``from learnability import provenance`` imports the module provenance."""
+    return {
+        target
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for target in import_targets(node, name, is_package)
+    }
 
 
 def upward_arrows(root: Path) -> list[str]:
