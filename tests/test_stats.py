@@ -635,3 +635,28 @@ def test_a_random_list_tied_with_the_observed_mean_counts_whatever_the_summation
         True,
         False,
     ]
+
+
+def test_compare_within_tests_the_named_column_inside_each_group_by_hand():
+    """Two groups of six lists: in ``g1`` method a beats b on every list by a different
+    margin, so W+ is 21, the largest of the 2^6 equally likely sign patterns: one-sided
+    p = 1/64; in ``g2`` b beats a everywhere: p = 1 for "a > b". Holm within a group of
+    one pair leaves p. The sweep's and the corpus comparison's tests are this call."""
+    import pandas as pd
+
+    from learnability.statistics.comparison import compare_within
+
+    rows = []
+    for group, sign in (("g1", 1), ("g2", -1)):
+        for i in range(6):
+            row = {"setting": group, "list": f"l{i}", "negatives": "uniform"}
+            rows.append({**row, "method": "a", "embedding": f"a_{group}",
+                         "mean": 0.7 + sign * 0.01 * (i + 1)})  # fmt: skip
+            rows.append({**row, "method": "b", "embedding": f"b_{group}", "mean": 0.7})
+    out = compare_within(pd.DataFrame(rows), "setting", "method", ["a", "b"], "greater")
+    assert list(out.columns[:2]) == ["setting", "negatives"]
+    by = out.set_index("setting")
+    assert by.loc["g1", "p_value"] == pytest.approx(1 / 64) and by.loc["g1", "statistic"] == 21
+    assert by.loc["g2", "p_value"] == pytest.approx(1.0) and by.loc["g2", "statistic"] == 0
+    assert (by["p_holm"] == by["p_value"]).all() and (by["n_lists"] == 6).all()
+    assert (by["embedding_a"] == "a").all() and (by["embedding_b"] == "b").all()

@@ -11,7 +11,11 @@ import pandas as pd
 from learnability.pipeline.sweeps import PARAM_PREFIX, format_value
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.adjust import adjust_pvalues
-from learnability.statistics.comparison import compare_embeddings, per_method_overlap
+from learnability.statistics.comparison import (
+    compare_embeddings,
+    compare_within,
+    per_method_overlap,
+)
 
 
 def param_columns(df: pd.DataFrame) -> list[str]:
@@ -119,18 +123,9 @@ def sweep_wilcoxon(
     if len(methods) < 2:
         return pd.DataFrame()
     auc = scores[(scores["metric"] == "auc") & (scores["iterations"] > 0)]
-    frames = []
-    for setting, g in auc.groupby("setting", sort=False):
-        summary = g.assign(embedding=g["method"])[
-            ["list", "embedding", "negatives", "metric", "mean"]
-        ]
-        ov = per_method_overlap(overlap, methods)
-        out = compare_embeddings(summary, methods, alternative, "shared", ov,
-                                 units or ["lists"])  # fmt: skip
-        out.insert(0, "setting", setting)
-        out.insert(0, "sweep", g["sweep"].iloc[0])
-        frames.append(out)
-    out = pd.concat(frames, ignore_index=True)
+    out = compare_within(auc, "setting", "method", methods, alternative, overlap,
+                         units or ("lists",))  # fmt: skip
+    out.insert(0, "sweep", auc["sweep"].iloc[0])
     out["n_nested_pairs"] = out["n_nested_pairs"].fillna(0)
     out["p_holm_sweep"] = np.nan
     for _, idx in out.groupby(["negatives", "units"]).groups.items():

@@ -237,3 +237,32 @@ def compare_embeddings(
             out.loc[idx, "p_holm"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(), "holm")
         frames.append(out)
     return pd.concat(frames, ignore_index=True)
+
+
+def compare_within(
+    scores: pd.DataFrame,
+    group: str,
+    compared: str,
+    names: list[str],
+    alternative: str,
+    overlap: pd.DataFrame | None = None,
+    units: tuple[str, ...] | list[str] = ("lists",),
+) -> pd.DataFrame:
+    """:func:`compare_embeddings` of ``names`` (values of the column ``compared``: a
+    sweep's methods, a corpus comparison's corpora) within each value of ``group`` (a
+    sweep's setting, the embedding trained on each corpus), each pair once in the order
+    given, over the lists' mean AUCs (``scores``: a row per list, negatives and value of
+    the two columns, its AUC in ``mean``). ``overlap``: the lists' on the vocabulary
+    every compared name shares. The ``wilcoxon`` columns, ``group`` first; Holm adjusts
+    within each group."""
+    frames = []
+    shared = per_method_overlap(overlap, names)
+    for key, part in scores.groupby(group, sort=False):
+        summary = part[["list", compared, "negatives", "mean"]].rename(
+            columns={compared: "embedding"}
+        )
+        out = compare_embeddings(summary.assign(metric="auc"), names, alternative, "shared",
+                                 shared, units)  # fmt: skip
+        out.insert(0, group, key)
+        frames.append(out)
+    return pd.concat(frames, ignore_index=True)

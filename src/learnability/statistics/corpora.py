@@ -33,11 +33,7 @@ import pandas as pd
 
 from learnability.errors import InputError
 from learnability.statistics.adjust import adjust_pvalues
-from learnability.statistics.comparison import (
-    compare_embeddings,
-    comparison_pairs,
-    per_method_overlap,
-)
+from learnability.statistics.comparison import compare_within, comparison_pairs
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -151,16 +147,12 @@ def corpus_wilcoxon(
     tested again over disjoint ``units``). ``overlap``: the lists' overlap on the shared
     vocabulary. Columns as the ``wilcoxon`` schema, with ``corpus_a``/``corpus_b`` for
     the embeddings and ``embedding`` (the embedding trained on each corpus) first."""
-    frames = []
-    for embedding, part in scores.groupby("embedding", sort=False):
-        mean = part.groupby(["corpus", "list", "negatives"], sort=False)["mean"].mean()
-        summary = mean.reset_index().rename(columns={"corpus": "embedding"}).assign(metric="auc")
-        ov = per_method_overlap(overlap, corpora)
-        out = compare_embeddings(summary, corpora, alternative, "shared", ov, units or ())
-        out = out.rename(columns={"embedding_a": "corpus_a", "embedding_b": "corpus_b"})
-        out.insert(0, "embedding", embedding)
-        frames.append(out)
-    return pd.concat(frames, ignore_index=True)
+    # each list's mean over a corpus' draws, compared across corpora per embedding
+    keys = ["embedding", "corpus", "list", "negatives"]
+    mean = scores.groupby(keys, sort=False)["mean"].mean().reset_index()
+    out = compare_within(mean, "embedding", "corpus", corpora, alternative, overlap,
+                         units or ("lists",))  # fmt: skip
+    return out.rename(columns={"embedding_a": "corpus_a", "embedding_b": "corpus_b"})
 
 
 def unscored_lists(scores: pd.DataFrame) -> dict[str, int]:
