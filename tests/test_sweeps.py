@@ -21,7 +21,6 @@ from learnability.corpus.lines import iter_lines
 from learnability.pipeline.config import fill_defaults, load_schema
 from learnability.pipeline.params import embedding_params
 from learnability.pipeline.sweep_scoring import score_point
-from learnability.pipeline.sweep_summary import sweep_effects, sweep_points, sweep_wilcoxon
 from learnability.pipeline.sweeps import (
     Point,
     SweepError,
@@ -30,6 +29,7 @@ from learnability.pipeline.sweeps import (
     vocabulary_sources,
 )
 from learnability.protocol.evaluate import Protocol, evaluate_concept_full, summarize
+from learnability.statistics.sweeps import sweep_effects, sweep_points, sweep_wilcoxon
 
 SCHEMA = load_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
 
@@ -351,12 +351,13 @@ def test_the_variable_columns_are_only_the_swept_parameters():
 
 def test_the_seed_comparison_tests_each_seed_and_their_mean_and_measures_the_spread():
     """A sweep over training.seed: 2 methods x 3 seeds x 6 lists, hand-made AUCs in which
-    A beats B at seeds 1 and 3 on every list but loses on two lists at seed 2. Each seed's
+    A beats B at seeds 1 and 3 on every list but loses on two lists at seed 2, on one by
+    so much that its mean over the seeds does too. Each seed's
     test and the test over the seeds' mean AUCs are scipy's exact Wilcoxon on the same
-    numbers; every_seed is False (seed 2's p is 0.11); the spread is numpy's SD across
+    numbers; every_seed is False (seed 2's p is above 0.05); the spread is numpy's SD across
     seeds beside std / sqrt(iterations)."""
-    from learnability.pipeline.sweep_summary import seed_comparison
     from learnability.pipeline.sweeps import is_seed_sweep
+    from learnability.statistics.sweeps import seed_comparison
 
     rng = np.random.default_rng(0)
     lists = [f"l{i}" for i in range(6)]
@@ -364,7 +365,7 @@ def test_the_seed_comparison_tests_each_seed_and_their_mean_and_measures_the_spr
     rows = []
     auc = {}
     for seed in (1, 2, 3):
-        gap = np.full(6, 0.03) if seed != 2 else np.array([0.03, 0.02, 0.01, 0.04, -0.01, -0.02])
+        gap = np.full(6, 0.03) if seed != 2 else np.array([0.03, 0.02, 0.01, 0.04, -0.01, -0.10])
         for method, shift in (("a", gap), ("b", 0.0)):
             values = base + shift + rng.normal(0, 0.002, 6)
             auc[(method, seed)] = values
@@ -382,7 +383,11 @@ def test_the_seed_comparison_tests_each_seed_and_their_mean_and_measures_the_spr
     mean_a = np.mean([auc[("a", s)] for s in (1, 2, 3)], axis=0)
     mean_b = np.mean([auc[("b", s)] for s in (1, 2, 3)], axis=0)
     ref = scipy_stats.wilcoxon(mean_a, mean_b, alternative="greater")
+    # l5's mean gap is negative (seed 2's -0.10 outweighs the others' +0.03): a test over
+    # another summary of the seeds (the best seed, the last) has another p
+    assert (mean_a - mean_b)[5] < 0 < (mean_a - mean_b)[:5].min()
     assert by.loc["mean", "p_value"] == pytest.approx(ref.pvalue)
+    assert by.loc["mean", "statistic"] == pytest.approx(ref.statistic)
     assert by.loc["seed=1", "p_value"] < 0.05 and by.loc["seed=2", "p_value"] > 0.05
     assert not tests["every_seed"].any()
     row = spread.set_index(["method", "list"]).loc[("a", "l4")]

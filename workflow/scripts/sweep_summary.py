@@ -2,15 +2,15 @@ import pandas as pd
 
 from learnability.concepts.lists import list_overlap
 from learnability.logs import logged
-from learnability.pipeline.sweep_summary import (
+from learnability.reports.sweep_tables import write_sweep_tables
+from learnability.schemas import empty, read_tables, write_table
+from learnability.statistics.sweeps import (
     bootstrap_replicates,
     seed_comparison,
     sweep_effects,
     sweep_points,
     sweep_wilcoxon,
 )
-from learnability.reports.sweep_tables import write_sweep_tables
-from learnability.schemas import empty, read_tables, write_table
 
 with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output

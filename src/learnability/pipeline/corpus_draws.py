@@ -18,7 +18,8 @@ import pandas as pd
 
 from learnability.embeddings import registry
 from learnability.errors import ConfigError
-from learnability.pipeline.sweeps import PARAM_PREFIX, Point, format_value, validate_training
+from learnability.pipeline.sweeps import Point, validate_training
+from learnability.statistics.sweeps import PARAM_PREFIX, format_value
 
 CORPORA_SWEEP = "corpora"
 # the swept values of a draw's point, and the columns its scores carry (param_corpus, ...)

@@ -10,7 +10,7 @@ corpus' tokens to train on (``corpus_fraction``). :func:`expand_sweeps` turns th
 files), and scores all lists of a point in one job
 (:func:`learnability.pipeline.sweep_scoring.score_point`). No null distributions are
 drawn for sweep points: a sweep compares settings, paired over lists, and shows how the
-mean AUC moves with each parameter (:mod:`learnability.pipeline.sweep_summary`).
+mean AUC moves with each parameter (:mod:`learnability.statistics.sweeps`).
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 from learnability.embeddings import registry
 from learnability.errors import LearnabilityError
 from learnability.pipeline.params import embedding_params
+from learnability.statistics.sweeps import PARAM_PREFIX, format_value
 
 CORPUS_AXIS = "corpus_fraction"
 NAME_KEYS = {CORPUS_AXIS: "corpus"}  # word2vec_corpus~0.25
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.~-]*$")
 SWEEP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-# the swept parameters' columns in the sweep tables: param_<key> (schemas.VARIABLE)
-PARAM_PREFIX = "param_"
 
 
 class SweepError(LearnabilityError):
@@ -64,15 +63,6 @@ class Point:
 
     def param_columns(self) -> dict:
         return {f"{PARAM_PREFIX}{k}": v for k, v in self.values.items()}
-
-
-def format_value(value) -> str:
-    """A swept value as it appears in names and settings: 50, 0.25, 1, corpus, true."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
 
 
 def _placement(config: dict, method: str, key: str, where: str) -> tuple[str, ...]:

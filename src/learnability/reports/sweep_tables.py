@@ -1,4 +1,4 @@
-"""A sweep's tables for people (learnability.pipeline.sweep_summary computes them): the
+"""A sweep's tables for people (learnability.statistics.sweeps computes them): the
 points with their mean AUCs and bands, the Wilcoxon tests per setting, and the verdicts
 and spread across seeds of a seed sweep."""
 
@@ -61,8 +61,6 @@ def write_sweep_tables(
     """``results/tables/sweeps/{sweep}.md`` (per scheme: the mean AUC of each setting and
     method with its bootstrap band, then the tests; for a sweep over the training seed,
     the verdicts seed by seed and the lists' seed SDs), and the CSV/LaTeX beside it."""
-    from learnability.pipeline.sweep_summary import points_table
-
     parts = [f"# Sweep {sweep} (corpus {corpus})", ""]
     for scheme in dict.fromkeys(points["negatives"]):
         n_lists = int(points.loc[points["negatives"] == scheme, "n_lists"].max())
@@ -96,3 +94,19 @@ def write_sweep_tables(
     write_text(
         to_latex(tests) if not tests.empty else "% no tests: one method\n", out["wilcoxon_tex"]
     )
+
+
+def points_table(points: pd.DataFrame, negatives: str) -> pd.DataFrame:
+    """For people: one row per setting, a column per method: mean AUC [band]."""
+    part = points[points["negatives"] == negatives]
+    cells = part.assign(
+        cell=[
+            f"{a:.3f} [{lo:.3f}, {hi:.3f}]"
+            for a, lo, hi in zip(part["auc"], part["ci_low"], part["ci_high"], strict=True)
+        ]
+    )
+    table = cells.pivot(index="setting", columns="method", values="cell")
+    table = table.reindex(
+        index=list(dict.fromkeys(part["setting"])), columns=list(dict.fromkeys(part["method"]))
+    )
+    return table.reset_index()

@@ -1,21 +1,30 @@
-"""A sweep's summaries: each point's mean AUC with bootstrap bands over the iterations,
-the main effect of each parameter, the Wilcoxon tests between settings paired over
-lists, the seed sweep's comparison, and the points' table (the grid is planned in
-:mod:`learnability.pipeline.sweeps`)."""
+"""A sweep's statistics: each point's mean AUC with bootstrap bands over the iterations,
+the main effect of each parameter, the Wilcoxon tests between methods paired over
+lists at each setting, and the seed sweep's comparison. The grid is planned in
+:mod:`learnability.pipeline.sweeps`, the tables for people written by
+:mod:`learnability.reports.sweep_tables`; what both share of a sweep's columns (the
+swept parameters' prefix, a value as text) is here, below them."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from learnability.pipeline.sweeps import PARAM_PREFIX, format_value
 from learnability.protocol.sampling import derive_seed
 from learnability.statistics.adjust import adjust_pvalues
-from learnability.statistics.comparison import (
-    compare_embeddings,
-    compare_within,
-    per_method_overlap,
-)
+from learnability.statistics.comparison import compare_within
+
+# the swept parameters' columns in the sweep tables: param_<key> (schemas.VARIABLE)
+PARAM_PREFIX = "param_"
+
+
+def format_value(value) -> str:
+    """A swept value as it appears in names and settings: 50, 0.25, 1, corpus, true."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 def param_columns(df: pd.DataFrame) -> list[str]:
@@ -133,22 +142,6 @@ def sweep_wilcoxon(
     return out
 
 
-def points_table(points: pd.DataFrame, negatives: str) -> pd.DataFrame:
-    """For people: one row per setting, a column per method: mean AUC [band]."""
-    part = points[points["negatives"] == negatives]
-    cells = part.assign(
-        cell=[
-            f"{a:.3f} [{lo:.3f}, {hi:.3f}]"
-            for a, lo, hi in zip(part["auc"], part["ci_low"], part["ci_high"], strict=True)
-        ]
-    )
-    table = cells.pivot(index="setting", columns="method", values="cell")
-    table = table.reindex(
-        index=list(dict.fromkeys(part["setting"])), columns=list(dict.fromkeys(part["method"]))
-    )
-    return table.reset_index()
-
-
 def seed_comparison(
     scores: pd.DataFrame,
     methods: list[str],
@@ -172,13 +165,11 @@ def seed_comparison(
     if per_seed.empty:
         return pd.DataFrame(), pd.DataFrame()
     per_seed = per_seed.rename(columns={"setting": "seed"}).drop(columns=["sweep", "p_holm_sweep"])
-    mean = (
-        auc.groupby(["method", "list", "negatives"], sort=False)["mean"].mean().reset_index()
-        .rename(columns={"method": "embedding"}).assign(metric="auc")
-    )  # fmt: skip
-    ov = per_method_overlap(overlap, methods)
-    over_mean = compare_embeddings(mean, methods, alternative, "shared", ov, units or ["lists"])
-    tests = pd.concat([per_seed, over_mean.assign(seed="mean")], ignore_index=True)
+    # each list's mean AUC over the seeds, as one more "seed"
+    mean = auc.groupby(["method", "list", "negatives"], sort=False)["mean"].mean().reset_index()
+    over_mean = compare_within(mean.assign(seed="mean"), "seed", "method", methods,
+                               alternative, overlap, units or ("lists",))  # fmt: skip
+    tests = pd.concat([per_seed, over_mean], ignore_index=True)
     keys = ["negatives", "units", "embedding_a", "embedding_b"]
     seeds = tests[tests["seed"] != "mean"]
     every = (seeds.groupby(keys)["p_value"].max() < alpha).rename("every_seed").reset_index()
