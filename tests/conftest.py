@@ -37,6 +37,9 @@ def pytest_configure(config):
     global CONFIG
     CONFIG = config
     timeline.register(config)
+    # every workflow job the suite runs (each process Snakemake runs a rule's script in)
+    # fails if it uses a config default its rule does not pass (learnability.defaults)
+    os.environ["LEARNABILITY_STRICT_DEFAULTS"] = "1"
     if hasattr(config, "workerinput"):  # an xdist worker (not a pytest it runs)
         os.nice(scheduling.WORKER_NICE)
 

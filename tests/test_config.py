@@ -1,4 +1,5 @@
 import copy
+import os
 import re
 import sys
 
@@ -753,3 +754,44 @@ def test_an_older_versions_results_folder_is_named_with_where_its_tables_are_now
     (line,) = older_results(tmp_path)
     assert line.startswith("results/diagnostics/ is an older version's folder")
     assert "now written to results/analyses/" in line
+
+
+def test_a_workflow_job_under_strict_defaults_fails_on_using_one_its_rule_did_not_pass(
+    tmp_path,
+):
+    """The jobs' code digests hold no default: a default reaches a job as a param. Under
+    LEARNABILITY_STRICT_DEFAULTS (the suite sets it), default() in a process Snakemake
+    runs a rule's script in (a copy under .snakemake/scripts/) gives a value that raises
+    on use, naming the key; anywhere else (the command line, score(), a test) the value."""
+    import subprocess
+
+    script = tmp_path / ".snakemake" / "scripts" / "tmpab12.learnability.py"
+    script.parent.mkdir(parents=True)
+    script.write_text(
+        "import pickle, sys\n"
+        "from learnability.defaults import default\n"
+        "value = default(sys.argv[1])\n"
+        "uses = [lambda: value < 3, lambda: value + 1, lambda: f'{value}', lambda: bool(value),\n"
+        "        lambda: int(value), lambda: hash(value), lambda: value == 4,\n"
+        "        lambda: value.lower(), lambda: pickle.dumps(value), lambda: list(value)]\n"
+        "failed = 0\n"
+        "for use in uses:\n"
+        "    try:\n"
+        "        use()\n"
+        "    except Exception as exc:\n"
+        "        failed += sys.argv[1] in str(exc)\n"
+        "print(type(value).__name__, failed, len(uses))\n"
+    )
+    plain = tmp_path / "plain.py"
+    plain.write_text(script.read_text())
+    env = {**os.environ, "LEARNABILITY_STRICT_DEFAULTS": "1"}
+
+    def run(path, **extra):
+        command = [sys.executable, str(path), "learnability.min_words"]
+        out = subprocess.run(command, env={**env, **extra}, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+
+    assert run(script) == ["Unpassed", "10", "10"]
+    assert run(plain)[0] == "int"  # not a job's script
+    assert run(script, LEARNABILITY_STRICT_DEFAULTS="0")[0] == "int"  # not strict

@@ -22,13 +22,12 @@ in the package. So each rule carries a ``code`` param (workflow/Snakefile) made 
   comments, so that a comment, a docstring or a reformatting changes nothing (the jobs'
   costs, such as a trainer's measured rate, live in the sizing modules, :data:`SIZING`,
   which no closure holds);
-- the **digest** of the closure: the names and normalised sources of its modules, except
-  the config schema's defaults (``learnability.schema_defaults``, one table of every
-  key's default, which nearly every closure reaches through
-  :func:`learnability.defaults.default`): it counts by the entries whose keys the
-  closure's modules name in a string (``default("learnability.C")``, an analysis
-  setting's ``config="entanglement.alpha"``), so that a new config key, or another
-  key's default, reruns only the jobs whose code reads it.
+- the **digest** of the closure: the names and normalised sources of its modules. The
+  config schema's defaults (``learnability.schema_defaults``, one table of every key's
+  default) are in no closure: a job gets every setting it uses as a param of its rule,
+  from the config that Snakemake's validation fills with the defaults, so a changed
+  default reruns the jobs whose params it changes, and a new key nothing. The suite
+  holds every job to that (:data:`learnability.defaults.STRICT`).
 
 Third-party imports are not followed; they are the job's **libraries**, whose versions
 :mod:`learnability.provenance` records. The standard library is neither.
@@ -64,10 +63,10 @@ JOB_LOG = f"{PACKAGE}.logs"
 # a registry's reference to a module (a "module:function" is a dispatch target, not
 # followed: see the module doc)
 _MODULE_STRING = re.compile(rf"^{PACKAGE}(?:\.\w+)+$")
-# the one table of the config schema's defaults, digested by the keys a closure names
+# the one table of the config schema's defaults: no job reads it, its values reach the
+# jobs as params (see the module doc), so it is not followed
 SCHEMA_DEFAULTS = f"{PACKAGE}.schema_defaults"
-# a string that may be a config key ("learnability.C", "corpora")
-_KEY_STRING = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
+UNFOLLOWED = SIZING | {SCHEMA_DEFAULTS}
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,6 @@ class Module:
     imports: frozenset[str]
     prefixes: frozenset[str]
     libraries: frozenset[str]
-    keys: frozenset[str]  # its strings that may name a config key
 
 
 def module_path(name: str) -> Path | None:
@@ -101,16 +99,6 @@ def _resolve(node: ast.ImportFrom, name: str, is_package: bool) -> str:
     base = name.split(".") if is_package else name.split(".")[:-1]
     base = base[: len(base) - (node.level - 1)]
     return ".".join([*base, *([node.module] if node.module else [])])
-
-
-def _assigned(tree: ast.Module, name: str) -> ast.expr | None:
-    """The value of a module-level ``NAME = ...``; None if there is none."""
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
-            return node.value
-    return None
 
 
 def _strip_docstrings(tree: ast.AST) -> None:
@@ -143,7 +131,6 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
     imports: set[str] = set()
     prefixes: set[str] = set()
     libraries: set[str] = set()
-    keys: set[str] = set()
 
     def imported(module: str) -> None:
         top = module.split(".")[0]
@@ -166,8 +153,6 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
                     if module_path(f"{base}.{alias.name}") is not None:
                         imports.add(f"{base}.{alias.name}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if len(node.value) < 100 and _KEY_STRING.match(node.value):
-                keys.add(node.value)
             if _MODULE_STRING.match(node.value) and module_path(node.value) is not None:
                 imports.add(node.value)
         elif isinstance(node, ast.JoinedStr) and node.values:
@@ -183,7 +168,6 @@ def scan(source: str, name: str, path: str = "<source>", is_package: bool = Fals
         imports=frozenset(imports),
         prefixes=frozenset(prefixes),
         libraries=frozenset(libraries),
-        keys=frozenset(keys),
     )
 
 
@@ -235,7 +219,7 @@ def _cache_read(key: str) -> Module | None:
         return None
 
 
-_SETS = ("imports", "prefixes", "libraries", "keys")
+_SETS = ("imports", "prefixes", "libraries")
 
 
 def _cache_write(key: str, found: Module) -> None:
@@ -287,14 +271,14 @@ def _parents(name: str) -> list[str]:
 def closure(roots: Iterable[str]) -> list[str]:
     """Every package module that importing ``roots`` can run, sorted."""
     seen: set[str] = set()
-    todo = [r for r in roots if r not in SIZING and module_path(r) is not None]
+    todo = [r for r in roots if r not in UNFOLLOWED and module_path(r) is not None]
     while todo:
         name = todo.pop()
         if name in seen:
             continue
         seen.add(name)
         m = module(name)
-        skipped = SIZING | RECORDING if name == JOB_LOG else SIZING
+        skipped = UNFOLLOWED | RECORDING if name == JOB_LOG else UNFOLLOWED
         todo.extend(_parents(name))
         todo.extend(n for n in m.imports if n not in skipped and module_path(n) is not None)
         for prefix in m.prefixes:
@@ -302,41 +286,11 @@ def closure(roots: Iterable[str]) -> list[str]:
     return sorted(seen)
 
 
-@functools.cache
-def _defaults_table(mtime_ns: int) -> dict | None:
-    """The schema defaults' table (``DEFAULTS``), read from its source; None if it is
-    not one literal dict."""
-    path = module_path(SCHEMA_DEFAULTS)
-    assert path is not None
-    value = _assigned(ast.parse(path.read_text(encoding="utf-8")), "DEFAULTS")
-    try:
-        table = ast.literal_eval(value) if value is not None else None
-    except ValueError:
-        return None
-    return table if isinstance(table, dict) else None
-
-
-def _defaults_digest(modules: list[str]) -> str:
-    """The schema defaults' part of a closure's digest: the entries whose keys the
-    closure's modules name (the module's own digest where the table cannot be read)."""
-    path = module_path(SCHEMA_DEFAULTS)
-    assert path is not None
-    table = _defaults_table(path.stat().st_mtime_ns)
-    if table is None:
-        return module(SCHEMA_DEFAULTS).digest
-    named = set().union(*(module(name).keys for name in modules if name != SCHEMA_DEFAULTS))
-    read = sorted((key, repr(table[key])) for key in named & table.keys())
-    return hashlib.sha256(repr(read).encode()).hexdigest()
-
-
 def digest_of(modules: Iterable[str]) -> str:
-    """One digest of the named modules' normalised sources (and of their names); the
-    schema defaults count by the entries the modules name (see the module doc)."""
-    names = sorted(modules)
+    """One digest of the named modules' normalised sources (and of their names)."""
     h = hashlib.sha256()
-    for name in names:
-        digest = _defaults_digest(names) if name == SCHEMA_DEFAULTS else module(name).digest
-        h.update(f"{name}\0{digest}\n".encode())
+    for name in sorted(modules):
+        h.update(f"{name}\0{module(name).digest}\n".encode())
     return h.hexdigest()[:16]
 
 
