@@ -5,7 +5,9 @@ from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 
 from learnability import schemas
+from learnability.defaults import schema
 from learnability.errors import InputError
+from learnability.protocol import evaluate
 from learnability.protocol.classify import fit_scores
 from learnability.protocol.evaluate import (
     Protocol,
@@ -394,7 +396,6 @@ def test_a_null_in_batches_of_lists_gives_the_bytes_of_one_batch(planted, monkey
     holds 10^6 splits at the paper's settings): with a budget so small that each batch is
     the fewest lists that hold the fits' centre (16 splits: 4 lists of 5), every metric
     of every split equals the one-batch run, bit for bit, under both negatives schemes."""
-    from learnability.protocol import evaluate
     from learnability.protocol.evaluate import Protocol, null_splits
     from learnability.protocol.sampling import frequency_bins
 
@@ -441,6 +442,9 @@ def test_a_list_is_scored_from_min_words_and_up_to_half_the_vocabulary():
         InputError, match=r"^list 'x': only 3 words .* lower learnability\.min_words\.$"
     ):
         check_size(3, 100, "list 'x'", 4)
+    # the fewest any list is split with (the nulls' check) is the schema's least min_words
+    learnability = schema()["properties"]["learnability"]["properties"]
+    assert evaluate.FEWEST_WORDS == learnability["min_words"]["minimum"]
 
 
 def test_score_list_follows_the_protocols_min_words_and_says_why_it_did_not_score(planted):

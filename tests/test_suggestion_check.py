@@ -111,3 +111,19 @@ def test_the_api_counts_a_list_too_small_to_check_instead_of_dropping_it(seed):
     assert big["hidden"] == 20 and big["recall"] >= 0.5 and big["p_value"] < 1e-6, big
     assert set(result.suggestions["list"]) == {"small", "big"}
     assert len(result.entanglement) == 4  # both ordered pairs and the diagonal
+
+
+def test_a_fold_left_with_fewer_members_than_the_protocols_min_words_is_refused():
+    """The members kept beside a hidden fold are fitted as a list is: at least the
+    protocol's min_words of them (not the schema's default: a run that sets
+    learnability.min_words to 8 does not fit 7)."""
+    from learnability.errors import InputError
+
+    p = planted_concept(0, n=400, dim=8, size=10, shift=2.0, axis=0)
+    fit = dict(ks=[5], holdout=0.2, folds=1, list_name="c", embedding="e", bins=None)  # keeps 8
+    table = check.suggestion_check(p.vectors, p.members, Protocol(iterations=2, C=1.0, seed=0,
+                                   min_words=8), **fit)  # fmt: skip
+    assert len(table) == 1
+    with pytest.raises(InputError, match=r"^suggestion check of 'c' on 'e': only 8 words .*9"):
+        check.suggestion_check(p.vectors, p.members, Protocol(iterations=2, C=1.0, seed=0,
+                               min_words=9), **fit)  # fmt: skip

@@ -114,7 +114,8 @@ def suggestion_check(
     hidden_total = 0
     for f, hidden in enumerate(fold_partition(members, parts, protocol.seed, list_name)[:folds]):
         kept = np.setdiff1d(members, hidden)
-        check_size(kept.size, n, f"suggestion check of {list_name!r} on {embedding!r}")
+        what = f"suggestion check of {list_name!r} on {embedding!r}"
+        check_size(kept.size, n, what, protocol.min_words)
         seeds = [
             derive_seed(protocol.seed, "suggestion-check", list_name, f, i)
             for i in range(protocol.iterations)

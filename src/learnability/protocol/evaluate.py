@@ -22,7 +22,11 @@ from learnability.protocol.splits import (
 )
 from learnability.schemas import METRICS, empty
 
-# Each part of a split must hold at least two members, or recall and AUC are degenerate.
+# Each part of a split must hold at least two members, or recall and AUC are degenerate:
+# the fewest words any list, a random one included, is split with (the schema's minimum
+# of learnability.min_words, which may ask more of a real list; a test keeps them equal)
+FEWEST_WORDS = 4
+# score()'s and a Protocol's default (a workflow job gets the config's as a param)
 MIN_WORDS: int = default("learnability.min_words")
 
 
@@ -337,7 +341,7 @@ def null_splits(
     longer one."""
     kind, spec = parse_key(key)
     n_words = int(spec.sum())
-    check_size(n_words, vectors.shape[0], f"null lists {key} on {embedding!r}")
+    check_size(n_words, vectors.shape[0], f"null lists {key} on {embedding!r}", FEWEST_WORDS)
     if (kind == "profile" or protocol.negatives == "frequency_matched") and bins is None:
         raise ValueError(f"null {key} with {protocol.negatives} negatives needs frequency bins")
     all_pools = (
