@@ -1,4 +1,5 @@
 import copy
+import json
 import os
 import re
 import sys
@@ -756,31 +757,48 @@ def test_an_older_versions_results_folder_is_named_with_where_its_tables_are_now
     assert "now written to results/analyses/" in line
 
 
+# one use of a value through each of Python's protocols: whatever a job does with a
+# default, it passes through one of these (a dunder the value answers, or an attribute)
+USES = """
+value == 4; value != 4; value < 3; value <= 3; value > 3; value >= 3; hash(value)
+bool(value); int(value); float(value); operator.index(value); complex(value)
+round(value); math.trunc(value); math.floor(value); math.ceil(value); str(value)
+repr(value); format(value, ""); f"{value:>3}"; bytes(value); value + 1; 1 + value
+value - 1; 1 - value; value * 2; 2 * value; value / 2; 2 / value; value // 2; 2 // value
+value % 2; 2 % value; divmod(value, 2); divmod(2, value); value ** 2; 2 ** value
+value @ 2; 2 @ value; value & 1; 1 & value; value | 1; 1 | value; value ^ 1; 1 ^ value
+value << 1; 1 << value; value >> 1; 1 >> value; -value; +value; abs(value); ~value
+len(value); list(value); 3 in value; value[0]; value.__setitem__(0, 1); value()
+value.lower(); setattr(value, "x", 1); numpy.asarray(value); os.fspath(value)
+pickle.dumps(value); copy.copy(value); copy.deepcopy(value); value.__reduce__()
+"""
+
+
 def test_a_workflow_job_under_strict_defaults_fails_on_using_one_its_rule_did_not_pass(
     tmp_path,
 ):
     """The jobs' code digests hold no default: a default reaches a job as a param. Under
     LEARNABILITY_STRICT_DEFAULTS (the suite sets it), default() in a process Snakemake
     runs a rule's script in (a copy under .snakemake/scripts/) gives a value that raises
-    on use, naming the key; anywhere else (the command line, score(), a test) the value."""
+    on every use (USES: one through each protocol), naming the key and the fix; anywhere
+    else (the command line, score(), a test) the value itself."""
     import subprocess
 
     script = tmp_path / ".snakemake" / "scripts" / "tmpab12.learnability.py"
     script.parent.mkdir(parents=True)
+    uses = [u.strip() for u in USES.replace("\n", ";").split(";") if u.strip()]
     script.write_text(
-        "import pickle, sys\n"
+        "import copy, json, math, numpy, operator, os, pickle, sys\n"
         "from learnability.defaults import default\n"
         "value = default(sys.argv[1])\n"
-        "uses = [lambda: value < 3, lambda: value + 1, lambda: f'{value}', lambda: bool(value),\n"
-        "        lambda: int(value), lambda: hash(value), lambda: value == 4,\n"
-        "        lambda: value.lower(), lambda: pickle.dumps(value), lambda: list(value)]\n"
-        "failed = 0\n"
-        "for use in uses:\n"
+        "quiet, messages = [], set()\n"
+        f"for use in {uses!r}:\n"
         "    try:\n"
-        "        use()\n"
+        "        eval(use)\n"
+        "        quiet.append(use)\n"
         "    except Exception as exc:\n"
-        "        failed += sys.argv[1] in str(exc)\n"
-        "print(type(value).__name__, failed, len(uses))\n"
+        "        messages.add(str(exc))\n"
+        "print(json.dumps([type(value).__name__, quiet, sorted(messages)]))\n"
     )
     plain = tmp_path / "plain.py"
     plain.write_text(script.read_text())
@@ -790,8 +808,30 @@ def test_a_workflow_job_under_strict_defaults_fails_on_using_one_its_rule_did_no
         command = [sys.executable, str(path), "learnability.min_words"]
         out = subprocess.run(command, env={**env, **extra}, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
-        return out.stdout.split()
+        return json.loads(out.stdout)
 
-    assert run(script) == ["Unpassed", "10", "10"]
+    kind, quiet, messages = run(script)
+    assert kind == "Unpassed" and quiet == [] and len(uses) == 67
+    assert messages == [
+        "learnability.min_words: this workflow job used the config schema's default, which "
+        "its rule does not pass; add the config's learnability.min_words to the rule's "
+        "params and give it to the code that reads it (a job's code digest holds no "
+        "default, so a changed default reruns only the jobs it reaches as a param)"
+    ]
     assert run(plain)[0] == "int"  # not a job's script
     assert run(script, LEARNABILITY_STRICT_DEFAULTS="0")[0] == "int"  # not strict
+
+
+def test_a_default_is_a_copy_and_a_key_without_one_is_named():
+    from learnability.defaults import default
+    from learnability.schema_defaults import DEFAULTS
+
+    sizes = default("suggestions.check.k")
+    assert sizes == DEFAULTS["suggestions.check.k"] and isinstance(sizes, list)
+    sizes.append(-1)
+    assert default("suggestions.check.k") == DEFAULTS["suggestions.check.k"] != sizes
+    with pytest.raises(KeyError) as err:
+        default("learnability.nothing")
+    assert (
+        err.value.args[0] == "config key learnability.nothing has no default in config.schema.yaml"
+    )
