@@ -774,6 +774,8 @@ def test_module_with_a_prefix_runs_the_glove6b50d_slice_then_its_report(tmp_path
         "compare": {"embeddings": ["glove6b", "random"]},
         "suggestions": {"top": 0, "check": {"folds": 0}},
         "entanglement": {"iterations": 0},
+        # nor are the bounds and the words-needed curve (the smoke run has them)
+        "power": {"groups": 0, "subsamples": 0},
         "explorer": {"enabled": False},
     }
     update_config(cfg, small)
