@@ -11,11 +11,12 @@ import numpy as np
 import pandas as pd
 
 from learnability.protocol.sampling import derive_seed
+from learnability.schemas import VARIABLE
 from learnability.statistics.adjust import adjust_pvalues
 from learnability.statistics.comparison import compare_within
 
-# the swept parameters' columns in the sweep tables: param_<key> (schemas.VARIABLE)
-PARAM_PREFIX = "param_"
+# the swept parameters' columns in the sweep tables: param_<key>, as the schemas declare
+PARAM_PREFIX = VARIABLE["sweep_scores"]
 
 
 def format_value(value) -> str:
