@@ -70,7 +70,7 @@ def expected_size_tables(
     null_dir: Path, keys: list[str], nulls: int, smoke: bool, region_grid: bool = False
 ) -> None:
     from learnability.schemas import read_tables
-    from learnability.statistics.significance import PVALUE_METHODS
+    from learnability.statistics.pvalue_methods import PVALUE_METHODS
     from learnability.statistics.twolevel import (
         SIZE_LEVELS,
         STRESS_REGIMES,

@@ -76,7 +76,8 @@ from learnability.corpus.sample import draw_budget, sample_documents
 from learnability.embeddings.word2vec import train_word2vec
 from learnability.inputs import as_lists
 from learnability.io import atomic_path, write_json
-from learnability.protocol.evaluate import MIN_WORDS, Protocol, evaluate_concept_full
+from learnability.protocol.evaluate import Protocol, evaluate_concept_full
+from learnability.protocol.sizes import MIN_WORDS
 from learnability.statistics.corpora import list_differences
 
 REPO = Path(__file__).resolve().parents[1]

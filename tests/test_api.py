@@ -164,7 +164,7 @@ def test_the_defaults_are_the_config_schemas():
 
     from learnability import api
     from learnability.pipeline.config import fill_defaults, load_schema
-    from learnability.statistics.significance import DEFAULT_PVALUE_METHOD
+    from learnability.statistics.pvalue_methods import DEFAULT_PVALUE_METHOD
 
     config = fill_defaults(
         yaml.safe_load((REPO / "config/config.yaml").read_text()),

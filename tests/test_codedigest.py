@@ -130,7 +130,7 @@ def test_the_closures_are_narrow_where_the_workflow_needs_them_to_be():
                     if m.startswith("learnability.statistics.")}
              for name in ANALYSES}  # fmt: skip
     assert tests == {"codelength": set(), "bounds": {"power"}, "suggestions": set(),
-                     "words_needed": {"significance", "power", "adjust"},
+                     "words_needed": {"significance", "pvalue_methods", "power", "adjust"},
                      "suggestion_check": set(), "entanglement": {"adjust"}}  # fmt: skip
     # so with the corpus' readers (the extraction's reader_code param) and the
     # evaluations (evaluation_code): each job's closure holds none of its family's members

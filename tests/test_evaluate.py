@@ -5,19 +5,16 @@ from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 
 from learnability import schemas
-from learnability.defaults import schema
 from learnability.errors import InputError
 from learnability.protocol import evaluate
 from learnability.protocol.classify import fit_scores
 from learnability.protocol.evaluate import (
     Protocol,
-    check_size,
     evaluate_concept,
     evaluate_concept_full,
     null_distribution,
     score_list,
     summarize,
-    unscored_reason,
 )
 from learnability.protocol.sampling import derive_seed, half_split, sample_nonmembers
 
@@ -424,27 +421,6 @@ def test_a_null_in_batches_of_lists_gives_the_bytes_of_one_batch(planted, monkey
     np.testing.assert_array_equal(np.concatenate(fitted), coef_one)
     np.testing.assert_array_equal(one, many)
     assert 0.3 < one[..., list(evaluate.METRICS).index("auc")].mean() < 0.7  # null lists
-
-
-def test_a_list_is_scored_from_min_words_and_up_to_half_the_vocabulary():
-    """Both halves hold two members from 4 words (min_words); as many non-members as
-    members are drawn up to half the vocabulary. Below and above, the reason, which the
-    workflow's tables, score() and the CLI print, and check_size raises."""
-    assert unscored_reason(4, 8, 4) is None and unscored_reason(50, 100, 4) is None
-    assert unscored_reason(3, 100, 4) == (
-        "only 3 words in the embedding's vocabulary; at least 4 are needed so that both "
-        "halves hold two members"
-    )
-    assert unscored_reason(1, 100, 2).startswith("only 1 word in")
-    assert unscored_reason(51, 100, 4).startswith("51 words but the vocabulary has only 100")
-    check_size(4, 8, "list 'x'", 4)
-    with pytest.raises(
-        InputError, match=r"^list 'x': only 3 words .* lower learnability\.min_words\.$"
-    ):
-        check_size(3, 100, "list 'x'", 4)
-    # the fewest any list is split with (the nulls' check) is the schema's least min_words
-    learnability = schema()["properties"]["learnability"]["properties"]
-    assert evaluate.FEWEST_WORDS == learnability["min_words"]["minimum"]
 
 
 def test_score_list_follows_the_protocols_min_words_and_says_why_it_did_not_score(planted):

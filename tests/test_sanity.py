@@ -59,7 +59,7 @@ def test_pvalues_are_calibrated_at_the_default_configs_ratios(seed):
     import yaml
 
     from learnability.statistics.calibration import calibration_summary, null_list_pvalues
-    from learnability.statistics.significance import DEFAULT_PVALUE_METHOD
+    from learnability.statistics.pvalue_methods import DEFAULT_PVALUE_METHOD
 
     cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     kl, kn = cfg["learnability"]["iterations"], cfg["random_lists"]["iterations"]

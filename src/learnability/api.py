@@ -34,21 +34,16 @@ from learnability.errors import InputError
 from learnability.inputs import as_embedding, as_lists
 from learnability.progress import Progress
 from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
-from learnability.protocol.evaluate import (
-    MIN_WORDS,
-    Protocol,
-    null_distribution,
-    score_list,
-    summarize,
-)
+from learnability.protocol.evaluate import Protocol, null_distribution, score_list, summarize
 from learnability.protocol.nullcache import NullCache
 from learnability.protocol.sampling import baseline_bins, frequency_bins
-from learnability.statistics.significance import (
+from learnability.protocol.sizes import MIN_WORDS
+from learnability.statistics.pvalue_methods import (
     DEFAULT_PVALUE_METHOD,
     check_calibrated,
-    pvalues,
     random_list_splits,
 )
+from learnability.statistics.significance import pvalues
 
 log = logging.getLogger(__name__)
 

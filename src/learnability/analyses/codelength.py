@@ -41,6 +41,7 @@ import pandas as pd
 
 from learnability.analyses.base import Analysis, Lists, Setting
 from learnability.protocol.sampling import derive_seed, sample_by_profile, sample_nonmembers
+from learnability.protocol.sizes import check_size
 
 if TYPE_CHECKING:
     from learnability.protocol.evaluate import Protocol
@@ -123,8 +124,6 @@ def codelength_rows(
     frequency profile (frequency-matched), one order each, under ``protocol`` (its C,
     solver, seed, negatives and bins; not its iterations). Seeds depend on the list's
     name, not the embedding: embeddings that share a vocabulary see the same orders."""
-    from learnability.protocol.evaluate import check_size
-
     members = np.unique(np.asarray(members, dtype=np.int64))
     what = f"list {list_name!r} on {embedding!r}"
     check_size(members.size, vectors.shape[0], what, protocol.min_words)

@@ -56,10 +56,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from learnability.analyses.base import Analysis, Lists, Report, Setting
-from learnability.analyses.entanglement_null import pair_pvalues
 from learnability.analyses.leace import Eraser, Whitening
 from learnability.defaults import default
 from learnability.progress import Progress
@@ -178,8 +176,10 @@ def entanglement(
     (schema ``entanglement``)."""
     if pairs not in PAIRS:
         raise ValueError(f"entanglement pairs {pairs!r}: one of {', '.join(PAIRS)}")
-    # deferred: the fitting code imports numba, which the workflow's head process (it
-    # reads the registry to make the rules) does not need
+    # deferred: the fitting code imports numba, and the random-list test SciPy's
+    # statistics and sparse matrices (about 0.6 s together), which the workflow's head
+    # process (it reads the registry to make the rules) does not need
+    from learnability.analyses.entanglement_null import pair_pvalues
     from learnability.protocol.classify import PROGRESS_SECONDS, quiet_fits
     from learnability.protocol.splits import concept_seeds, draw_splits
 
@@ -294,6 +294,10 @@ def margin_test(share: float, share_se: float, splits: int, margin: float,
     share (B not above chance) or fewer than two splits."""
     if not (np.isfinite(share) and np.isfinite(share_se)) or splits < 2:
         return dict(UNMEASURED)
+    # deferred: scipy.stats takes about 0.5 s to import, and the analyses' registry brings
+    # this module into every Snakemake start (the Snakefile's parse, each cluster job's)
+    from scipy import stats
+
     df = splits - 1
     if share_se > 0:
         p = float(stats.t.sf((share - margin) / share_se, df))

@@ -24,6 +24,7 @@ import pandas as pd
 from learnability.analyses.base import Analysis, Lists, Report, Setting
 from learnability.analyses.suggestions import ranked_candidates, vocabulary_scores
 from learnability.protocol.sampling import derive_seed
+from learnability.protocol.sizes import check_size
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +97,6 @@ def suggestion_check(
     baseline is uniform over the vocabulary."""
     # deferred: the fitting modules import numba, which the suggestions job (it scores
     # with the learnability job's own fits) does not need
-    from learnability.protocol.evaluate import check_size
     from learnability.protocol.splits import draw_splits, fit_splits
 
     members = np.unique(np.asarray(members, dtype=np.int64))

@@ -46,10 +46,10 @@ def null_values(vectors, m: int, protocol, spec: NullSpec, bins, embedding: str)
     list is compared with, the splits of the null, the random lists' (within, between)
     variances): the p-values' own comparison."""
     from learnability.protocol.evaluate import null_distribution
+    from learnability.statistics.pvalue_methods import random_list_splits
     from learnability.statistics.significance import (
         comparison_null,
         null_variances,
-        random_list_splits,
         resolve_method,
     )
 

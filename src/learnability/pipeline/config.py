@@ -34,9 +34,9 @@ from learnability.pipeline.corpus_draws import CORPORA_SWEEP, draw_points
 from learnability.pipeline.jobs import vocab_bins, vocab_index
 from learnability.pipeline.params import embedding_params
 from learnability.pipeline.sweeps import expand_sweeps
-from learnability.protocol.evaluate import unscored_reason
 from learnability.protocol.sampling import null_key
-from learnability.statistics.significance import (
+from learnability.protocol.sizes import unscored_reason
+from learnability.statistics.pvalue_methods import (
     DEFAULT_PVALUE_METHOD,
     check_calibrated,
     random_list_splits,
@@ -676,7 +676,7 @@ def matched_null_key(concept_path: str, vocab_path: str, negatives: str, n_bins:
 def unscored_concept(concept_path: str, vocab_path: str, min_words: int) -> str | None:
     """Why a resolved list cannot be scored in its embedding's space, or None: the
     workflow schedules no job for such a list, and its tables give this reason in its
-    row (:func:`learnability.protocol.evaluate.unscored_reason`)."""
+    row (:func:`learnability.protocol.sizes.unscored_reason`)."""
 
     # cached by the files' mtimes: Snakemake asks for every list on each DAG evaluation
     stamps = (os.stat(concept_path).st_mtime_ns, os.stat(vocab_path).st_mtime_ns)

@@ -109,8 +109,8 @@ def lists_job(analysis, input, params, wildcards):
     import pandas as pd
 
     from learnability.analyses.base import Lists, NullSpec
-    from learnability.protocol.evaluate import unscored_reason
     from learnability.protocol.sampling import baseline_bins
+    from learnability.protocol.sizes import unscored_reason
 
     vectors, members = load_concepts_job(
         input.vectors, input.vocab, dict(zip(params.lists, input.concepts, strict=True))
@@ -171,13 +171,13 @@ def mark_unscored(
     """The coverage ``table`` with ``not_scored`` filled: on the row of the space each
     embedding is scored in (``scored_in``: embedding -> ``own`` or ``shared``), the
     reason a list is not scored there, or "" where it is (the same rule as
-    :func:`learnability.protocol.evaluate.unscored_reason`, on the vocabulary's size
+    :func:`learnability.protocol.sizes.unscored_reason`, on the vocabulary's size
     ``vocab_sizes``); null on the other rows. The learnability job of a list that is not
     scored writes empty tables (:func:`write_unscored`), so this table is where its
     absence from the numbers is explained."""
     import pandas as pd
 
-    from learnability.protocol.evaluate import unscored_reason
+    from learnability.protocol.sizes import unscored_reason
 
     table = table.copy()
     reasons = [

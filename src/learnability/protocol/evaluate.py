@@ -8,12 +8,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from learnability.defaults import default
-from learnability.errors import InputError
 from learnability.protocol.classify import CENTRE_PROBLEMS, DEFAULT_CHUNK_BYTES, Fit, centre_of
 from learnability.protocol.lbfgs import TOL
 from learnability.protocol.metrics import ROC_GRID
 from learnability.protocol.sampling import derive_seed, null_key, parse_key, sample_by_profile
+from learnability.protocol.sizes import FEWEST_WORDS, MIN_WORDS, check_size, unscored_reason
 from learnability.protocol.splits import (
     concept_seeds,
     draw_splits,
@@ -21,13 +20,6 @@ from learnability.protocol.splits import (
     frequency_pools,
 )
 from learnability.schemas import METRICS, empty
-
-# Each part of a split must hold at least two members, or recall and AUC are degenerate:
-# the fewest words any list, a random one included, is split with (the schema's minimum
-# of learnability.min_words, which may ask more of a real list; a test keeps them equal)
-FEWEST_WORDS = 4
-# score()'s and a Protocol's default (a workflow job gets the config's as a param)
-MIN_WORDS: int = default("learnability.min_words")
 
 
 @dataclass(frozen=True)
@@ -127,40 +119,6 @@ def _run_iterations(
         for i, (seed, m) in enumerate(zip(seeds, fits.rows(), strict=True))
     ]
     return rows, fits.tpr(), fits.member_scores(), fits.coef
-
-
-def words(n: int) -> str:
-    return f"{n} word" if n == 1 else f"{n} words"
-
-
-def unscored_reason(n: int, vocab_size: int, min_words: int = MIN_WORDS) -> str | None:
-    """Why a list of ``n`` words in a vocabulary of ``vocab_size`` cannot be scored
-    (None when it can): both halves need two members, and as many non-members as members
-    must be drawn. The workflow, score(), the sweeps and the corpus comparison report
-    such a list as a row that says this, and score the others."""
-    if n < min_words:
-        return (
-            f"only {words(n)} in the embedding's vocabulary; at least {min_words} are "
-            "needed so that both halves hold two members"
-        )
-    if 2 * n > vocab_size:
-        return (
-            f"{n} words but the vocabulary has only {vocab_size}; the list must be at most "
-            "half the vocabulary so that as many non-members can be drawn"
-        )
-    return None
-
-
-def check_size(n: int, vocab_size: int, what: str, min_words: int = MIN_WORDS) -> None:
-    reason = unscored_reason(n, vocab_size, min_words)
-    if reason is None:
-        return
-    fix = (
-        ". Add words to the list, use a larger corpus, or lower learnability.min_words."
-        if n < min_words
-        else ""
-    )
-    raise InputError(f"{what}: {reason}{fix}")
 
 
 def evaluate_concept(

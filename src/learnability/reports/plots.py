@@ -30,7 +30,8 @@ from scipy.stats import t as student
 from learnability.io import atomic_path
 from learnability.reports.analysis_tables import MARKS, reported_as
 from learnability.reports.formats import format_pvalue
-from learnability.statistics.significance import RESCALING_METHODS, comparison_null
+from learnability.statistics.pvalue_methods import RESCALING_METHODS
+from learnability.statistics.significance import comparison_null
 
 DPI = 200  # PNGs at print resolution; SVG and PDF are vector
 PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included

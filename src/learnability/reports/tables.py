@@ -12,7 +12,7 @@ import pandas as pd
 
 from learnability.defaults import OVERLAP_WARN
 from learnability.io import atomic_path
-from learnability.protocol.evaluate import words
+from learnability.protocol.sizes import words
 from learnability.reports.formats import (
     RANDOM_ROWS,
     SUMMARY_ROWS,

@@ -15,9 +15,8 @@ from scipy.stats import kstest
 from learnability.protocol.evaluate import Protocol, null_distribution, null_splits
 from learnability.protocol.sampling import parse_key
 from learnability.schemas import METRICS
+from learnability.statistics.pvalue_methods import PVALUE_METHODS, RESCALING_METHODS
 from learnability.statistics.significance import (
-    PVALUE_METHODS,
-    RESCALING_METHODS,
     comparison_null,
     empirical_pvalue,
     resolve_method,

@@ -36,7 +36,6 @@ it. The bounds do not make the assumption: they resample the list's own members
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as st
 
 # How much more a concept's lists' true mean AUCs vary with the members they hold than
 # random lists' of their size (an SD ratio), at which the reported detectable AUC is
@@ -147,6 +146,11 @@ def jackknife_bound(
     that lists of this size drawn from the concept would score, from the list's own
     ``auc`` (whose split noise is ``auc_noise``, a variance) and its delete-a-group
     jackknife (:func:`jackknife_variance`); Student's t on g - 1 degrees of freedom."""
+    # deferred: scipy.stats takes about 0.5 s to import, and the analyses' registry
+    # brings this module into every Snakemake start (the Snakefile's parse, each cluster
+    # job's) through the bounds analysis
+    from scipy import stats as st
+
     g = np.asarray(group_means).size
     se = float(np.sqrt(jackknife_variance(group_means, split_var, splits) + auc_noise))
     t = float(st.t.ppf(confidence, g - 1))

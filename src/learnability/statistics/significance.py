@@ -18,31 +18,19 @@ from learnability.protocol.sampling import derive_seed
 from learnability.schemas import METRICS
 from learnability.statistics.adjust import adjust_pvalues
 from learnability.statistics.power import MEMBER_SPREAD, detectable_auc, model_spread
+from learnability.statistics.pvalue_methods import (
+    AUTO_MIN_ITERATIONS,
+    AUTO_MIN_LISTS,
+    DEFAULT_PVALUE_METHOD,
+    PVALUE_METHODS,
+    RESCALING_METHODS,
+)
 
 # For FPR lower is better: the paper's random(max) row reports the best random list per
 # metric, which for FPR is the smallest value.
 LOWER_IS_BETTER = frozenset({"fpr"})
 
 
-# How a list's mean over K_L splits is compared with random lists' means over K_N splits
-# (docs/explanation/statistics.md has the reasoning and the calibration measurements):
-# - auto (the default): rescaled_skew for a null inside the region where its expected
-#   size was measured within the goal, else truncated (choose_method);
-# - rescaled_skew: each random list's deviation from the null mean is mapped, by a
-#   monotone quadratic, to what it would be with K_L splits: the variance and the third
-#   cumulant of K_L-split means, both estimated from the null's own splits;
-# - rescaled: the deviations are only scaled (the variance; the shape is kept);
-# - matched: the random lists were scored with K_L splits themselves (exact; K_L / K_N
-#   times the null's cost);
-# - truncated: the list's first K_N splits against the K_N-split null (exact, but uses
-#   K_N of the list's K_L splits);
-# - unmatched: the K_L-split mean against the K_N-split null as it is (conservative when
-#   K_L > K_N; kept to reproduce results before this choice existed).
-PVALUE_METHODS = ("auto", "rescaled_skew", "rescaled", "matched", "truncated", "unmatched")
-DEFAULT_PVALUE_METHOD: str = default("random_lists.method")
-# the methods that transform the null's values from its own split statistics, and the
-# fewest splits per random list each needs (a variance needs 2, a third cumulant 3)
-RESCALING_METHODS = {"rescaled": 2, "rescaled_skew": 3}
 # rescaled_skew keeps the quadratic map's slope at least this share of its central slope
 # over the null's range: the map stays monotone, and a noisy skewness estimate can
 # compress a tail at most this much (on the sample's word2vec it held 10 of the 80 nulls
@@ -52,11 +40,6 @@ SKEW_MIN_SLOPE = 0.5
 # refitted on each; and the confidence of the upper bound every p-value row carries
 P_BOOTSTRAP = 100
 P_UPPER_CONFIDENCE = 0.95
-# method: auto uses rescaled_skew only inside the region where twolevel.expected_size
-# measured its size within the goal (10 % of the level at 0.01-0.10, 25 % at 0.001), and
-# the exact truncated elsewhere
-AUTO_MIN_ITERATIONS = 10
-AUTO_MIN_LISTS = 1000
 # (between / (within / K_N) at least, skewness from, to): where the random lists' true
 # means spread at least twice the split noise of a K_N-split mean, rescaled_skew held
 # for skewness up to 0.8; where they spread about as much as that noise (the trained
@@ -430,36 +413,6 @@ def comparison_null(
         )  # fmt: skip
         return ComparedNull(values, k_null, slope, within, between, third, skew)
     return ComparedNull(means, k_null, 1.0, nan, nan, nan, nan)
-
-
-def random_list_splits(method: str, list_iterations: int, null_iterations: int) -> int:
-    """Splits per random list: the lists' own number under ``matched`` (that is what
-    makes it exact), else ``random_lists.iterations``; the workflow and the API both ask
-    here."""
-    return int(list_iterations) if method == "matched" else int(null_iterations)
-
-
-def check_calibrated(method: str, null_iterations: int, null_lists: int, list_iterations: int,
-                     where: str = "random_lists.method") -> None:  # fmt: skip
-    """Refuse a method whose measured size misses the goal at these settings (the table
-    in docs/explanation/statistics.md): ``rescaled`` and ``unmatched`` whenever the lists have more
-    splits than the random lists, ``rescaled_skew`` outside the settings it was measured
-    at. ``auto``, ``matched`` and ``truncated`` are exact where they are not measured."""
-    if null_iterations == list_iterations or method in ("auto", "matched", "truncated"):
-        return
-    fix = "use auto (the default: exact where no approximation is), matched or truncated"
-    if method in ("rescaled", "unmatched"):
-        what = {"rescaled": "1.7-2x the level at 0.01", "unmatched": "a fifth of the level"}
-        raise ValueError(
-            f"{where}: {method}'s type-I error is {what[method]} when lists have more splits "
-            f"than random lists ({list_iterations} against {null_iterations}); {fix}"
-        )
-    if null_iterations < AUTO_MIN_ITERATIONS or null_lists < AUTO_MIN_LISTS:
-        raise ValueError(
-            f"{where}: {method} is measured within its error goal only with at least "
-            f"{AUTO_MIN_LISTS} random lists of {AUTO_MIN_ITERATIONS} splits (these: "
-            f"{null_lists} of {null_iterations}); {fix}"
-        )
 
 
 def resolve_method(chosen: pd.DataFrame, method: str, list_iterations: int) -> Choice:

@@ -26,8 +26,8 @@ from scipy import stats as st
 from scipy.optimize import brentq
 
 from learnability.statistics.power import critical_value
+from learnability.statistics.pvalue_methods import PVALUE_METHODS
 from learnability.statistics.significance import (
-    PVALUE_METHODS,
     between_third_cumulant,
     calibrated_null,
     choose_method,
