@@ -46,12 +46,19 @@ def random_list_splits(method: str, list_iterations: int, null_iterations: int) 
 def check_calibrated(method: str, null_iterations: int, null_lists: int, list_iterations: int,
                      where: str = "random_lists.method") -> None:  # fmt: skip
     """Refuse a method whose measured size misses the goal at these settings (the table
-    in docs/explanation/statistics.md): ``rescaled`` and ``unmatched`` whenever the lists have more
-    splits than the random lists, ``rescaled_skew`` outside the settings it was measured
-    at. ``auto``, ``matched`` and ``truncated`` are exact where they are not measured."""
+    in docs/explanation/statistics.md): ``rescaled`` and ``unmatched`` whenever the lists
+    have more splits than the random lists, and where they have fewer, which was not
+    measured (``unmatched`` then compares a noisier mean with the random lists' means);
+    ``rescaled_skew`` outside the settings it was measured at. ``auto``, ``matched`` and
+    ``truncated`` are exact where they are not measured."""
     if null_iterations == list_iterations or method in ("auto", "matched", "truncated"):
         return
     fix = "use auto (the default: exact where no approximation is), matched or truncated"
+    if method in ("rescaled", "unmatched") and list_iterations < null_iterations:
+        raise ValueError(
+            f"{where}: {method} is not measured when lists have fewer splits than random "
+            f"lists ({list_iterations} against {null_iterations}); {fix}"
+        )
     if method in ("rescaled", "unmatched"):
         what = {"rescaled": "1.7-2x the level at 0.01", "unmatched": "a fifth of the level"}
         raise ValueError(
