@@ -31,7 +31,7 @@ import psutil
 from peak import Peak
 from toysize import add_smoke
 
-from learnability.corpus.synthdump import spell
+from learnability.corpus.synthdump import spell_many
 from learnability.embeddings import registry, train
 from learnability.pipeline import resources as cost
 from learnability.pipeline.params import embedding_params
@@ -47,7 +47,7 @@ OCCURRENCES = 6
 def write_corpus(path: Path, words: int, seed: int = 0) -> int:
     """Each word ``OCCURRENCES`` times, shuffled, 1000 tokens a line; returns tokens."""
     rng = np.random.default_rng(seed)
-    vocab = [spell(i) for i in range(words)]
+    vocab = spell_many(np.arange(words))
     tokens = rng.permutation(np.repeat(np.arange(words, dtype=np.int32), OCCURRENCES))
     with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as fh:
         for start in range(0, tokens.size, 1000):

@@ -26,11 +26,12 @@ def main() -> None:
     start = time.perf_counter()
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as tmp:
-        # the solver, for the arrays it meets: a workflow embedding (float32, memory-mapped
-        # read-only), float32 and float64 arrays in memory (numba compiles each kind)
+        # the solver, for the arrays it meets: float32 (a workflow embedding, memory-mapped
+        # read-only, or one in memory: the solver views both read-only, one kernel) and
+        # float64 (numba compiles each dtype)
         x = rng.standard_normal((300, 8)).astype(np.float32)
         np.save(Path(tmp) / "vectors.npy", x)
-        for array in (np.load(Path(tmp) / "vectors.npy", mmap_mode="r"), x, x.astype(float)):
+        for array in (np.load(Path(tmp) / "vectors.npy", mmap_mode="r"), x.astype(float)):
             evaluate_concept_full(array, np.arange(20), Protocol(iterations=2, C=1.0, seed=0),
                                   list_name="warm", embedding="warm")  # fmt: skip
         token_lines("Warm up the tokeniser, 2 lines.\nAnd 3 words.\n", 1000)

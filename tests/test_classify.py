@@ -180,6 +180,31 @@ def test_float32_rows_are_read_without_losing_precision(trained):
     np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
 
 
+def test_an_embedding_in_memory_and_a_memory_mapped_one_share_one_compiled_kernel(tmp_path):
+    """numba compiles a read-only array apart from a writable one: the solver and the
+    decision values view their rows read-only, so a float32 embedding in memory and a
+    memory-mapped store (the workflow's) run one compiled kernel, to the same bits, and
+    the caller's array is left writable."""
+    from learnability.protocol import lbfgs
+
+    rng = np.random.default_rng(6)
+    E = rng.normal(size=(60, 4)).astype(np.float32)
+    np.save(tmp_path / "e.npy", E)
+    mapped = np.load(tmp_path / "e.npy", mmap_mode="r")
+    idx = np.stack([rng.choice(60, size=20, replace=False) for _ in range(3)])
+    y = np.tile(np.r_[np.ones(10), np.zeros(10)], (3, 1))
+    fits = [lbfgs.solve_rows(a, idx, y, 1.0, tol=1e-8, memory=5, max_steps=200)[0]
+            for a in (E, mapped)]  # fmt: skip
+    np.testing.assert_array_equal(fits[0], fits[1])
+    np.testing.assert_array_equal(
+        lbfgs.decision_values(E, idx, fits[0]), lbfgs.decision_values(mapped, idx, fits[0])
+    )
+    for kernel in (lbfgs._solve_many, lbfgs._decision_values):
+        assert kernel.signatures, kernel
+        assert not [sig for sig in kernel.signatures if sig[0].mutable], kernel.signatures
+    assert E.flags.writeable
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_kernel_objective_and_gradient_match_numpy(dtype):
     """One fused pass gives the objective and gradient of the numpy formula, also for

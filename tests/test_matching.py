@@ -63,3 +63,16 @@ def test_evaluation_tables_keep_their_documented_columns(vectors):
     queries = [Query("s", 1, "Paris", ("France",))]
     per = evaluate_multi_answer(vectors, WORDS, queries, k=2, dataset="d", embedding="e")
     schemas.conform(per, "multi_answer")  # raises on a missing or extra column
+
+
+def test_a_repeated_word_is_its_first_row_and_vocabulary_words_are_folded_as_written():
+    """By hand: a word twice in a vocabulary is found at its first row; a vocabulary
+    word outside ASCII folds as the tokeniser writes it (NFKC, one apostrophe), so a
+    list's "IT'S" finds "it’s"; a word holding a line break does not shift the others."""
+    m = Matcher(["a", "b", "a"], "auto")
+    assert m.find("a") == (0, "exact") and m.variants("A") == ["a", "a"]
+    m = Matcher(["Ünïcode", "it\u2019s", "ﬁne"], "auto")
+    assert m.find("ünïcode") == (0, "variant")
+    assert m.find("IT'S") == (1, "variant") and m.find("fine") == (2, "variant")
+    m = Matcher(["A\nB", "C"], "auto")
+    assert m.find("c") == (1, "variant") and m.find("a\nb") == (0, "variant")

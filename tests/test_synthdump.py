@@ -143,3 +143,14 @@ def test_bad_sizes_are_one_line_errors(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--xml-mb" in err
     assert not (tmp_path / "x").exists()
+
+
+def test_spell_many_spells_each_rank_as_spell_does():
+    """By hand at the digits' edges (base 70: "ba" is 0, "zu" 69, the first digit first),
+    then against spell one rank at a time over ranks of one to four digits, unsorted."""
+    from learnability.corpus.synthdump import spell, spell_many
+
+    assert spell_many(np.array([0, 69, 70, 4900])) == ["baq", "zuq", "babeq", "bababeq"]
+    ranks = np.random.default_rng(0).permutation(np.r_[0:5000, 343_000 - 5 : 343_000 + 5])
+    assert spell_many(ranks) == [spell(int(r)) for r in ranks]
+    assert spell_many(np.array([], dtype=np.int64)) == []

@@ -35,6 +35,17 @@ CASE_POLICIES = ("auto", "lower", "exact")
 DEFAULT_CASE: str = default("matching.case")
 
 
+def _folded_forms(words: list[str]) -> list[str]:
+    """``normal_form(w).lower()`` of every word. An ASCII word is its own normal form
+    (NFKC and the apostrophes change only other characters), and lower-casing ASCII text
+    maps each character alone, so an all-ASCII vocabulary is lowered in one call."""
+    sep = "\n"
+    joined = sep.join(words)
+    if joined.isascii() and joined.count(sep) == len(words) - 1:
+        return joined.lower().split(sep) if words else []
+    return [w.lower() if w.isascii() else normal_form(w).lower() for w in words]
+
+
 class Matcher:
     """Looks words up in one vocabulary under one case policy.
 
@@ -53,18 +64,22 @@ class Matcher:
             raise ValueError(f"unknown case policy {case!r}; use one of {CASE_POLICIES}")
         self.words = list(words)
         self.case = case
-        self.row: dict[str, int] = {}
-        for i, w in enumerate(self.words):
-            self.row.setdefault(w, i)
+        n = len(self.words)
+        # a word's first row: built from the last row back, so the earliest one is kept
+        # (at enwiki's 3 million words, loops in Python took most of a list's resolution)
+        self.row: dict[str, int] = dict(
+            zip(reversed(self.words), range(n - 1, -1, -1), strict=True)
+        )
         order = (
-            np.argsort(-np.asarray(counts, dtype=np.int64), kind="stable")
+            np.argsort(-np.asarray(counts, dtype=np.int64), kind="stable").tolist()
             if counts is not None
-            else range(len(self.words))
+            else range(n)
         )
         # lower-cased form -> rows of the words that have it, most frequent first
+        forms = _folded_forms(self.words)
         self.folded: dict[str, list[int]] = {}
         for i in order:
-            self.folded.setdefault(normal_form(self.words[i]).lower(), []).append(int(i))
+            self.folded.setdefault(forms[i], []).append(i)
         self._sorted: dict[bool, list[str]] = {}
 
     def find(self, text: str) -> tuple[int, str | None]:

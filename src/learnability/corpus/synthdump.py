@@ -126,6 +126,20 @@ def spell(rank: int) -> str:
             return "".join(out) + "q"
 
 
+def spell_many(ranks: np.ndarray) -> list[str]:
+    """:func:`spell` of every rank, a digit at a time over the whole array: at the 3
+    million words of the enwiki rehearsal's vocabulary, calling :func:`spell` once a word
+    took 4 s of its 13."""
+    syllables = np.array(_SYLLABLES, dtype=object)
+    rest = np.asarray(ranks, dtype=np.int64)
+    out = syllables[rest % len(_SYLLABLES)]
+    rest = rest // len(_SYLLABLES)
+    while (more := rest > 0).any():
+        out[more] = out[more] + syllables[rest[more] % len(_SYLLABLES)]
+        rest = rest // len(_SYLLABLES)
+    return (out + "q").tolist()
+
+
 @dataclass(frozen=True)
 class Lexicon:
     head: np.ndarray  # the sample's frequent words, most frequent first
@@ -225,7 +239,7 @@ class TokenStream:
         tail = np.empty(n - k, dtype=object)
         tail[known] = lex.tail[ranks[known]]
         made_up = ranks[~known] - len(lex.tail)
-        tail[~known] = [spell(int(r)) for r in made_up]
+        tail[~known] = spell_many(made_up)
         out[~head] = tail
         self.buffer = out.tolist()
         self.buffer.reverse()

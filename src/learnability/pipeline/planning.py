@@ -61,7 +61,7 @@ def fake_enwiki(
     ``*.txt``, with enwiki's file sizes (as holes) and real vocabularies of
     ``vocabulary`` words. Returns the lists."""
     from learnability.corpus.dumps import DumpFile, write_manifest
-    from learnability.corpus.synthdump import spell
+    from learnability.corpus.synthdump import spell_many
 
     files = [
         DumpFile(name=f"{DUMP}-pages-articles{k}.xml-p{k}p{k}.bz2", url=f"http://127.0.0.1:9/{k}",
@@ -86,7 +86,7 @@ def fake_enwiki(
     entries = {n: load_entries(str(lists_dir / f"{n}.txt"), None, "auto") for n in lists}
     # the lists' plain words first (so that they resolve), then made-up words
     known = sorted({e.text for es in entries.values() for e in es if e.text.isalpha()})
-    words = known + [spell(i) for i in range(vocabulary - len(known))]
+    words = known + spell_many(np.arange(vocabulary - len(known)))
     counts = np.arange(vocabulary, 0, -1, dtype=np.int64) + 4
     buf = io.BytesIO()
     write_float32_npy_header(buf, (vocabulary, dim))

@@ -280,7 +280,14 @@ def _as_rows(E: np.ndarray) -> np.ndarray:
     E = np.asarray(E)  # a memmap becomes a plain view: no copy
     if E.dtype not in (np.float32, np.float64):
         E = E.astype(np.float64)
-    return E if E.flags.c_contiguous else np.ascontiguousarray(E)
+    E = E if E.flags.c_contiguous else np.ascontiguousarray(E)
+    if E.flags.writeable:
+        # the kernels only read E, and numba compiles a read-only array (a memory-mapped
+        # store's) apart from a writable one: as a read-only view, one compilation per
+        # dtype serves both (about 6 CPU s each on a fresh install)
+        E = E.view()
+        E.flags.writeable = False
+    return E
 
 
 def warn_unconverged(n_bad: int, n_fits: int, tol: float, max_steps: int = MAX_STEPS) -> None:

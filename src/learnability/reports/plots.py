@@ -25,13 +25,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
-from scipy.stats import t as student
 
 from learnability.io import atomic_path
 from learnability.reports.analysis_tables import MARKS, reported_as
 from learnability.reports.formats import format_pvalue
 from learnability.statistics.pvalue_methods import RESCALING_METHODS
-from learnability.statistics.significance import comparison_null
 
 DPI = 200  # PNGs at print resolution; SVG and PDF are vector
 PANEL = (2.4, 2.3)  # inches per panel, its share of the spacing included
@@ -279,6 +277,10 @@ def null_histogram_figure(
     the random lists' means mapped to the lists' number of splits, under ``truncated``
     the list's mark is the mean of its first splits (``observed``). A p-value at its floor
     reads "p < 0.001"."""
+    # deferred: the comparison imports SciPy's statistics and optimisation (about 0.5 s),
+    # which the other figures' jobs do not need
+    from learnability.statistics.significance import comparison_null
+
     null = null[null["embedding"] == embedding]
     pv = pvalues[pvalues["embedding"] == embedding].sort_values("list")
     keys = sorted(set(pv["null_key"]), key=lambda k: (len(k), k)) or sorted(set(null["null_key"]))
@@ -561,6 +563,9 @@ def corpus_figure(differences: pd.DataFrame, title: str, level: float = 0.05) ->
     (columns) and pair of corpora and scheme (rows), each list's difference of mean AUCs
     A - B with its interval (Welch's t at ``level``, two-sided, before Holm), filled where
     the Holm-adjusted p is below ``level``."""
+    # deferred: SciPy's statistics take about 0.5 s to import, which the other figures'
+    # jobs do not need
+    from scipy.stats import t as student
 
     embeddings = list(dict.fromkeys(differences["embedding"]))
     rows = list(dict.fromkeys(zip(differences["corpus_a"], differences["corpus_b"],
