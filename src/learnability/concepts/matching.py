@@ -35,17 +35,6 @@ CASE_POLICIES = ("auto", "lower", "exact")
 DEFAULT_CASE: str = default("matching.case")
 
 
-def _folded_forms(words: list[str]) -> list[str]:
-    """``normal_form(w).lower()`` of every word. An ASCII word is its own normal form
-    (NFKC and the apostrophes change only other characters), and lower-casing ASCII text
-    maps each character alone, so an all-ASCII vocabulary is lowered in one call."""
-    sep = "\n"
-    joined = sep.join(words)
-    if joined.isascii() and joined.count(sep) == len(words) - 1:
-        return joined.lower().split(sep) if words else []
-    return [w.lower() if w.isascii() else normal_form(w).lower() for w in words]
-
-
 class Matcher:
     """Looks words up in one vocabulary under one case policy.
 
@@ -75,11 +64,14 @@ class Matcher:
             if counts is not None
             else range(n)
         )
-        # lower-cased form -> rows of the words that have it, most frequent first
-        forms = _folded_forms(self.words)
+        # lower-cased form -> rows of the words that have it, most frequent first; an
+        # ASCII word is its own normal form (NFKC and the apostrophes change only other
+        # characters)
         self.folded: dict[str, list[int]] = {}
         for i in order:
-            self.folded.setdefault(forms[i], []).append(i)
+            w = self.words[i]
+            form = w.lower() if w.isascii() else normal_form(w).lower()
+            self.folded.setdefault(form, []).append(i)
         self._sorted: dict[bool, list[str]] = {}
 
     def find(self, text: str) -> tuple[int, str | None]:
