@@ -83,39 +83,49 @@ def test_the_smoke_runs_readers_are_known_and_come_after_the_longest_tests():
         assert (REPO / "tests" / module).is_file(), module
 
 
+def shares_a_wider_fixture(item: pytest.Item) -> bool:
+    """Whether one of the test's fixtures is module-, class- or package-scoped."""
+    defs = item._fixtureinfo.name2fixturedefs.values()
+    return any(d[-1].scope in ("module", "class", "package") for d in defs if d)
+
+
 SHARED = """
 import json, os
 
 def pytest_collection_finish(session):
-    found = {}
-    for item in session.items:
-        defs = item._fixtureinfo.name2fixturedefs.values()
-        found[item.nodeid] = any(d[-1].scope in ("module", "class", "package") for d in defs if d)
+    from test_suite import shares_a_wider_fixture
+
+    found = {item.nodeid: shares_a_wider_fixture(item) for item in session.items}
     with open(os.environ["SHARED_OUT"], "w") as fh:
         json.dump(found, fh)
 """
 
 
 def test_the_units_of_work_keep_together_exactly_the_tests_that_share_a_module_fixture(
-    tmp_path,
+    tmp_path, request
 ):
     """The scheduler reads from the source which tests share a module-scoped fixture
     (the controller collects nothing); here, against what pytest's collection of the
     whole suite finds: a test shares its module's unit exactly when one of its fixtures
-    is module-, class- or package-scoped."""
+    is module-, class- or package-scoped. In a whole run that collection is this
+    process's own (each pytest-xdist worker collects every test); run alone, this test
+    collects the suite in a pytest of its own."""
     import json
-    import os
 
-    (tmp_path / "shared_fixtures.py").write_text(SHARED)
-    out = tmp_path / "shared.json"
-    env = dict(os.environ, PYTHONPATH=str(tmp_path), SHARED_OUT=str(out))
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-o", "addopts=",
-         "-p", "no:cacheprovider", "-p", "shared_fixtures"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    found = json.loads(out.read_text())
+    items = request.session.items
+    if len({item.path for item in items}) == len(list((REPO / "tests").glob("test_*.py"))):
+        found = {item.nodeid: shares_a_wider_fixture(item) for item in items}
+    else:
+        (tmp_path / "shared_fixtures.py").write_text(SHARED)
+        out = tmp_path / "shared.json"
+        env = dict(os.environ, PYTHONPATH=str(tmp_path), SHARED_OUT=str(out))
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-o", "addopts=",
+             "-p", "no:cacheprovider", "-p", "shared_fixtures"],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        found = json.loads(out.read_text())
     assert len(found) > 500 and sum(found.values()) > 10
     for nodeid, shared in found.items():
         assert (unit_of(nodeid) != nodeid) == shared, nodeid
