@@ -125,7 +125,11 @@ def test_one_thread_is_reproducible_and_two_threads_agree():
     np.testing.assert_array_equal(a.W, b.W)
     assert ha == hb
     _, h2, _ = fit_glove(data, 60, params, threads=2)  # Hogwild: close, not identical
-    np.testing.assert_allclose(h2[:6], ha[:6], rtol=0.1)
+    # how close depends on how the threads interleave, not on a seed: over 40 two-thread
+    # fits beside a busy suite the first six costs were within 7.8 % of one thread's, and
+    # one CI run reached 10.1 % at the sixth, where the cost is a tenth of the first and
+    # falls fastest; so 10 % of each, or 2 % of the first cost, whichever is larger
+    np.testing.assert_allclose(h2[:6], ha[:6], rtol=0.1, atol=0.02 * ha[0])
     assert h2[-1] < 1e-4 * h2[0] and ha[-1] < 1e-4 * ha[0]
 
 
