@@ -53,7 +53,7 @@ def test_rescaled_and_unmatched_are_refused_whenever_the_splits_differ(method, m
 
 def test_rescaled_skew_is_refused_outside_the_settings_it_was_measured_at():
     check_calibrated("rescaled_skew", 10, 1000, 200)  # the smallest measured
-    check_calibrated("rescaled_skew", 10, 1000, 5)  # fewer list splits: not a setting it is refused at
+    check_calibrated("rescaled_skew", 10, 1000, 5)  # fewer list splits: not refused
     for kn, lists in ((9, 1000), (10, 999), (2, 50)):
         with pytest.raises(ValueError) as err:
             check_calibrated("rescaled_skew", kn, lists, 200)
