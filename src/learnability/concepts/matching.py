@@ -55,7 +55,7 @@ class Matcher:
         self.case = case
         n = len(self.words)
         # a word's first row: built from the last row back, so the earliest one is kept
-        # (at enwiki's 3 million words, loops in Python took most of a list's resolution)
+        # (one call rather than a loop in Python: a vocabulary can hold 3 million words)
         self.row: dict[str, int] = dict(
             zip(reversed(self.words), range(n - 1, -1, -1), strict=True)
         )
