@@ -270,7 +270,9 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
     # the jobs got the partition from SBATCH_PARTITION, and each killed job, retried,
     # more memory and time than its first attempt (its model's, grown by the attempt)
     resources = job_resources(out)
-    assert resources and all("slurm_partition=debug" in r for r in resources), resources[:3]
+    # (a run on 2026-12-07 once had a line without it, unseen: the message names it now)
+    without = [r for r in resources if "slurm_partition=debug" not in r]
+    assert resources and not without, (without[:3], out[-5000:])
     attempts: dict = {}
     for job in planned_jobs(SHOWN_LOG.sub("", out)):
         key = (job.rule, tuple(sorted(job.wildcards.items())))
