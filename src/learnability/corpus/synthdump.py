@@ -223,7 +223,6 @@ class TokenStream:
     def __init__(self, rng: np.random.Generator, lexicon: Lexicon, chunk: int = 65_536):
         self.rng, self.lex, self.chunk = rng, lexicon, chunk
         self.buffer: list[str] = []
-        self.spelled: dict[int, str] = {}
 
     def _refill(self) -> None:
         rng, lex, n = self.rng, self.lex, self.chunk
