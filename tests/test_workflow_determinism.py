@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import userenv
-from wfutil import FIXTURE_LISTS, own_copy, ran, run
+from wfutil import FIXTURE_LISTS, SCHEDULER, own_copy, ran, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -65,7 +65,8 @@ def _run_until(wd: Path, ready, unfinished, *args: str, timeout: float = 600) ->
 
     env = dict(userenv.env_vars(userenv.user_env()), PYTHONHASHSEED="0")
     proc = subprocess.Popen(
-        [userenv.python(), "-m", "snakemake", "--cores", "2", "--rerun-incomplete", *args],
+        [userenv.python(), "-m", "snakemake", "--cores", "2", "--rerun-incomplete",
+         "--scheduler", SCHEDULER, *args],
         cwd=wd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip

@@ -60,11 +60,19 @@ def without_analyses(cfg: dict) -> dict:
     return cfg
 
 
+# The scheduler users' runs take from profiles/default (Snakemake reads it from the
+# directory it runs in; the tests' copies of the workflow have no profiles folder)
+PROFILE = yaml.safe_load((REPO / "profiles" / "default" / "config.yaml").read_text())
+SCHEDULER = PROFILE["scheduler"]
+
+
 def run(workdir: Path, *args: str, extras: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    """Snakemake on 2 cores in ``workdir``, in the user environment of ``extras``."""
+    """Snakemake on 2 cores in ``workdir``, in the user environment of ``extras``, with
+    the users' profile's scheduler."""
     env = dict(userenv.env_vars(userenv.user_env(extras)), PYTHONHASHSEED="0")
+    snakemake = [userenv.python(extras), "-m", "snakemake", "--scheduler", SCHEDULER]
     return subprocess.run(
-        [userenv.python(extras), "-m", "snakemake", "--cores", "2", *args],
+        [*snakemake, "--cores", "2", *args],
         cwd=workdir,
         env=env,
         capture_output=True,
