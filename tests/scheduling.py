@@ -1,7 +1,7 @@
 """How the suite shares CI's two cores among its pytest-xdist workers (tests/conftest.py
 holds the hooks that use this; docs/contributing/tests.md says it for contributors).
 
-The shared smoke run (wfutil.smoke_run) is the longest chain: about 140 jobs, then the
+The shared smoke run (wfutil.smoke_run) is the longest chain: 181 jobs, then the
 tests that read it. So the controller builds it at full priority from the start, while
 the workers run at the lowest priority (WORKER_NICE) and get the cores the build leaves.
 The scheduler hands a worker no test that reads the run until the run is built (such a

@@ -104,7 +104,7 @@ def ran(output: str) -> set[str]:
 
 # The smoke run that most workflow tests share: the smoke config on one shipped list and
 # the dictionary's category, both negatives schemes, no learning curve (the multi-part
-# test runs that rule): about 140 jobs. Built once per session: under pytest-xdist the
+# test runs that rule): 181 jobs. Built once per session: under pytest-xdist the
 # controller starts it at full priority as soon as a worker has collected a test that
 # reads it (conftest.py; the workers run at lower priority, so the build gets the
 # cores); without xdist, by the first test that asks. The others wait on its lock. A
