@@ -24,7 +24,7 @@ def environment() -> dict[str, SpecifierSet]:
     found = {}
     for entry in entries:
         if entry.startswith("-e ") or entry in ("pip", "ruff", "snakefmt"):
-            continue  # the project itself; tools pinned by the dev extra's lower bounds only
+            continue  # the project itself; tools listed here without a range
         req = Requirement(entry)
         name = CONDA_NAMES.get(req.name, req.name)
         if name != "python":
@@ -48,9 +48,9 @@ def test_environment_yml_holds_every_requirement_with_pyprojects_range():
     base, extras = pyproject()
     missing = sorted(set(base) - set(env))
     assert not missing, f"environment.yml lacks {missing} (pyproject.toml requires them)"
-    differ = {name: (str(spec), str({**extras, **base}[name]))
-              for name, spec in env.items() if name in {**extras, **base}
-              and spec != {**extras, **base}[name]}  # fmt: skip
+    known = {**extras, **base}
+    differ = {name: (str(spec), str(known[name]))
+              for name, spec in env.items() if name in known and spec != known[name]}  # fmt: skip
     assert not differ, f"environment.yml's range against pyproject.toml's: {differ}"
-    unknown = sorted(set(env) - set(base) - set(extras))
+    unknown = sorted(set(env) - set(known))
     assert not unknown, f"environment.yml names packages pyproject.toml does not: {unknown}"

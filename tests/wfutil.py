@@ -62,8 +62,7 @@ def without_analyses(cfg: dict) -> dict:
 
 # The scheduler users' runs take from profiles/default (Snakemake reads it from the
 # directory it runs in; the tests' copies of the workflow have no profiles folder)
-PROFILE = yaml.safe_load((REPO / "profiles" / "default" / "config.yaml").read_text())
-SCHEDULER = PROFILE["scheduler"]
+SCHEDULER = yaml.safe_load((REPO / "profiles" / "default" / "config.yaml").read_text())["scheduler"]
 
 
 def run(workdir: Path, *args: str, extras: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
