@@ -20,7 +20,7 @@ import pytest
 import userenv
 import yaml
 from paths import REPO
-from wfutil import CORPUS_JOBS, FIXTURE_LISTS, own_copy, run, scheduled
+from wfutil import CORPUS_JOBS, FIXTURE_LISTS, own_copy, ran, run, scheduled
 
 from learnability import schemas
 
@@ -708,6 +708,117 @@ def test_code_edits_rerun_exactly_the_jobs_that_run_that_code(workflow_dir, tmp_
     tables.write_text(before[tables])
     jobs, out = _planned(wd)
     assert "Nothing to be done" in out, jobs
+
+
+# the toy analysis of docs/contributing/extending.md: its module, and the captions of its
+# line in the registry and its table in the schemas, each at the end of what it joins
+TOY = "src/learnability/analyses/cohesion.py"
+TOY_ADDED = {
+    "analyses/registry.py": ("its line, in ENTRIES of src/learnability/analyses/registry.py",
+                             "\nENTRIES = (", "\n)\n"),
+    "schemas.py": ("its table, in TABLES of src/learnability/schemas.py", "\nTABLES: dict",
+                   "\n}\n"),
+}  # fmt: skip
+
+
+def _cohesion(vectors: np.ndarray, words: list[str], vocab: list[str]) -> tuple[int, float]:
+    """The toy's figure by hand: the mean cosine of a list's words (those the vocabulary
+    has, once each) with their mean direction."""
+    rows = {w: i for i, w in enumerate(vocab)}
+    members = [rows[w] for w in dict.fromkeys(words) if w in rows]
+    unit = vectors[members] / np.linalg.norm(vectors[members], axis=1, keepdims=True)
+    centre = unit.sum(axis=0)
+    return len(members), float(np.mean(unit @ centre) / np.linalg.norm(centre))
+
+
+def test_the_extending_pages_toy_analysis_runs_as_its_rule_in_score_and_in_evaluate(
+    workflow_dir, tmp_path
+):
+    """docs/contributing/extending.md's claim that an analysis is three files: its three
+    blocks, written into a copy of the package as the page says (nothing else touched),
+    give a rule the workflow schedules once per embedding and scheme, whose job writes
+    the table in its schema; score() gives it as ``Scores.cohesion``, `learnability
+    evaluate --out-dir` writes it, and the analyses' page lists it. The figures are
+    checked against a hand computation from the run's vectors and the list's file. And
+    what the page says the addition reruns on a finished run is what the dry run plans."""
+    from test_site import blocks
+
+    wd = own_copy(workflow_dir, tmp_path)
+    src = _package_copy(wd)
+    page = (REPO / "docs/contributing/extending.md").read_text(encoding="utf-8")
+    found = {b.caption: b.body for b in blocks(page) if b.caption}
+    (wd / TOY).write_text(found[TOY])
+    for module, (caption, opening, closing) in TOY_ADDED.items():
+        text = (src / module).read_text()
+        end = text.index(closing, text.index(opening)) + 1  # the block ends before it
+        (src / module).write_text(text[:end] + found[caption] + text[end:])
+    # the plan on the finished run: the toy's jobs; and every other job of the run
+    # again, the corpus and the training included, as the page says (the schemas'
+    # module is in every job's code)
+    dry = run(wd, "-n")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    jobs = scheduled(dry.stdout + dry.stderr, added=frozenset({"cohesion"}))
+    assert jobs["cohesion"] == len(EMBEDDINGS) * len(SCHEMES), jobs
+    assert {"extract_part", "train_embedding", "learnability", "suggestions"} <= set(jobs), jobs
+    said = re.search(r"plans the (\d+) `cohesion` jobs and (\d+) others", " ".join(page.split()))
+    others = sum(jobs.values()) - jobs["cohesion"]
+    assert said and said.groups() == (str(jobs["cohesion"]), str(others)), (said, others)
+    # the toy's jobs on word2vec alone, the rest left as it is (by the outputs' times)
+    wanted = [f"results/analyses/word2vec/{n}/cohesion.parquet" for n in SCHEMES]
+    done = run(wd, *wanted, "--rerun-triggers", "mtime")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert ran(done.stderr) == {"cohesion"}, done.stderr[-3000:]
+    vocab = pd.read_parquet(wd / "results/shared/word2vec/vocab.parquet")["word"].tolist()
+    vectors = np.load(wd / "results/shared/word2vec/vectors.npy").astype(np.float64)
+    family = [w.strip().lower() for w in (wd / "lists/family.txt").read_text().splitlines()
+              if w.strip() and not w.startswith("#")]  # fmt: skip
+    size, expected = _cohesion(vectors, family, vocab)
+    for negatives in SCHEMES:
+        table = pd.read_parquet(wd / f"results/analyses/word2vec/{negatives}/cohesion.parquet")
+        assert list(table.columns) == ["list", "embedding", "negatives", "size", "cohesion"]
+        assert sorted(table["list"]) == FIXTURE_LISTS, table
+        row = table.set_index("list").loc["family"]
+        assert (row["embedding"], row["negatives"], row["size"]) == ("word2vec", negatives, size)
+        assert row["cohesion"] == pytest.approx(expected, abs=1e-6), table
+    workflow = pd.read_parquet(wd / "results/analyses/word2vec/uniform/cohesion.parquet")
+    # the library and the command line of the copy, on the run's embedding and lists
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(wd / "lists" / "family.txt", lists)
+    shutil.copy(wd / "mini.dic", lists)
+    out = tmp_path / "out"
+    # the other analyses off (their tables are the kitchen test's): the toy's alone
+    fast = {"iterations": 2, "null_lists": 3, "null_iterations": 2, "suggestions": 0,
+            "check_folds": 0, "entanglement_iterations": 0, "bound_groups": 0,
+            "curve_subsamples": 0, "codelength_orders": 0}  # fmt: skip
+    flags = ["--iterations", "2", "--null-lists", "3", "--null-iterations", "2",
+             "--suggestions", "0", "--check-folds", "0", "--entanglement-iterations", "0",
+             "--bound-groups", "0", "--words-needed", "0"]  # fmt: skip
+    emb = str(wd / "results/shared/word2vec")
+    script = f"""
+import sys
+import learnability
+from learnability.cli import main
+from learnability.reports.config_docs import analyses_page
+assert learnability.__file__.startswith({str(src)!r}), learnability.__file__
+scores = learnability.score({emb!r}, {str(lists)!r}, name="word2vec", **{fast!r})
+scores.cohesion.to_parquet({str(tmp_path / "scored.parquet")!r})
+assert "| `cohesion` |" in analyses_page()
+sys.exit(main(["evaluate", "--embedding", {emb!r}, "--lists", {str(lists)!r}, "--name",
+               "word2vec", *{flags!r}, "--out-dir", {str(out)!r}]))
+"""
+    # numba keys its kernels' cache by their file, so the copy's would compile again (11
+    # s); the toy needs none of them, and the copy's nulls are kept apart from the session's
+    env = dict(userenv.env_vars(userenv.user_env()), PYTHONPATH=str(wd / "src"),
+               NUMBA_DISABLE_JIT="1", LEARNABILITY_CACHE_DIR=str(tmp_path / "cache"))  # fmt: skip
+    done = subprocess.run([userenv.python(), "-c", script], cwd=wd, env=env,
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    for made in (tmp_path / "scored.parquet", out / "cohesion.parquet"):
+        mine = pd.read_parquet(made)
+        pd.testing.assert_frame_equal(mine.sort_values("list").reset_index(drop=True),
+                                      workflow.sort_values("list").reset_index(drop=True),
+                                      obj=made.name)  # fmt: skip
 
 
 def _provenance(wd: Path, *args: str) -> subprocess.CompletedProcess:
