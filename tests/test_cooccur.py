@@ -215,3 +215,71 @@ def test_counting_holds_its_arrays_within_the_budget(monkeypatch, tmp_path):
     assert len(counter.shards) >= 4 and n_buckets >= 3  # every stage ran
     assert entries > 2 * budget // 32  # more entries than the buffer holds
     assert peak <= budget * 1.03, (peak, budget)
+
+
+# enwiki's counting writes hundreds of shards (two files each) and the split hundreds of
+# buckets; the usual limit is 1,024 open files a process, and some sites set 256
+OPEN_FILES = 256
+MERGE_IN_A_LOW_LIMIT = """
+import resource, sys
+from pathlib import Path
+import numpy as np
+resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+from learnability.corpus import cooccur
+cooccur.BUCKET_ENTRIES = {bucket_entries}
+counter = cooccur.CooccurrenceCounter({V}, 5, budget_bytes={budget}, workdir={work!r})
+counter.adopt(sorted(p.with_name(p.name[: -len(".keys.npy")])
+                     for p in Path({shards!r}).glob("*.keys.npy")))
+with counter.finish_buckets() as buckets:
+    loaded = [buckets.load(b) for b in range(len(buckets))]
+    np.savez({out!r}, n_buckets=len(buckets), sizes=[r.size for r, _, _ in loaded],
+             rows=np.concatenate([r for r, _, _ in loaded]),
+             cols=np.concatenate([c for _, c, _ in loaded]),
+             vals=np.concatenate([v for _, _, v in loaded]))
+"""
+
+
+def test_a_merge_of_1200_shards_into_300_buckets_runs_under_256_open_files(tmp_path):
+    """1,200 shards (2,400 files), merged in several key ranges and split into over 300
+    buckets, in a process allowed 256 open files: every count is the sum numpy makes
+    here of every shard's pairs (np.unique), each once, each bucket in (row, col)
+    order. A merge that maps every shard at once stops with 'Too many open files'."""
+    import subprocess
+    import sys
+
+    from learnability.corpus.cooccur import weight_scale
+
+    rng = np.random.default_rng(12)
+    V, n_shards = 4000, 1200
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    all_keys, all_vals = [], []
+    for s in range(n_shards):  # as a counter writes them: sorted unique keys, integer weights
+        keys = np.unique(rng.integers(0, 300_000, size=60)) * 50 + rng.integers(0, 50)
+        vals = rng.integers(1, 600, size=keys.size)
+        np.save(folder / f"shard{s:05d}.keys.npy", keys.astype(np.int64))
+        np.save(folder / f"shard{s:05d}.vals.npy", vals.astype(np.int64))
+        all_keys.append(keys)
+        all_vals.append(vals)
+    keys, where = np.unique(np.concatenate(all_keys), return_inverse=True)
+    sums = np.zeros(keys.size, dtype=np.int64)
+    np.add.at(sums, where, np.concatenate(all_vals))
+    budget = 1 << 18  # 8,192 pairs: key ranges of 2,048 entries, about 35 of them
+    bucket_entries = keys.size // 310
+    script = MERGE_IN_A_LOW_LIMIT.format(
+        limit=OPEN_FILES, bucket_entries=bucket_entries, V=V, budget=budget,
+        work=str(tmp_path), shards=str(folder), out=str(tmp_path / "out.npz"),
+    )  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = np.load(tmp_path / "out.npz")
+    assert got["n_buckets"] > OPEN_FILES and got["sizes"].sum() == keys.size, got["sizes"]
+    order = np.lexsort((got["cols"], got["rows"]))
+    assert np.array_equal(got["rows"][order], keys // V)
+    assert np.array_equal(got["cols"][order], keys % V)
+    assert np.array_equal(got["vals"][order], sums.astype(np.float64) / weight_scale(5))
+    # within each bucket, (row, col) order
+    pairs = got["rows"].astype(np.int64) * V + got["cols"]
+    for bucket in np.split(pairs, np.cumsum(got["sizes"])[:-1]):
+        assert np.all(np.diff(bucket) > 0)

@@ -347,23 +347,23 @@ class CooccurrenceCounter:
         n_buckets = -(-n // BUCKET_ENTRIES)
         data = np.memmap(merged, dtype=ENTRY, mode="r")
         files = [self._dir / f"bucket{b:05d}.bin" for b in range(n_buckets)]
-        handles = [open(f, "wb") for f in files]
-        try:
-            # a quarter of the budget's pairs a step: the chunk's hash, order and
-            # per-bucket copies take about 60 bytes an entry
-            step = max(1, self.capacity // 4)
-            for lo in range(0, n, step):
-                chunk = np.asarray(data[lo : lo + step])
-                key = chunk["row"].astype(np.uint64) * np.uint64(self.V)
-                key += chunk["col"].astype(np.uint64)
-                which = _mix64(key) % np.uint64(n_buckets)
-                order = np.argsort(which, kind="stable")
-                bounds = np.searchsorted(which[order], np.arange(n_buckets + 1))
-                for b in range(n_buckets):
-                    chunk[order[bounds[b] : bounds[b + 1]]].tofile(handles[b])
-        finally:
-            for h in handles:
-                h.close()
+        for f in files:
+            f.write_bytes(b"")
+        # a quarter of the budget's pairs a step: the chunk's hash, order and per-bucket
+        # copies take about 60 bytes an entry. Each bucket's file is opened to append
+        # its part of a step and closed: one file open at a time, whatever the number of
+        # buckets (hundreds at enwiki's size)
+        step = max(1, self.capacity // 4)
+        for lo in range(0, n, step):
+            chunk = np.asarray(data[lo : lo + step])
+            key = chunk["row"].astype(np.uint64) * np.uint64(self.V)
+            key += chunk["col"].astype(np.uint64)
+            which = _mix64(key) % np.uint64(n_buckets)
+            order = np.argsort(which, kind="stable")
+            bounds = np.searchsorted(which[order], np.arange(n_buckets + 1))
+            for b in np.flatnonzero(np.diff(bounds)):
+                with open(files[b], "ab") as fh:
+                    chunk[order[bounds[b] : bounds[b + 1]]].tofile(fh)
         del data
         merged.unlink()
         return Buckets(files, self._tmp)
@@ -393,35 +393,70 @@ class CooccurrenceCounter:
     def _merge(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Merge the sorted shards by key ranges of about a quarter of the budget's pairs
         each (16 bytes an entry gathered, 16 of sort scratch, and the caller's decoded
-        copy: about 60 bytes an entry, under the budget's 32 a pair of capacity)."""
-        shards = [
-            (
-                np.load(str(p) + ".keys.npy", mmap_mode="r"),
-                np.load(str(p) + ".vals.npy", mmap_mode="r"),
-            )
-            for p in self.shards
-        ]
-        total = sum(k.size for k, _ in shards)
-        n_ranges = max(1, -(-total // max(1, self.capacity // 4)))
-        # range boundaries from the shards' own keys: quantiles of a sample of them
-        sample = np.concatenate([k[:: max(1, k.size // 1000)] for k, _ in shards])
-        bounds = np.unique(
-            np.quantile(sample, np.linspace(0, 1, n_ranges + 1)[1:-1]).astype(np.int64)
-        )
-        edges = [np.iinfo(np.int64).min, *bounds.tolist(), np.iinfo(np.int64).max]
-        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-            parts_k, parts_v = [], []
-            for k, v in shards:
-                a, b = np.searchsorted(k, lo, "left"), np.searchsorted(k, hi, "left")
-                if hi == edges[-1]:
-                    b = k.size
-                parts_k.append(k[a:b])
-                parts_v.append(v[a:b])
-            rk, rv = np.concatenate(parts_k), np.concatenate(parts_v)
+        copy: about 60 bytes an entry, under the budget's 32 a pair of capacity).
+
+        A shard's file is open only while one range of it is read: the merge holds one
+        file at a time, however many shards there are (enwiki's counting writes hundreds,
+        two files each, against a usual limit of 1,024 open files a process)."""
+        offsets = _shard_offsets(self.shards, max(1, self.capacity // 4))
+        for r in range(offsets.shape[1] - 1):
+            lengths = offsets[:, r + 1] - offsets[:, r]
+            rk = np.empty(int(lengths.sum()), dtype=np.int64)
+            rv = np.empty_like(rk)
+            at = 0
+            for path, start, n in zip(self.shards, offsets[:, r], lengths, strict=True):
+                if n:
+                    _read_npy(Path(str(path) + ".keys.npy"), int(start), rk[at : at + n])
+                    _read_npy(Path(str(path) + ".vals.npy"), int(start), rv[at : at + n])
+                    at += n
             m = _reduce_in_place(rk, rv, np.empty_like(rk), np.empty_like(rv))
-            del parts_k, parts_v
             if m:
                 yield rk[:m], rv[:m]
+
+
+def _shard_offsets(shards: list[Path], per_range: int) -> np.ndarray:
+    """Where each key range of the merge starts in each shard: (shards, ranges + 1)
+    indices, ranges of about ``per_range`` entries in all, their boundaries quantiles of
+    a sample of every shard's keys. Each shard's keys are mapped twice (for the sample,
+    then for the offsets), one shard at a time."""
+
+    def keys(path: Path) -> np.ndarray:
+        return np.load(str(path) + ".keys.npy", mmap_mode="r")
+
+    sizes, samples = [], []
+    for path in shards:
+        k = keys(path)
+        sizes.append(k.size)
+        samples.append(np.array(k[:: max(1, k.size // 1000)]))
+        del k  # its map, and the file descriptor the map holds, closed
+    n_ranges = max(1, -(-sum(sizes) // per_range))
+    sample = np.concatenate(samples) if samples else np.empty(0, np.int64)
+    bounds = np.unique(
+        np.quantile(sample, np.linspace(0, 1, n_ranges + 1)[1:-1]).astype(np.int64)
+    ) if sample.size else np.empty(0, np.int64)  # fmt: skip
+    offsets = np.empty((len(shards), bounds.size + 2), dtype=np.int64)
+    for i, path in enumerate(shards):
+        k = keys(path)
+        offsets[i, 0], offsets[i, -1] = 0, k.size
+        offsets[i, 1:-1] = np.searchsorted(k, bounds, "left")
+        del k
+    return offsets
+
+
+def _read_npy(path: Path, start: int, out: np.ndarray) -> None:
+    """Fill ``out`` with the values of the 1-d .npy file ``path`` from index ``start``:
+    read straight into it, the file open only for the read."""
+    with open(path, "rb") as f:
+        major, _ = np.lib.format.read_magic(f)
+        header = (np.lib.format.read_array_header_1_0 if major == 1
+                  else np.lib.format.read_array_header_2_0)  # fmt: skip
+        _, _, dtype = header(f)
+        if dtype != out.dtype:
+            raise ValueError(f"{path}: {dtype} values, not {out.dtype}")
+        f.seek(f.tell() + start * dtype.itemsize)
+        got = f.readinto(memoryview(out).cast("B"))
+    if got != out.nbytes:
+        raise OSError(f"{path}: {got} bytes read of {out.nbytes}: the shard is cut short")
 
 
 def _mix64(x: np.ndarray) -> np.ndarray:
