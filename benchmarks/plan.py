@@ -82,7 +82,7 @@ def summarise(jobs: list[Job], config: dict, lists: int) -> dict[str, dict]:
             r["runtime"] = max(r["runtime"], int(runtime))
             threads = threads_of(job.rule, config)
             r["booked_h"] += int(runtime) / 60 * threads
-        need = cost.need(job.rule, **enwiki_job_sizes(job.rule, job.wildcards, config, lists))
+        need = cost.need(job.rule, **enwiki_job_sizes(job.rule, job.wildcards, config, lists, REPO))
         r["cpu_h"] += need.runtime / 60 * threads_of(job.rule, config)
     return dict(rows)
 
@@ -99,7 +99,7 @@ def one_plan(work: Path, words: int, lists: int | None) -> dict[str, dict]:
         configs.append(folder / "plan.yaml")
     else:
         lists_dir = REPO / "resources" / "wordlists"
-    names = fake_enwiki(folder, words, lists_dir)
+    names = fake_enwiki(folder, words, lists_dir, REPO)
     config = paper_config(REPO, *configs[1:])
     return summarise(plan(REPO, folder, configs), config, len(names))
 

@@ -46,10 +46,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from toysize import add_smoke  # noqa: E402
 
 from learnability.pipeline import resources as cost  # noqa: E402
-from learnability.pipeline.planning import ENWIKI, ENWIKI_PARTS, fake_enwiki  # noqa: E402
+from learnability.pipeline.planning import enwiki_counts, enwiki_files, fake_enwiki  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "scale"
+# enwiki's figures, and its 57 files (config/paper.yaml's pin) with their bz2 bytes
+ENWIKI = enwiki_counts(REPO)
+ENWIKI_FILES = enwiki_files(REPO)
+# the largest file's share of the dump: a per-file job's declaration is its
+LARGEST_FILE_SHARE = max(ENWIKI_FILES.values()) / sum(ENWIKI_FILES.values())
 QUICK_MB = 64.0
 # what the rehearsal cuts, and the paper's counts it is scaled back to
 PAPER = {"epochs": 5, "glove_epochs": 15, "iterations": 1000, "null_lists": 1000}
@@ -89,8 +94,8 @@ OUTPUT_DRIVER = {
     "train_embedding/glove": "vocabulary",
     "restrict_embedding": "vocabulary",
 }
-# stages whose jobs are one per dump part: their summed time and output are divided by
-# enwiki's parts to compare with one job's declaration
+# stages whose jobs are one per dump file: their summed time and output, scaled to
+# enwiki's, times the largest file's share, compare with that job's declaration
 PER_PART = ("fetch_dump_part", "extract_part")
 # the paper's count over the rehearsal's, per stage: what scales a measurement back
 SCALE_BACK = {
@@ -295,11 +300,10 @@ def job_table(run: Path, dump: str, size_mb: float, sizes: dict) -> pd.DataFrame
     }
     words["shared"], dim = npy_shape(next((run / "results/shared").glob("*/vectors.npy")))
     scale = planning.Scale(
-        part_mb=float(parts["size"].mean()) / 1e6,
+        parts_mb=dict(zip(parts["name"], parts["size"] / 1e6, strict=True)),
         corpus_mb=(run / f"results/corpus/{dump}/text.txt.gz").stat().st_size / 1e6,
         words=words,
         dim=dim,
-        parts=len(parts),
     )
     lists = len(list((run / "results/concepts/word2vec").glob("*.parquet")))
     peaks = json.loads((run / "tmp_peaks.json").read_text())
@@ -526,7 +530,7 @@ def extrapolate(results: list[dict]) -> pd.DataFrame:
     if tmp.any() and glove_row.any():
         table.loc[glove_row, "disk_mb_enwiki"] += float(table.loc[tmp, "output_mb_enwiki"].iloc[0])
     part = table["stage"].isin(PER_PART)
-    table.loc[part, "disk_mb_enwiki"] /= ENWIKI_PARTS
+    table.loc[part, "disk_mb_enwiki"] *= LARGEST_FILE_SHARE
     # GloVe's whole time scaled by 15 would count its counting 15 times: its CPU seconds
     # are the counting's (one process) plus the 15 iterations' on the 2 measured threads
     phases = table.set_index("stage")["wall_s_enwiki"]
@@ -559,7 +563,7 @@ def probe_dry_runs(work: Path, vocabulary: int) -> dict:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     started = time.perf_counter()
-    fake_enwiki(folder, vocabulary, REPO / "resources" / "wordlists")
+    fake_enwiki(folder, vocabulary, REPO / "resources" / "wordlists", REPO)
     seconds = time.perf_counter() - started
     print(f"  fake enwiki folder ({vocabulary:,} words) in {seconds:.0f} s")
     (folder / "probe.yaml").write_text(yaml.safe_dump({"training": {"threads": 16}}))
@@ -786,10 +790,10 @@ def need_minutes(row: pd.Series, cpus: int, table: pd.DataFrame) -> float:
     if row["stage"] == "train_embedding/glove":
         phases = table.set_index("stage")["wall_s_enwiki"]
         iterations = 2 * phases["glove: iteration"] / max(1.0, THREAD_EFFICIENCY * cpus)
-        counting = phases["glove: counting"] * counting_share(min(cpus, ENWIKI_PARTS))
+        counting = phases["glove: counting"] * counting_share(min(cpus, len(ENWIKI_FILES)))
         return (counting + iterations) / 60
-    jobs = ENWIKI_PARTS if row["stage"] in PER_PART else 1
-    return row["cpu_s_enwiki"] / jobs / max(1.0, THREAD_EFFICIENCY * cpus) / 60
+    share = LARGEST_FILE_SHARE if row["stage"] in PER_PART else 1
+    return row["cpu_s_enwiki"] * share / max(1.0, THREAD_EFFICIENCY * cpus) / 60
 
 
 def pseudo_queries(work: Path, results: list[dict]) -> int:

@@ -21,10 +21,10 @@ from paths import REPO
 from learnability.pipeline import resources as cost
 from learnability.pipeline.planning import (
     CHECKPOINTS,
-    ENWIKI_PARTS,
     ENWIKI_WORDS,
     UPSTREAM,
     dry_run,
+    enwiki_files,
     enwiki_job_sizes,
     fake_enwiki,
     paper_config,
@@ -49,7 +49,7 @@ def violations(planned, lists: int) -> list[str]:
     bad = []
     for rule, wildcards, res, *_ in planned:
         try:
-            need = cost.need(rule, **enwiki_job_sizes(rule, wildcards, CONFIG, lists))
+            need = cost.need(rule, **enwiki_job_sizes(rule, wildcards, CONFIG, lists, REPO))
         except KeyError:
             bad.append(f"{rule}: no resource model")
             continue
@@ -73,7 +73,7 @@ def enwiki(tmp_path_factory):
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
         pytest.skip("pip install snakemake-executor-plugin-slurm (it is in the dev extra)")
     folder = tmp_path_factory.mktemp("enwiki")
-    lists = fake_enwiki(folder, ENWIKI_WORDS, REPO / "resources" / "wordlists")
+    lists = fake_enwiki(folder, ENWIKI_WORDS, REPO / "resources" / "wordlists", REPO)
     return folder, len(lists)
 
 
@@ -83,7 +83,9 @@ def test_every_job_of_the_paper_run_declares_what_its_model_needs_at_enwiki_size
     rules = {job.rule for job in planned}
     assert {"train_embedding", "extract_part", "null_distribution", "learnability",
             "entanglement", "suggestions", "evaluate_pseudo", "explorer"} <= rules  # fmt: skip
-    assert len([j for j in planned if j.rule == "extract_part"]) == ENWIKI_PARTS
+    # one extraction job for each of the dump's 57 files (config/paper.yaml's pin)
+    extracted = [j.wildcards["part"] for j in planned if j.rule == "extract_part"]
+    assert sorted(extracted) == sorted(enwiki_files(REPO)) and len(extracted) == 57
     assert violations(planned, lists) == []
     # every job writes a benchmark file (its wall, CPU and peak memory, what
     # benchmarks/scale.py's rehearsal measures against the models), one of its own
@@ -118,3 +120,31 @@ def test_memory_and_runtime_grow_with_each_attempt():
     assert first["mem_mb"] < second["mem_mb"] < third["mem_mb"]
     assert first["runtime"] < second["runtime"] < third["runtime"]
     assert first["disk_mb"] == second["disk_mb"]  # disk does not run out by retrying
+
+
+def test_the_dump_files_sizes_are_the_pins_once_recorded_and_estimated_before(tmp_path):
+    """Before a first manifest, the 57 files' sizes are estimated: 16 GB split evenly among
+    the 27 numbered parts, a part's share among its files by page span (figures worked
+    out here from the file names); once the pin holds sizes, they are what the plan
+    reads."""
+    from learnability.corpus.dumps import read_manifest, write_manifest
+    from learnability.pipeline.planning import ENWIKI_PIN
+
+    sizes = enwiki_files(REPO)
+    names = list(sizes)
+    assert len(sizes) == 57 and math.isclose(sum(sizes.values()), 16e9)
+    part = 16e9 / 27
+    assert math.isclose(sizes[names[0]], part)  # multistream1.xml-p10p30302
+    # part 14: p6197599p7697599 (1,500,001 page ids) and p7697599p7744799 (47,201; the
+    # names give page 7697599 to both)
+    assert names[13].endswith("multistream14.xml-p6197599p7697599.bz2")
+    assert math.isclose(sizes[names[13]], part * 1_500_001 / 1_547_202)
+    assert math.isclose(sizes[names[14]], part * 47_201 / 1_547_202)
+    assert max(sizes.values()) == sizes[names[0]]
+    pin = tmp_path / ENWIKI_PIN
+    pin.parent.mkdir(parents=True)
+    from dataclasses import replace
+
+    recorded = [replace(f, size=1000 + k) for k, f in enumerate(read_manifest(REPO / ENWIKI_PIN))]
+    write_manifest(recorded, pin)
+    assert enwiki_files(tmp_path) == {f.name: float(f.size) for f in recorded}

@@ -12,6 +12,7 @@ from local_server import Handler
 from learnability.corpus.download import fetch
 from learnability.corpus.dumps import (
     DEFAULT_PATTERN,
+    DumpFile,
     build_manifest,
     parse_checksum_list,
     parse_dumpstatus,
@@ -188,3 +189,103 @@ def test_a_corrupted_part_is_rejected_and_leaves_nothing(dump_server, tmp_path):
     with pytest.raises(DownloadError, match="sha1 mismatch.*not kept"):
         fetch(files[1].url, tmp_path / "p" / files[1].name, files[1].checksums)
     assert list((tmp_path / "p").iterdir()) == []
+
+
+def test_a_pin_of_names_is_locked_at_the_first_manifest_and_holds_every_later_one(
+    dump_server, tmp_path
+):
+    """A pin may list names alone (as the paper's dump ships): the first manifest records
+    the mirror's size, sha1 and md5 into it, and a later manifest from a mirror that
+    serves another file under a pinned name is refused in one line, naming the part, and
+    writes nothing; a pin with every field is left as it is."""
+    from dataclasses import replace
+
+    url = f"{dump_server}/dump/"
+    served = build_manifest("dumpstatus.json", url, tmp_path / "served.tsv")
+    pin = _pin([DumpFile(name=f.name, url="") for f in served], tmp_path / "lock.tsv")
+    assert read_manifest(pin)[0].sha1 == "" and read_manifest(pin)[0].size is None
+    out = tmp_path / "m.tsv"
+    assert build_manifest("dumpstatus.json", url, out, pinned=pin) == served
+    assert read_manifest(pin) == [replace(f, url="") for f in served]
+    assert out.stat().st_mtime_ns >= pin.stat().st_mtime_ns  # the manifest is not behind it
+    locked = pin.read_bytes()
+    out.unlink()
+    build_manifest("dumpstatus.json", url, out, pinned=pin)
+    assert pin.read_bytes() == locked
+    # the mirror now serves another second part (another size and checksums): refused
+    out.unlink()
+    status = json.loads(Handler.files["/dump/dumpstatus.json"])
+    entry = status["jobs"]["articlesdump"]["files"][served[1].name]
+    for field, value in (("md5", "e" * 32), ("sha1", "f" * 40), ("size", 7)):
+        entry[field] = value
+        Handler.files["/dump/dumpstatus.json"] = json.dumps(status).encode()
+        with pytest.raises(InputError, match=rf"{served[1].name} has {field} {value} where "
+                                             rf".*lock.tsv pins") as err:  # fmt: skip
+            build_manifest("dumpstatus.json", url, out, pinned=pin)
+        assert "\n" not in str(err.value) and not out.exists()
+    assert pin.read_bytes() == locked
+
+
+def _paper_dump(names: list[str]) -> dict:
+    """A dumpstatus.json whose multistream job lists ``names`` (each a few bytes) and
+    their index files, as Wikimedia's does; {path in the server: bytes}."""
+    import hashlib
+
+    files, listed = {}, {}
+    for name in names:
+        for served in (name, name.replace("-multistream", "-multistream-index").replace(
+                ".xml-", ".txt-")):  # fmt: skip
+            data = served.encode()
+            files[f"/dump/{served}"] = data
+            listed[served] = {"size": len(data), "url": f"/enwiki/20190701/{served}",
+                              "sha1": hashlib.sha1(data).hexdigest(),
+                              "md5": hashlib.md5(data).hexdigest()}  # fmt: skip
+    job = {"status": "done", "files": dict(reversed(listed.items()))}
+    files["/dump/dumpstatus.json"] = json.dumps({"jobs": {"articlesmultistreamdump": job}}).encode()
+    return files
+
+
+def test_the_paper_config_reads_the_57_files_of_the_2019_dump_and_refuses_others(server, tmp_path):
+    """config/paper.yaml's job, pattern and pin on a mirror (127.0.0.1) that serves the
+    2019-07-01 dump's 57 multistream files with their index files: the manifest is the 57
+    in page order (parts 14 to 27 split), and the shipped pin, a list of names, gets their
+    checksums. A mirror that serves the plain (not multistream) files, or one file fewer,
+    is refused in one line."""
+    import shutil
+
+    import yaml
+    from paths import REPO
+
+    source = yaml.safe_load((REPO / "config/paper.yaml").read_text())["corpus"]["source"]
+    shipped = REPO / source["pinned"]
+    names = [f.name for f in read_manifest(shipped)]
+    # the names as the reference list gives them, written here, not read from the pin
+    numbers = [int(n.split("multistream")[1].split(".")[0]) for n in names]
+    assert len(names) == 57 and len(set(names)) == 57
+    assert [numbers.count(k) for k in range(1, 28)] == [1] * 13 + [2] * 9 + [3] * 3 + [4, 13]
+    assert names[0] == "enwiki-20190701-pages-articles-multistream1.xml-p10p30302.bz2"
+    assert names[-1] == "enwiki-20190701-pages-articles-multistream27.xml-p60663464p61197528.bz2"
+    assert all(read_manifest(shipped)[k].sha1 == "" for k in range(57))  # names alone
+
+    def manifest(served: list[str], pin):
+        Handler.files = _paper_dump(served)
+        return build_manifest(source["status"], f"{server}/dump/", tmp_path / "m.tsv",
+                              job=source["job"], pattern=source["pattern"], pinned=pin,
+                              allow_unverified=source["allow_unverified"])  # fmt: skip
+
+    pin = shutil.copy(shipped, tmp_path / "pin.tsv")
+    files = manifest(list(reversed(names)), pin)
+    assert [f.name for f in files] == names
+    assert all(f.sha1 and f.md5 and f.size for f in read_manifest(pin))
+    plain = [n.replace("-multistream", "") for n in names]
+    cases = [
+        (plain, "lists no file of the dump .*set corpus.source.job and"),
+        (names[:-1], f"lists no {names[-1]}, which .*pins \\(1 of 57"),
+    ]
+    for served, message in cases:
+        pin = shutil.copy(shipped, tmp_path / "pin.tsv")
+        (tmp_path / "m.tsv").unlink(missing_ok=True)
+        with pytest.raises(InputError, match=message) as err:
+            manifest(served, pin)
+        assert "\n" not in str(err.value) and not (tmp_path / "m.tsv").exists()
+        assert (tmp_path / "pin.tsv").read_bytes() == shipped.read_bytes()

@@ -462,7 +462,7 @@ def test_every_shipped_config_is_dry_run_here():
 
 
 def test_paper_config_plans_offline_without_a_traceback(shipped_dry_runs):
-    """The paper's 27-part dump cannot be listed offline: the dry run plans the manifest
+    """The paper's 57-file dump cannot be listed offline: the dry run plans the manifest
     checkpoint and everything it can know, and stops cleanly."""
     out = shipped_dry_runs["config/paper.yaml"]
     jobs = scheduled(out)

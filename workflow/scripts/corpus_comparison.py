@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pandas as pd
 
@@ -13,7 +14,7 @@ with logged(snakemake) as log:
     i, p, o = snakemake.input, snakemake.params, snakemake.output
     scores = read_tables(list(i.scores), "sweep_scores")
     draws = pd.DataFrame([
-        {"corpus": corpus, "seed": seed, **json.loads(open(path, encoding="utf-8").read())}
+        {"corpus": corpus, "seed": seed, **json.loads(Path(path).read_text(encoding="utf-8"))}
         for (corpus, seed), path in zip(p.draws, i.draws, strict=True)
     ])  # fmt: skip
     overlap = list_overlap(read_tables([i.concepts], "concept_words"), vocabulary="shared")

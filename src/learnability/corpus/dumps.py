@@ -12,18 +12,22 @@ one download and one extraction job per part.
 
 The status file is the root of trust: it is fetched without a checksum (it defines
 them), so fetch it over HTTPS or from a copy you trust, or pin the dump: a manifest
-committed beside the config (``corpus.source.pinned``) that the mirror's list must match, part
-for part, size and sha1. Every part is then verified against it before it becomes an
-output.
+committed beside the config (``corpus.source.pinned``) that the mirror's list must match,
+name for name, and size, sha1 and md5 wherever the pin has them. A pin may list names
+alone (the paper's dump ships so: its checksums need the mirror): the first manifest
+built against it records the mirror's size, sha1 and md5 into it, as a lock file, and
+every later one is held to them, so that a second download cannot differ silently. Every
+part is then verified against the manifest before it becomes an output.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import logging
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -37,6 +41,10 @@ DEFAULT_JOB = "articlesdump"
 # parts of the plain (not multistream) articles dump, for checksum lists
 DEFAULT_PATTERN = r"-pages-articles\d+\.xml-p\d+p\d+\.bz2$"
 COLUMNS = ("name", "size", "sha1", "md5", "url")
+# what a pin holds the mirror to (the url is the mirror's own)
+PINNED_FIELDS = ("size", "sha1", "md5")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,12 @@ def page_order(name: str) -> tuple[int, int, str]:
     return (int(m.group(1)), int(m.group(2)), name) if m else (0, 0, name)
 
 
-def parse_dumpstatus(text: str, job: str, base_url: str, source: str) -> list[DumpFile]:
+def parse_dumpstatus(
+    text: str, job: str, base_url: str, source: str, pattern: str | None = None
+) -> list[DumpFile]:
+    """The files of ``job`` in a dumpstatus.json, in page order; those whose names match
+    ``pattern`` when it is given (a multistream job lists its index files beside the
+    parts)."""
     try:
         status = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -77,7 +90,10 @@ def parse_dumpstatus(text: str, job: str, base_url: str, source: str) -> list[Du
             "is incomplete. Pick a finished dump date."
         )
     files = []
+    wanted = re.compile(pattern) if pattern else None
     for name, info in (entry.get("files") or {}).items():
+        if wanted and not wanted.search(name):
+            continue
         url = info.get("url") or name
         files.append(
             DumpFile(
@@ -150,12 +166,15 @@ def manifest_entry(path: str | os.PathLike[str], name: str) -> DumpFile:
 
 def check_pinned(
     files: list[DumpFile], pinned: str | os.PathLike[str], source: str, allow_unpinned: bool
-) -> None:
+) -> list[DumpFile]:
     """The mirror's parts (``files``, from ``source``) against the ``pinned`` manifest: a
-    pinned part the mirror lacks, or one whose size or sha1 differs, is refused in one
-    line; a part the pin does not list too, unless ``allow_unpinned``."""
-    pins = {f.name: f for f in read_manifest(pinned)}
-    served = {f.name for f in files}
+    pinned part the mirror lacks, or one whose size, sha1 or md5 differs from the pin's,
+    is refused in one line; a part the pin does not list too, unless ``allow_unpinned``.
+    Returns the pin with what it left blank filled from the mirror (the lock to write
+    back); equal to the pin when it had every field."""
+    pin_list = read_manifest(pinned)
+    pins = {f.name: f for f in pin_list}
+    served = {f.name: f for f in files}
     lacking = [name for name in pins if name not in served]
     if lacking:
         raise InputError(
@@ -172,9 +191,9 @@ def check_pinned(
                 f"{source}: {f.name} is not in {pinned}; set corpus.source.allow_unpinned: true to "
                 "accept parts the pin does not list"
             )
-        for field in ("sha1", "size"):
+        for field in PINNED_FIELDS:
             want, got = getattr(pin, field), getattr(f, field)
-            if want and got and want != got:
+            if want not in (None, "") and got not in (None, "") and want != got:
                 raise InputError(
                     f"{source}: {f.name} has {field} {got} where {pinned} pins {want}: this "
                     "mirror serves another dump; point corpus.source.base_url at a mirror of the "
@@ -185,6 +204,11 @@ def check_pinned(
                 f"{source}: no sha1 for {f.name}, which {pinned} pins: use a mirror that "
                 "publishes sha1s (corpus.source.status: dumpstatus.json or the sha1sums file)"
             )
+    return [
+        replace(pin, **{k: getattr(served[pin.name], k) for k in PINNED_FIELDS
+                        if getattr(pin, k) in (None, "")})
+        for pin in pin_list
+    ]  # fmt: skip
 
 
 def build_manifest(
@@ -209,18 +233,29 @@ def build_manifest(
     finally:
         raw.unlink(missing_ok=True)
     if source.rstrip("/").endswith(".json"):
-        files = parse_dumpstatus(text, job, base_url, source)
+        files = parse_dumpstatus(text, job, base_url, source, pattern)
     else:
         files = parse_checksum_list(text, base_url, source, pattern)
     if not files:
-        raise InputError(f"{source}: lists no file of the dump (job {job!r}, pattern {pattern!r})")
-    if pinned:
-        check_pinned(files, pinned, source, allow_unpinned)
+        raise InputError(
+            f"{source}: lists no file of the dump (job {job!r}, pattern {pattern!r}); set "
+            "corpus.source.job and corpus.source.pattern to the dump's parts"
+        )
+    locked = check_pinned(files, pinned, source, allow_unpinned) if pinned else []
     unverified = [f.name for f in files if not f.checksums]
     if unverified and not allow_unverified:
         raise DownloadError(
             f"{source}: no sha1 or md5 for {len(unverified)} file(s), e.g. {unverified[0]}. "
             "Use a mirror that publishes them, or set corpus.source.allow_unverified: true."
         )
+    if pinned and locked != read_manifest(pinned):
+        # the first manifest against a pin of names: what the mirror serves is recorded,
+        # so that the next download (another mirror, the manifest deleted) is held to it
+        recorded = sum(a != b for a, b in zip(locked, read_manifest(pinned), strict=True))
+        write_manifest(locked, pinned)
+        log.warning(
+            "%s: recorded the size, sha1 and md5 of %d parts from %s; commit it, so that "
+            "every later download is held to them", pinned, recorded, source,
+        )  # fmt: skip
     write_manifest(files, dest)
     return files

@@ -148,7 +148,9 @@ def read_parquet(
     # a part of a large file: its row groups [first, end), rows numbered in the file
     first, end = options.byte_range or (0, table.metadata.num_row_groups)
     row = sum(table.metadata.row_group(g).num_rows for g in range(first))
-    for batch in table.iter_batches(columns=columns, row_groups=range(first, end)):
-        for values in batch.to_pylist():
-            row += 1
-            yield _document(path, f": row {row}", values, options)
+    # closed when the reading ends, is abandoned or fails, not when it is collected
+    with table:
+        for batch in table.iter_batches(columns=columns, row_groups=range(first, end)):
+            for values in batch.to_pylist():
+                row += 1
+                yield _document(path, f": row {row}", values, options)

@@ -6,6 +6,7 @@ what every job declares at full scale (tests/test_cluster_plan.py,
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -27,19 +28,55 @@ from learnability.io import write_float32_npy_header
 from learnability.pipeline import resources as cost
 from learnability.schemas import write_table
 
-# 27 parts, 16 GB of bz2 (estimated: ../reference/full-scale.md), 6.5 GB of gzipped
-# corpus (2.6 B tokens at resources.TOKENS_PER_GZ_MB), 3 M words at min_count 5
-ENWIKI = {
-    "tokens": 2.6e9,
-    "vocabulary": (2.5e6, 3.0e6),
-    "entries": (1.0e9, 3.5e9),
-    # one extraction job's part: enwiki's 27
-    "part_tokens": 2.6e9 / 27,
-}
-ENWIKI_PARTS, ENWIKI_BZ2, ENWIKI_GZ = 27, 16e9, 6.5e9
+# 57 files in 27 numbered parts, 16 GB of bz2 (estimated: ../reference/full-scale.md),
+# 6.5 GB of gzipped corpus (2.6 B tokens at resources.TOKENS_PER_GZ_MB), 3 M words at
+# min_count 5
+ENWIKI_BZ2, ENWIKI_GZ = 16e9, 6.5e9
 ENWIKI_WORDS, ENWIKI_DIM = 3_000_000, 300
 DUMP = "enwiki-20190701"
 EMBEDDINGS = ("word2vec", "fasttext", "glove", "random")
+# config/paper.yaml's pin, in the repository: the dump's 57 file names (and, once a first
+# manifest recorded them, their sizes and checksums)
+ENWIKI_PIN = Path("config/dumps/enwiki-20190701.tsv")
+# the dump's numbered parts, whose page ranges its makers chose to balance their sizes;
+# parts 14 to 27 are cut into files of at most 1.5 M page ids
+ENWIKI_NUMBERS = 27
+
+
+def enwiki_files(repo: Path) -> dict[str, float]:
+    """The paper's dump file by file, in page order: name -> bytes of bz2. The pin's
+    sizes where a first manifest recorded them; until then estimated: ``ENWIKI_BZ2``
+    split evenly among the 27 numbered parts, and a part's share among its files by
+    their page spans (so parts 1 to 13, one file each, are the largest, 593 MB)."""
+    from learnability.corpus.dumps import PART_RE, read_manifest
+
+    files = read_manifest(repo / ENWIKI_PIN)
+    if all(f.size for f in files):
+        return {f.name: float(f.size) for f in files}
+    spans: dict[str, tuple[int, int]] = {}
+    for f in files:
+        m = PART_RE.search(f.name)
+        if m is None:
+            raise ValueError(f"{repo / ENWIKI_PIN}: {f.name} names no page range")
+        spans[f.name] = (int(m.group(1)), int(m.group(3)) - int(m.group(2)) + 1)
+    number_span: dict[int, int] = {}
+    for number, span in spans.values():
+        number_span[number] = number_span.get(number, 0) + span
+    share = ENWIKI_BZ2 / len(number_span)
+    return {name: share * span / number_span[n] for name, (n, span) in spans.items()}
+
+
+def enwiki_counts(repo: Path) -> dict[str, float]:
+    """enwiki's figures as the rehearsal extrapolates to them: its tokens, vocabulary and
+    co-occurrence entries, and the tokens of its largest file (one extraction job's)."""
+    files = enwiki_files(repo)
+    tokens = 2.6e9
+    return {
+        "tokens": tokens,
+        "vocabulary": (2.5e6, 3.0e6),
+        "entries": (1.0e9, 3.5e9),
+        "part_tokens": tokens * max(files.values()) / sum(files.values()),
+    }
 
 
 def sparse(path: Path, size: int, header: bytes = b"") -> None:
@@ -54,31 +91,34 @@ def fake_enwiki(
     folder: Path,
     vocabulary: int,
     lists_dir: Path,
+    repo: Path,
     dim: int = ENWIKI_DIM,
 ) -> list[str]:
-    """A results folder as the paper's run leaves it before fitting: every part, the
-    corpus, the embeddings, the shared space and the resolved lists of ``lists_dir``'s
-    ``*.txt``, with enwiki's file sizes (as holes) and real vocabularies of
-    ``vocabulary`` words. Returns the lists."""
+    """A results folder as the paper's run leaves it before fitting: every file of the
+    dump (``repo``'s pin, :func:`enwiki_files`), the corpus, the embeddings, the shared
+    space and the resolved lists of ``lists_dir``'s ``*.txt``, with enwiki's file sizes
+    (as holes) and real vocabularies of ``vocabulary`` words. Returns the lists."""
     from learnability.corpus.dumps import DumpFile, write_manifest
     from learnability.corpus.synthdump import spell_many
 
+    sizes = enwiki_files(repo)
+    total = sum(sizes.values())
     files = [
-        DumpFile(name=f"{DUMP}-pages-articles{k}.xml-p{k}p{k}.bz2", url=f"http://127.0.0.1:9/{k}",
-                 size=int(ENWIKI_BZ2 / ENWIKI_PARTS), sha1="0" * 40)
-        for k in range(1, ENWIKI_PARTS + 1)
-    ]  # fmt: skip
+        DumpFile(name=name, url=f"http://127.0.0.1:9/{name}", size=int(size), sha1="0" * 40)
+        for name, size in sizes.items()
+    ]
     write_manifest(files, folder / f"resources/dumps/{DUMP}/manifest.tsv")
     corpus = folder / f"results/corpus/{DUMP}"
     stats = {
-        "tokens": int(ENWIKI["tokens"]),
-        "parts": ENWIKI_PARTS,
+        "tokens": int(enwiki_counts(repo)["tokens"]),
+        "parts": len(files),
         "types_with_count_at_least": {"5": vocabulary},
     }
     for f in files:
         sparse(folder / f"resources/dumps/{DUMP}/parts/{f.name}", f.size)
-        sparse(corpus / f"parts/{f.name}.txt.gz", int(ENWIKI_GZ / ENWIKI_PARTS))
-        sparse(corpus / f"parts/{f.name}.counts.parquet", 50_000_000)
+        sparse(corpus / f"parts/{f.name}.txt.gz", int(ENWIKI_GZ * f.size / total))
+        counts_mb = cost.part_counts_mb(f.size / 1e6)
+        sparse(corpus / f"parts/{f.name}.counts.parquet", int(counts_mb * 1e6))
         (corpus / f"parts/{f.name}.stats.json").write_text(json.dumps(stats))
     sparse(corpus / "text.txt.gz", int(ENWIKI_GZ))
     (corpus / "stats.json").write_text(json.dumps(stats))
@@ -229,16 +269,15 @@ def paper_config(repo: Path, *overlays: Path) -> dict:
 
 
 class Scale(NamedTuple):
-    """A run's sizes as the models take them: one dump part's bz2 MB, the gzipped corpus's
-    MB, each embedding's words (``"shared"``: the shared vocabulary, which
-    the fitting jobs and analyses read) and the vectors' dimension."""
+    """A run's sizes as the models take them: each dump file's bz2 MB (by name, the
+    ``part`` wildcard of its jobs), the gzipped corpus's MB, each embedding's words
+    (``"shared"``: the shared vocabulary, which the fitting jobs and analyses read) and
+    the vectors' dimension."""
 
-    part_mb: float
+    parts_mb: dict[str, float]
     corpus_mb: float
     words: dict[str, float]
     dim: int
-    # the dump's parts (their count tables are read by the lists' coverage in the corpus)
-    parts: int = 1
 
     def words_of(self, rule: str, wildcards: dict[str, str]) -> float:
         """The vocabulary a job of ``rule`` reads: its embedding's own (training, the
@@ -250,21 +289,25 @@ class Scale(NamedTuple):
         return self.words.get(name, self.words["shared"])
 
 
-# enwiki as the paper's run meets it: 27 parts, 6.5 GB of corpus, 3 M x 300 everywhere
-ENWIKI_SCALE = Scale(
-    part_mb=ENWIKI_BZ2 / ENWIKI_PARTS / 1e6,
-    corpus_mb=ENWIKI_GZ / 1e6,
-    words={"shared": ENWIKI_WORDS},
-    dim=ENWIKI_DIM,
-    parts=ENWIKI_PARTS,
-)
+@functools.lru_cache(maxsize=4)
+def enwiki_scale(repo: Path) -> Scale:
+    """enwiki as the paper's run meets it: its 57 files (:func:`enwiki_files`), 6.5 GB of
+    corpus, 3 M x 300 everywhere."""
+    return Scale(
+        parts_mb={name: size / 1e6 for name, size in enwiki_files(repo).items()},
+        corpus_mb=ENWIKI_GZ / 1e6,
+        words={"shared": ENWIKI_WORDS},
+        dim=ENWIKI_DIM,
+    )
 
 
-def enwiki_job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int) -> dict:
-    """The sizes of one job of ``config``'s run at enwiki's size (its parts, corpus and
+def enwiki_job_sizes(
+    rule: str, wildcards: dict[str, str], config: dict, lists: int, repo: Path
+) -> dict:
+    """The sizes of one job of ``config``'s run at enwiki's size (its files, corpus and
     3 M x 300 vectors), for its rule's model (learnability.pipeline.resources): stated
     here from enwiki's figures and the config, not read from the files the rules read."""
-    return job_sizes(rule, wildcards, config, lists, ENWIKI_SCALE)
+    return job_sizes(rule, wildcards, config, lists, enwiki_scale(repo))
 
 
 def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, scale: Scale) -> dict:
@@ -272,15 +315,14 @@ def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, sc
 
     words = scale.words_of(rule, wildcards)
     shape = dict(words=words, dim=scale.dim)
-    part_mb = scale.part_mb
     fitting = config["learnability"]
     if rule == "fetch_dump_part":
-        return dict(size_mb=part_mb)
+        return dict(size_mb=scale.parts_mb[wildcards["part"]])
     if rule == "extract_part":
-        return dict(part_mb=part_mb)
+        return dict(part_mb=scale.parts_mb[wildcards["part"]])
     if rule == "corpus_coverage":
-        largest = cost.part_counts_mb(part_mb)
-        return dict(counts_mb=largest * scale.parts, largest_mb=largest)
+        counts = [cost.part_counts_mb(mb) for mb in scale.parts_mb.values()]
+        return dict(counts_mb=sum(counts), largest_mb=max(counts))
     if rule == "join_corpus":
         return dict(tokens=scale.corpus_mb * cost.TOKENS_PER_GZ_MB, text_mb=scale.corpus_mb)
     if rule == "train_embedding":
