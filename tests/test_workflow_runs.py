@@ -96,10 +96,13 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     cfg = without_analyses(tiny_config(wd))
     cfg["corpus"]["name"] = "testwiki"
     cfg["corpus"]["source"] = {"base_url": f"{server}/dump/", "status": "dumpstatus.json"}
-    # the dump pinned to its own parts (tests/test_dumps.py: a pin the mirror breaks)
-    from learnability.corpus.dumps import build_manifest
+    # the dump pinned by its parts' names alone, as config/paper.yaml's ships: the
+    # manifest job locks their checksums into it (tests/test_dumps.py: a pin the mirror
+    # breaks)
+    from learnability.corpus.dumps import DumpFile, build_manifest, read_manifest, write_manifest
 
-    build_manifest("dumpstatus.json", f"{server}/dump/", wd / "pinned.tsv")
+    served = build_manifest("dumpstatus.json", f"{server}/dump/", tmp_path / "served.tsv")
+    write_manifest([DumpFile(name=f.name, url="") for f in served], wd / "pinned.tsv")
     cfg["corpus"]["source"]["pinned"] = "pinned.tsv"
     cfg["corpus"]["min_article_tokens"] = 20
     cfg["training"]["min_count"] = 2
@@ -125,6 +128,15 @@ def test_multipart_dump_from_a_local_server_fans_out_per_part(tmp_path, server):
     result = run(wd, "results/tables/uniform/table6.md", "results/stats/wilcoxon.parquet",
                  "results/concepts/coverage.parquet", *curves)  # fmt: skip
     assert result.returncode == 0, result.stderr[-5000:]
+    assert [(f.name, f.size, f.sha1, f.md5) for f in read_manifest(wd / "pinned.tsv")] == [
+        (f.name, f.size, f.sha1, f.md5) for f in served
+    ]
+    # the lock written into the manifest job's input does not make it, or anything, due
+    again = run(wd, "-n", "results/tables/uniform/table6.md", "results/stats/wilcoxon.parquet",
+                "results/concepts/coverage.parquet", *curves)  # fmt: skip
+    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr, (
+        again.stdout[-3000:]
+    )
     # the downloads are local rules: on a cluster they run where the internet is
     for rule in ("localcheckpoint dump_manifest:", "localrule fetch_dump_part:"):
         assert re.search(rf"^{rule}", result.stderr, re.M), rule
