@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from itertools import repeat
@@ -489,6 +490,26 @@ class Buckets:
         part = self._parts[b]
         records = part if isinstance(part, np.ndarray) else np.fromfile(part, dtype=ENTRY)
         return records["row"], records["col"], records["val"]
+
+    def persist(self, folder: str | os.PathLike[str]) -> list[Path]:
+        """Every bucket as a file in ``folder`` (one on disk moved there, one in memory
+        written), in order: what :meth:`from_files` reads again, after this object is
+        closed or its process killed."""
+        paths = []
+        for b, part in enumerate(self._parts):
+            path = Path(folder) / f"bucket-{b:05d}.bin"
+            if isinstance(part, np.ndarray):
+                part.tofile(path)
+            else:
+                shutil.move(part, path)
+            paths.append(path)
+        self._parts = list(paths)
+        return paths
+
+    @classmethod
+    def from_files(cls, paths: list[Path]) -> Buckets:
+        """Buckets written by :meth:`persist`; closing them leaves the files."""
+        return cls(list(paths), None)
 
     def close(self) -> None:
         if self._tmp is not None:

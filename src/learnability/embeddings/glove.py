@@ -40,15 +40,24 @@ time is in memory (768 MiB at most). Counting stays within its own budget.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 
-from learnability.corpus.cooccur import CooccurrenceCounter, count_members, encode_lines
+from learnability.corpus.cooccur import (
+    Buckets,
+    CooccurrenceCounter,
+    count_members,
+    encode_lines,
+)
 from learnability.corpus.lines import LineCorpus, count_vocabulary, gzip_members
+from learnability.embeddings.checkpoint import Checkpoints, corpus_identity
 from learnability.embeddings.store import Embedding
 from learnability.progress import Progress
 from learnability.thread_limits import numba_threads
@@ -158,12 +167,52 @@ class GloveModel:
                            float(eta), max(1, threads), costs, skipped)  # fmt: skip
         return float(costs.sum()), int(skipped.sum())
 
+    ARRAYS = ("W", "C", "bw", "bc", "gW", "gC", "gbw", "gbc")
+
+    def save(self, folder: Path) -> None:
+        """Every parameter and AdaGrad sum, one ``.npy`` each."""
+        for name in self.ARRAYS:
+            np.save(folder / f"{name}.npy", getattr(self, name))
+
+    @classmethod
+    def load(cls, folder: Path) -> GloveModel:
+        """A model as :meth:`save` wrote it."""
+        model = cls.__new__(cls)
+        for name in cls.ARRAYS:
+            setattr(model, name, np.load(folder / f"{name}.npy"))
+        return model
+
     def vectors(self, which: str = "sum") -> np.ndarray:
         if which == "sum":
             return self.W + self.C
         if which == "word":
             return self.W.copy()
         raise ValueError(f"glove vectors must be one of {VECTORS}, not {which!r}")
+
+
+@dataclass
+class FitState:
+    """Where a fit stands after some iterations: the model, the shuffles' generator and
+    each iteration's cost, and the steps skipped so far; saved after each iteration
+    (:mod:`learnability.embeddings.checkpoint`) and read again to resume."""
+
+    model: GloveModel
+    rng: np.random.Generator
+    history: list[float]
+    skipped: int
+
+    def save(self, folder: Path) -> None:
+        self.model.save(folder)
+        state = {"rng": self.rng.bit_generator.state, "history": self.history,
+                 "skipped": self.skipped}  # fmt: skip
+        (folder / "fit.json").write_text(json.dumps(state), encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path) -> FitState:
+        state = json.loads((folder / "fit.json").read_text(encoding="utf-8"))
+        rng = np.random.Generator(np.random.PCG64())
+        rng.bit_generator.state = state["rng"]
+        return cls(GloveModel.load(folder), rng, state["history"], int(state["skipped"]))
 
 
 def fit_glove(
@@ -173,19 +222,24 @@ def fit_glove(
     threads: int,
     *,
     on_iteration=None,
+    state: FitState | None = None,
+    on_state=None,
 ) -> tuple[GloveModel, list[float], int]:
     """Fit GloVe to co-occurrence ``buckets`` (a :class:`~learnability.corpus.cooccur.Buckets`).
 
     Each iteration visits the buckets in a fresh random order and each bucket's entries in
-    a fresh random permutation (one bucket: a full reshuffle). Returns the model, the mean
-    cost of each iteration, and how many steps were skipped as non-finite."""
-    dim = int(params["dim"])
-    model = GloveModel(vocab_size, dim, int(params["seed"]))
-    rng = np.random.default_rng([int(params["seed"]), 1])
+    a fresh random permutation (one bucket: a full reshuffle). ``state``: a fit to go on
+    with (:class:`FitState`, after ``len(state.history)`` iterations); ``on_state`` is
+    given the state after every iteration but the last. Returns the model, the mean cost
+    of each iteration, and how many steps were skipped as non-finite."""
+    if state is None:
+        seed = int(params["seed"])
+        state = FitState(GloveModel(vocab_size, int(params["dim"]), seed),
+                         np.random.default_rng([seed, 1]), [], 0)  # fmt: skip
+    model, rng, history = state.model, state.rng, state.history
     total = buckets.entries
-    history: list[float] = []
-    skipped = 0
-    for it in range(int(params["epochs"])):
+    epochs = int(params["epochs"])
+    for it in range(len(history), epochs):
         start = time.perf_counter()
         cost = 0.0
         for b in rng.permutation(len(buckets)):
@@ -202,11 +256,13 @@ def fit_glove(
                 threads=threads,
             )
             cost += c
-            skipped += s
+            state.skipped += s
         history.append(cost / max(1, total))
         if on_iteration is not None:
             on_iteration(it, history[-1], time.perf_counter() - start)
-    return model, history, skipped
+        if on_state is not None and it + 1 < epochs:
+            on_state(state)
+    return model, history, state.skipped
 
 
 def count_for_glove(
@@ -255,6 +311,20 @@ def count_for_glove(
     return words, counts, buckets, info
 
 
+def _save_counts(folder: Path, words: list[str], counts: np.ndarray, buckets, info: dict) -> None:
+    (folder / "words.txt").write_text("".join(w + "\n" for w in words), encoding="utf-8")
+    np.save(folder / "counts.npy", counts)
+    buckets.persist(folder)
+    (folder / "info.json").write_text(json.dumps(info), encoding="utf-8")
+
+
+def _load_counts(folder: Path):
+    words = (folder / "words.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    buckets = Buckets.from_files(sorted(folder.glob("bucket-*.bin")))
+    info = json.loads((folder / "info.json").read_text(encoding="utf-8"))
+    return words, np.load(folder / "counts.npy"), buckets, info
+
+
 def train_glove(
     corpus: str,
     params: dict,
@@ -263,15 +333,34 @@ def train_glove(
     count_memory_mb: int = 1024,
     tmpdir: str | None = None,
 ) -> Embedding:
+    """GloVe on ``corpus``: the co-occurrences counted, then ``epochs`` iterations. With a
+    ``tmpdir``, the counts and the state after every iteration are kept there
+    (:class:`~learnability.embeddings.checkpoint.Checkpoints`), and a rerun of the same
+    training resumes from them, counting nothing again."""
     start = time.perf_counter()
-    words, counts, buckets, info = count_for_glove(
-        corpus,
-        int(params["min_count"]),
-        int(params["window"]),
-        count_memory_mb=count_memory_mb,
-        tmpdir=tmpdir,
-        processes=threads,
-    )
+    # what the fit depends on (``vectors`` only picks what is written from it)
+    key = {"params": {k: v for k, v in params.items() if k != "vectors"},
+           "corpus": corpus_identity(corpus)}  # fmt: skip
+    checkpoints = Checkpoints(tmpdir, "glove", key) if tmpdir else None
+    counted_stage = checkpoints.stage("counts") if checkpoints else None
+    if counted_stage is not None:
+        words, counts, buckets, info = _load_counts(counted_stage)
+        log.info("resuming with the counts kept in %s", counted_stage)
+    else:
+        words, counts, buckets, info = count_for_glove(
+            corpus,
+            int(params["min_count"]),
+            int(params["window"]),
+            count_memory_mb=count_memory_mb,
+            tmpdir=tmpdir,
+            processes=threads,
+        )
+        if checkpoints is not None:
+            with buckets:
+                stage = checkpoints.save_stage(
+                    "counts", lambda folder: _save_counts(folder, words, counts, buckets, info)
+                )
+            words, counts, buckets, info = _load_counts(stage)
     counted = time.perf_counter()
     log.info(
         "%d words, %d co-occurrence entries (%d shards, %d buckets, %d processes) in %.1f s "
@@ -281,7 +370,13 @@ def train_glove(
         info["merge_seconds"],
     )  # fmt: skip
 
-    progress = Progress("training", int(params["epochs"]), unit="iterations", every=0.0,
+    resumed = checkpoints.last() if checkpoints else None
+    state = FitState.load(resumed[1]) if resumed else None
+    done = len(state.history) if state else 0
+    if resumed:
+        log.info("resuming from the checkpoint after iteration %d of %d: %s", done,
+                 int(params["epochs"]), resumed[1])  # fmt: skip
+    progress = Progress("training", int(params["epochs"]) - done, unit="iterations", every=0.0,
                         logger=log)  # fmt: skip
 
     def report(it: int, cost: float, seconds: float) -> None:
@@ -289,10 +384,14 @@ def train_glove(
         log.info("iteration %d: cost %.5f, %.1f s, %.0f entries/s", it + 1, cost, seconds, rate)
         progress.update(1)
 
+    def keep(state: FitState) -> None:
+        checkpoints.save(len(state.history), state.save)
+
     with buckets:
         model, history, skipped = fit_glove(
-            buckets, len(words), params, threads, on_iteration=report
-        )
+            buckets, len(words), params, threads, on_iteration=report, state=state,
+            on_state=keep if checkpoints is not None else None,
+        )  # fmt: skip
     trained = time.perf_counter()
     vectors = model.vectors(params.get("vectors", "sum")).astype(np.float32)
     if not np.isfinite(vectors).all():
@@ -305,7 +404,9 @@ def train_glove(
         "seconds": round(trained - start, 3),
         "counting_seconds": round(counted - start, 3),
         "training_seconds": round(trained - counted, 3),
-        "entries_per_second": round(info["entries"] * epochs / max(trained - counted, 1e-9)),
+        "entries_per_second": round(
+            info["entries"] * (epochs - done) / max(trained - counted, 1e-9)
+        ),
         "cooccurrence_entries": info["entries"],
         "cooccurrence_shards": info["shards"],
         "cooccurrence_buckets": info["buckets"],
@@ -314,5 +415,9 @@ def train_glove(
         "skipped_steps": skipped,
         "corpus_words": int(counts.sum()),
         "params": dict(params),
+        # iterations a killed run had done (0: trained from the start)
+        "resumed_after_iterations": done,
     }
+    if checkpoints is not None:
+        checkpoints.clear()
     return Embedding(words=words, vectors=vectors, counts=counts, meta=meta)

@@ -66,6 +66,18 @@ ENTRIES_PER_TOKEN, ENTRIES_AT_TOKENS, ENTRIES_SLOPE = 2.36, 18e6, -0.12
 # mostly in memory, 54.7 at 9.9 M); the scratch is the larger of the two drivers (234 GB
 # by tokens at enwiki, 146 GB by the entries model's 3.4 B)
 GLOVE_TMP_BYTES_PER_TOKEN = 89.9
+# a co-occurrence entry in GloVe's buckets (int32 row and column, float64 count), which
+# stay in scratch through the training once counted (learnability.corpus.cooccur.ENTRY)
+GLOVE_BUCKET_BYTES_PER_ENTRY = 16
+# a training's checkpoint (learnability.embeddings.checkpoint), bytes a word and
+# dimension (and an n-gram bucket's, fastText's): gensim's word2vec saves its input and
+# output vectors (float32), fastText those and its vocabulary's vectors, GloVe its
+# weights and AdaGrad sums of both sides with their biases (float64); about 100 bytes a
+# word of vocabulary besides, and a few MB of the models' own. Two at once at most: a
+# state is written beside the last before it replaces it
+CHECKPOINT_BYTES_PER_WORD_DIM = {"word2vec": 8, "fasttext": 12, "glove": 32}
+CHECKPOINT_BYTES_PER_WORD = 100
+CHECKPOINT_BASE_MB = 5
 
 # Parquet bytes per vocabulary word: 13 (33 MB at 2.5 M words)
 VOCAB_PARQUET_BYTES_PER_WORD = 13
@@ -316,6 +328,19 @@ def training_memory_mb(
     return None
 
 
+def checkpoint_mb(method: str, words: float, dim: int, bucket: int = 0) -> float:
+    """MB of scratch a training's checkpoints take at their peak (two states: the last
+    and the one written beside it); 0 for a method that keeps none."""
+    per_dim = CHECKPOINT_BYTES_PER_WORD_DIM.get(method)
+    if per_dim is None:
+        return 0.0
+    dims = dim + 1 if method == "glove" else dim  # GloVe's biases
+    state = words * (per_dim * dims + CHECKPOINT_BYTES_PER_WORD)
+    if method == "fasttext":
+        state += bucket * 4 * dim
+    return 2 * (CHECKPOINT_BASE_MB + state / 1e6)
+
+
 def vocabulary_at(tokens: float) -> float:
     """Words at min_count 5 of a corpus of ``tokens`` where its counts are not known (a
     dry run before the corpus exists): Heaps' law through the synthetic dump's 104,103
@@ -348,7 +373,8 @@ def training_need(
     above ``UNMODELLED_TRAINER_MB`` plus GloVe's ``counting_mb``. Its outputs: the vectors and their
     vocabulary (at most twice the corpus where their size is not known). Its scratch:
     GloVe's co-occurrence shards at their peak (by entries or by tokens, the larger), or
-    the plain-text copy that word2vec and fastText read."""
+    its buckets and checkpoints through the training if more; or the plain-text copy
+    that word2vec and fastText read, and their checkpoints (:func:`checkpoint_mb`)."""
     tokens = corpus_mb * TOKENS_PER_GZ_MB
     scaling = max(1.0, THREAD_EFFICIENCY * threads)
     if words and rate_slope:
@@ -357,16 +383,15 @@ def training_need(
     if count_rate > 0:
         seconds += tokens / (count_rate * scaling)
     tmp = 0.0
+    checkpoints = checkpoint_mb(method, words, dim, bucket)
     if counts_cooccurrence:
-        tmp = (
-            max(
-                cooccurrence_entries(tokens) * GLOVE_TMP_BYTES_PER_ENTRY,
-                tokens * GLOVE_TMP_BYTES_PER_TOKEN,
-            )
-            / 1e6
-        )
+        entries = cooccurrence_entries(tokens)
+        counting = max(entries * GLOVE_TMP_BYTES_PER_ENTRY, tokens * GLOVE_TMP_BYTES_PER_TOKEN)
+        # training: the buckets kept and the checkpoints beside them
+        training = entries * GLOVE_BUCKET_BYTES_PER_ENTRY / 1e6 + checkpoints
+        tmp = max(counting / 1e6, training)
     elif plain_copy:
-        tmp = PLAIN_PER_GZ * corpus_mb
+        tmp = PLAIN_PER_GZ * corpus_mb + checkpoints
     memory = training_memory_mb(method, words, dim, threads, counting_mb, bucket)
     if memory is None:
         memory = UNMODELLED_TRAINER_MB + counting_mb + corpus_mb * mem_per_mb
