@@ -73,6 +73,12 @@ def _train(method: str, corpus: str, tmpdir: Path, out: Path, kill_after: int = 
                           text=True, env=env, timeout=300)  # fmt: skip
 
 
+def test_these_are_the_trainers_that_checkpoint():
+    from learnability.embeddings import registry
+
+    assert sorted(METHODS) == sorted(n for n, m in registry.METHODS.items() if m.checkpoints)
+
+
 @pytest.mark.parametrize("method", sorted(METHODS))
 def test_a_trainer_killed_after_epoch_2_resumes_there_and_ends_as_if_never_killed(
     method, corpus, tmp_path

@@ -148,3 +148,39 @@ def test_the_dump_files_sizes_are_the_pins_once_recorded_and_estimated_before(tm
     recorded = [replace(f, size=1000 + k) for k, f in enumerate(read_manifest(REPO / ENWIKI_PIN))]
     write_manifest(recorded, pin)
     assert enwiki_files(tmp_path) == {f.name: float(f.size) for f in recorded}
+
+
+def test_under_a_partitions_limit_trainings_fit_split_by_checkpoints_or_are_refused(
+    enwiki, monkeypatch
+):
+    """The paper's run planned under a partition's time limit (LEARNABILITY_TIME_LIMIT):
+    under a day every declaration fits as it is; under 4 hours the trainings ask for 4
+    hours and go on from their checkpoints in the attempts after, the rest unchanged;
+    under 2 hours word2vec's one epoch (2.4 h) cannot fit, and the plan stops on it in
+    one line, naming it, its need and the limit."""
+    folder, _ = enwiki
+
+    def runtimes(limit: str) -> dict[str, int]:
+        monkeypatch.setenv("LEARNABILITY_TIME_LIMIT", limit)
+        jobs = plan(REPO, folder, [PAPER_YAML])
+        out: dict[str, int] = {}
+        for j in jobs:
+            key = j.rule if j.rule != "train_embedding" else j.wildcards["embedding"]
+            out[key] = max(out.get(key, 0), int(j.resources["runtime"]))
+        return out
+
+    day, four = runtimes("1-00:00:00"), runtimes("4:00:00")
+    assert max(day.values()) <= 1440 and day["word2vec"] == 1426, day
+    assert max(four.values()) == 240, four
+    assert four["word2vec"] == four["fasttext"] == four["glove"] == 240, sorted(four.items())
+    assert {k: v for k, v in four.items() if v < 240} == {
+        k: v for k, v in day.items() if v < 240
+    }  # nothing else changed
+    monkeypatch.setenv("LEARNABILITY_TIME_LIMIT", "2:00:00")
+    with pytest.raises(RuntimeError) as err:
+        plan(REPO, folder, [PAPER_YAML])
+    line = ("train_embedding (embedding=word2vec) needs 11.9 h in all and 2.4 h for its start "
+            "and one epoch (or its counting) between checkpoints, over the partition's limit "
+            "of 2.0 h (LEARNABILITY_TIME_LIMIT)")  # fmt: skip
+    text = str(err.value)
+    assert text.count(line) == 1 and "Traceback" not in text, text[-3000:]

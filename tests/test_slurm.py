@@ -289,3 +289,25 @@ def test_the_slurm_profile_runs_the_workflow_with_the_local_results(slurm, tmp_p
         a, b = pd.read_parquet(local / rel), pd.read_parquet(cluster / rel)
         pd.testing.assert_frame_equal(a, b, check_exact=True, obj=rel)
     assert (cluster / TABLE).read_text() == (local / TABLE).read_text()
+
+
+def test_a_job_over_the_partitions_limit_is_refused_when_the_run_is_planned(slurm, tmp_path):
+    """Partition short has a two-hour limit (tests/slurm/cluster.sh), which the plan reads
+    from sinfo: the paper's run at enwiki's size planned for it stops on word2vec, whose
+    start and one epoch between checkpoints need 2.4 h, in one line that names the job,
+    its need and the limit (tests/test_cluster_plan.py plans the same under
+    LEARNABILITY_TIME_LIMIT: fitting, split by checkpoints, refused)."""
+    from learnability.pipeline.planning import ENWIKI_WORDS, fake_enwiki, plan
+
+    assert subprocess.run(["sinfo", "-h", "-p", "short", "-o", "%l"], capture_output=True,
+                          text=True).stdout.split() == ["2:00:00"]  # fmt: skip
+    folder = tmp_path / "enwiki"
+    folder.mkdir()
+    fake_enwiki(folder, ENWIKI_WORDS, REPO / "resources" / "wordlists", REPO)
+    with pytest.raises(RuntimeError) as err:
+        plan(REPO, folder, [REPO / "config" / "paper.yaml"], env={"SBATCH_PARTITION": "short"})
+    line = ("train_embedding (embedding=word2vec) needs 11.9 h in all and 2.4 h for its start "
+            "and one epoch (or its counting) between checkpoints, over the partition's limit "
+            "of 2.0 h (sinfo, partition short)")  # fmt: skip
+    text = str(err.value)
+    assert text.count(line) == 1 and "Traceback" not in text, text[-3000:]

@@ -14,6 +14,7 @@ rule train_embedding:
         "benchmarks/out/train_embedding/{embedding}.tsv"
     wildcard_constraints:
         embedding="|".join(map(re.escape, TRAINED)) if TRAINED else "(?!)",
+    retries: training_retries()
     conda:
         "../envs/learnability.yaml"
     threads: training_threads

@@ -29,7 +29,10 @@ class Method:
     it reads; ``nested``: (its block under ``training:``, the keys of that block it reads,
     None for all), so that a key it does not read never reruns it.
     ``counts_cooccurrence``: it also takes ``training.count_memory_mb``; ``plain_copy``:
-    it trains from a plain-text copy of the corpus in its tmpdir. ``package``:
+    it trains from a plain-text copy of the corpus in its tmpdir; ``checkpoints``: given a
+    tmpdir, it saves its state there after every epoch and resumes from it when rerun
+    (:mod:`learnability.embeddings.checkpoint`), so the plan may cut it at a partition's
+    time limit. ``package``:
     (importable module, extra, what to install) when the trainer comes from an optional
     extra; ``python_below``: the first Python that package has no build for (its extra's
     requirement in pyproject.toml carries the same marker)."""
@@ -40,6 +43,7 @@ class Method:
     nested: tuple[str, tuple[str, ...] | None] | None = None
     counts_cooccurrence: bool = False
     plain_copy: bool = False
+    checkpoints: bool = False
     package: tuple[str, str, str] | None = None
     python_below: tuple[int, int] | None = None
 
@@ -53,6 +57,7 @@ _ENTRIES = (
         "learnability.embeddings.word2vec:train_word2vec",
         SHARED_KEYS + GENSIM_KEYS,
         plain_copy=True,
+        checkpoints=True,
     ),
     Method(
         "fasttext",
@@ -60,6 +65,7 @@ _ENTRIES = (
         SHARED_KEYS + GENSIM_KEYS,
         nested=("fasttext", None),
         plain_copy=True,
+        checkpoints=True,
     ),
     # Facebook's fastText (the `fasttext` module, from the fasttext-community wheel): the
     # same training: keys; min_alpha has no counterpart (its rate decays linearly to 0)
@@ -78,6 +84,7 @@ _ENTRIES = (
         SHARED_KEYS,
         nested=("glove", None),
         counts_cooccurrence=True,
+        checkpoints=True,
     ),
     # glove-python holds every co-occurrence entry in memory, and has no choice of output
     # vectors: `vectors` must not rerun it

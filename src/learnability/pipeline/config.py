@@ -51,7 +51,7 @@ PRETRAINED_KEYS = {*SPEC_KEYS, "url", "sha256", "sha1", "md5", "allow_unverified
 
 
 @contextmanager
-def config_errors_in_one_line():
+def config_errors_in_one_line(what: str = "Error in the config"):
     """Around the config checks that run while Snakemake reads the workflow: a
     :class:`~learnability.errors.LearnabilityError` (the config, a list file, a
     dictionary) ends the run with its one-line message and exit status 1, not with
@@ -59,7 +59,7 @@ def config_errors_in_one_line():
     try:
         yield
     except LearnabilityError as exc:
-        sys.exit(f"Error in the config: {exc}")
+        sys.exit(f"{what}: {exc}")
 
 
 def load_schema(path=None) -> dict:

@@ -185,19 +185,23 @@ def planned_jobs(log: str) -> list[Job]:
     return out
 
 
-def dry_run(repo: Path, folder: Path, configs: list[Path], force: list[str], *extra: str) -> str:
+def dry_run(
+    repo: Path, folder: Path, configs: list[Path], force: list[str], *extra: str,
+    env: dict[str, str] | None = None,
+) -> str:  # fmt: skip
     """The log of the cluster command's forced dry run (``--profile profiles/slurm``) on
     ``folder``, with ``configs``, forcing the rules ``force``; planned with the jobs'
-    scratch on their nodes (LEARNABILITY_TMPDIR unset)."""
+    scratch on their nodes (LEARNABILITY_TMPDIR unset), for partition ``plan``, and the
+    variables in ``env`` besides."""
     cmd = [
         sys.executable, "-m", "snakemake", "-n", "--snakefile", str(repo / "workflow/Snakefile"),
         "--directory", str(folder), "--configfile", *map(str, configs),
         "--profile", str(repo / "profiles/slurm"), "--slurm-no-account",
         "--forcerun", *force, *extra,
     ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "LEARNABILITY_TMPDIR"}
-    env.update(SBATCH_PARTITION="plan", PYTHONHASHSEED="0")
-    got = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    variables = {k: v for k, v in os.environ.items() if k != "LEARNABILITY_TMPDIR"}
+    variables.update({"SBATCH_PARTITION": "plan", "PYTHONHASHSEED": "0", **(env or {})})
+    got = subprocess.run(cmd, capture_output=True, text=True, env=variables, check=False)
     if got.returncode:
         raise RuntimeError(f"the dry run failed:\n{(got.stdout + got.stderr)[-3000:]}")
     return got.stdout + got.stderr
@@ -227,13 +231,18 @@ UPSTREAM = {
 }  # fmt: skip
 
 
-def plan(repo: Path, folder: Path, configs: list[Path], *extra: str) -> list[Job]:
+def plan(
+    repo: Path, folder: Path, configs: list[Path], *extra: str, env: dict[str, str] | None = None
+) -> list[Job]:
     """Every job of the run that ``configs`` describe on ``folder`` (a fake enwiki), with
-    what it declares: two forced dry runs, before and behind the checkpoints."""
+    what it declares: two forced dry runs, before and behind the checkpoints (``env``:
+    :func:`dry_run`'s)."""
     rules = workflow_rules(repo, folder, configs) - {"all"}
-    first = planned_jobs(dry_run(repo, folder, configs, sorted(rules - CHECKPOINTS), *extra))
+    first = planned_jobs(
+        dry_run(repo, folder, configs, sorted(rules - CHECKPOINTS), *extra, env=env)
+    )
     behind = sorted(rules - CHECKPOINTS - UPSTREAM)
-    second = planned_jobs(dry_run(repo, folder, configs, behind, *extra))
+    second = planned_jobs(dry_run(repo, folder, configs, behind, *extra, env=env))
     return [j for j in first if j.rule in UPSTREAM] + [j for j in second if j.rule not in UPSTREAM]
 
 

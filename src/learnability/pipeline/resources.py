@@ -21,6 +21,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from learnability.errors import InputError
+
 # memory and disk declared over the need; runtime more, since cluster cores vary more in
 # speed than jobs in memory, and a limit set high costs only queue priority
 MARGIN = 1.3
@@ -328,6 +330,13 @@ def training_memory_mb(
     return None
 
 
+def glove_counting_scratch_mb(tokens: float) -> float:
+    """GloVe's co-occurrence shards at their peak, while it counts: by entries or by
+    tokens, the larger (what the rehearsal measured: it kept no checkpoints)."""
+    entries = cooccurrence_entries(tokens)
+    return max(entries * GLOVE_TMP_BYTES_PER_ENTRY, tokens * GLOVE_TMP_BYTES_PER_TOKEN) / 1e6
+
+
 def checkpoint_mb(method: str, words: float, dim: int, bucket: int = 0) -> float:
     """MB of scratch a training's checkpoints take at their peak (two states: the last
     and the one written beside it); 0 for a method that keeps none."""
@@ -375,21 +384,16 @@ def training_need(
     GloVe's co-occurrence shards at their peak (by entries or by tokens, the larger), or
     its buckets and checkpoints through the training if more; or the plain-text copy
     that word2vec and fastText read, and their checkpoints (:func:`checkpoint_mb`)."""
+    epoch, counting_seconds = _training_seconds(corpus_mb, threads, rate, words, rate_slope,
+                                                count_rate)  # fmt: skip
+    seconds = epoch * epochs + counting_seconds
     tokens = corpus_mb * TOKENS_PER_GZ_MB
-    scaling = max(1.0, THREAD_EFFICIENCY * threads)
-    if words and rate_slope:
-        rate = rate * (words / RATE_WORDS) ** -rate_slope
-    seconds = tokens * epochs / (rate * scaling)
-    if count_rate > 0:
-        seconds += tokens / (count_rate * scaling)
     tmp = 0.0
     checkpoints = checkpoint_mb(method, words, dim, bucket)
     if counts_cooccurrence:
-        entries = cooccurrence_entries(tokens)
-        counting = max(entries * GLOVE_TMP_BYTES_PER_ENTRY, tokens * GLOVE_TMP_BYTES_PER_TOKEN)
         # training: the buckets kept and the checkpoints beside them
-        training = entries * GLOVE_BUCKET_BYTES_PER_ENTRY / 1e6 + checkpoints
-        tmp = max(counting / 1e6, training)
+        training = cooccurrence_entries(tokens) * GLOVE_BUCKET_BYTES_PER_ENTRY / 1e6
+        tmp = max(glove_counting_scratch_mb(tokens), training + checkpoints)
     elif plain_copy:
         tmp = PLAIN_PER_GZ * corpus_mb + checkpoints
     memory = training_memory_mb(method, words, dim, threads, counting_mb, bucket)
@@ -403,6 +407,60 @@ def training_need(
         disk_mb=disk if words and dim else 2 * corpus_mb,
         tmp_mb=tmp,
     )
+
+
+def _training_seconds(
+    corpus_mb: float, threads: int, rate: float, words: float, rate_slope: float,
+    count_rate: float,
+) -> tuple[float, float]:  # fmt: skip
+    """(one epoch's seconds, a counting method's one pass's seconds) of a training."""
+    tokens = corpus_mb * TOKENS_PER_GZ_MB
+    scaling = max(1.0, THREAD_EFFICIENCY * threads)
+    if words and rate_slope:
+        rate = rate * (words / RATE_WORDS) ** -rate_slope
+    counting = tokens / (count_rate * scaling) if count_rate > 0 else 0.0
+    return tokens / (rate * scaling), counting
+
+
+def piece_minutes(rule: str, **sizes) -> float | None:
+    """The longest stretch of a job that a checkpoint cannot cut, in minutes: a trainer
+    that checkpoints (:data:`CHECKPOINT_BYTES_PER_WORD_DIM`) resumes after each epoch
+    and after its counting, so its start and the longer of the two; None for any other
+    job, which must run whole."""
+    if rule != "train_embedding" or sizes.get("method") not in CHECKPOINT_BYTES_PER_WORD_DIM:
+        return None
+    epoch, counting = _training_seconds(
+        sizes["corpus_mb"], sizes["threads"], sizes["rate"], sizes.get("words", 0),
+        sizes.get("rate_slope", 0.0), sizes.get("count_rate", 0.0),
+    )  # fmt: skip
+    return STARTUP_MINUTES + max(epoch, counting) / 60
+
+
+def limited_runtime(
+    job: str, need: Need, attempt: int, limit_minutes: float | None, limit_source: str = "",
+    piece: float | None = None,
+) -> int:  # fmt: skip
+    """The runtime ``job`` declares (:func:`declare`) at ``attempt``, held to a partition's
+    limit: where the declaration is longer, a job that resumes from checkpoints
+    (``piece``: :func:`piece_minutes`) asks for the limit and goes on in the next attempt,
+    and another asks for the limit if its need fits in it; a job whose need (or
+    uncuttable piece) does not fit is refused in one line that names the job, its need
+    and the limit."""
+    declared = declare(need, attempt)["runtime"]
+    if limit_minutes is None or declared <= limit_minutes:
+        return declared
+    longest = need.runtime if piece is None else piece
+    if longest > limit_minutes:
+        what = (f"needs {need.runtime / 60:.1f} h" if piece is None else
+                f"needs {need.runtime / 60:.1f} h in all and {piece / 60:.1f} h for its start "
+                "and one epoch (or its counting) between checkpoints")  # fmt: skip
+        raise InputError(
+            f"{job} {what}, over the partition's limit of {limit_minutes / 60:.1f} h "
+            f"({limit_source}): it would wait in the queue for ever; submit to a partition "
+            "with a longer limit (SBATCH_PARTITION), or give training more threads "
+            "(training.threads and the profile's set-threads)"
+        )
+    return math.floor(limit_minutes)
 
 
 def vectors_mb(words: float, dim: int) -> float:

@@ -109,6 +109,16 @@ def trainer_code(wildcards):
     return target_params(_method(wildcards).trainer, config["provenance"]["libraries"])
 
 
+def training_retries():
+    # behind a partition's time limit (learnability.pipeline.partition), a training that
+    # outlasts it resumes from its checkpoints in the next attempt, each attempt at least
+    # an epoch (or GloVe's counting) further: the most epochs, and one retry besides, as
+    # the profile's; with no limit known, the profile's retries
+    if time_limit() is None:
+        return None
+    return max((point_params(e).get("epochs", 1) for e in TRAINED), default=1) + 1
+
+
 def training_threads(wildcards):
     return int(point_params(wildcards.embedding)["threads"])
 

@@ -6,11 +6,13 @@
 from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFoundError
 
 from learnability.io import npy_shape
+from learnability.pipeline.partition import time_limit
 
 
 def job_resources(rule, sizes=None, scratch=False):
     """``mem_mb``, ``runtime`` and ``disk_mb`` (memory and runtime growing with the
-    attempt); with ``scratch``, ``tmp_mb`` and the SLURM request for it (``--tmp``)."""
+    attempt; the runtime held to the partition's time limit, learnability.pipeline.partition);
+    with ``scratch``, ``tmp_mb`` and the SLURM request for it (``--tmp``)."""
     cost.model(rule)  # a rule without a model fails while the DAG is built
 
     def resource(key):
@@ -20,7 +22,20 @@ def job_resources(rule, sizes=None, scratch=False):
 
         return get
 
-    out = {key: resource(key) for key in ("mem_mb", "runtime", "disk_mb")}
+    def runtime(wildcards, input, attempt):
+        given = sizes(wildcards, input) if sizes else {}
+        need = cost.need(rule, **given)
+        limit = time_limit()
+        job = f"{rule} ({', '.join(f'{k}={v}' for k, v in wildcards.items())})"
+        with config_errors_in_one_line("Error in the plan"):
+            return cost.limited_runtime(
+                job.replace(" ()", ""), need, attempt,
+                limit.minutes if limit else None, limit.source if limit else "",
+                piece=cost.piece_minutes(rule, **given),
+            )  # fmt: skip
+
+    out = {key: resource(key) for key in ("mem_mb", "disk_mb")}
+    out["runtime"] = runtime
     if scratch:
         out["tmp_mb"] = resource("tmp_mb")
         out["slurm_extra"] = lambda w, input, attempt: cost.scratch_request(
