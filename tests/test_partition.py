@@ -90,3 +90,21 @@ def test_a_training_piece_is_its_start_and_its_longest_epoch_or_counting():
     assert cost.piece_minutes("train_embedding", **glove) == pytest.approx(start + 2000 / 60)
     assert cost.piece_minutes("train_embedding", method="transformer", **sizes) is None
     assert cost.piece_minutes("learnability", method="word2vec", **sizes) is None
+
+
+def test_a_bad_limit_stops_the_plan_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    from paths import REPO
+
+    env = dict(os.environ, LEARNABILITY_TIME_LIMIT="12h")
+    got = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--snakefile", str(REPO / "workflow/Snakefile"),
+         "--directory", str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    out = got.stdout + got.stderr
+    line = ("Error in the plan: LEARNABILITY_TIME_LIMIT: '12h' is not a SLURM time limit "
+            "(minutes, HH:MM:SS or D-HH:MM:SS, or none)")  # fmt: skip
+    assert got.returncode == 1 and out.count(line) == 1 and "Traceback" not in out, out[-2000:]

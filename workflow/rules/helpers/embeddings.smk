@@ -114,8 +114,9 @@ def training_retries():
     # outlasts it resumes from its checkpoints in the next attempt, each attempt at least
     # an epoch (or GloVe's counting) further: the most epochs, and one retry besides, as
     # the profile's; with no limit known, the profile's retries
-    if time_limit() is None:
-        return None
+    with config_errors_in_one_line("Error in the plan"):
+        if time_limit() is None:
+            return None
     return max((point_params(e).get("epochs", 1) for e in TRAINED), default=1) + 1
 
 
