@@ -222,3 +222,19 @@ def test_reference_figures_on_the_reference_corpus(tmp_path, monkeypatch):
         _, history, skipped = fit_glove(buckets, len(words), params, threads=2)
     assert skipped == 0
     np.testing.assert_allclose(history, REFERENCE_COST, rtol=0.02)
+
+
+@pytest.mark.parametrize("which", ["sum", "word"])
+def test_the_vectors_made_in_blocks_at_the_end_are_numpys_whole_matrix_cast(which):
+    """release_vectors (the end of train_glove) gives, a block of rows at a time and with
+    a last block cut short, the float32 cast of numpy's whole W + W~ (or W), bit for bit,
+    and lets the AdaGrad sums go."""
+    model = GloveModel(1000, 7, seed=4)
+    W, C = model.W.copy(), model.C.copy()
+    expected = (W + C if which == "sum" else W).astype(np.float32)
+    got = model.release_vectors(which, block_rows=300)
+    assert got.dtype == np.float32 and got.shape == (1000, 7)
+    np.testing.assert_array_equal(got, expected)
+    assert model.gW is None and model.gC is None
+    with pytest.raises(ValueError, match="one of"):
+        GloveModel(3, 2, seed=0).release_vectors("both")

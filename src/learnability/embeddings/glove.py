@@ -35,7 +35,13 @@ Memory: the parameters take 2 x 2 x V x (dim + 1) float64 (weights and AdaGrad s
 ``glove.c``); the entries 16 bytes each (int32 row, int32 column, float64 count) plus an
 8-byte shuffle index, in buckets of at most ``learnability.corpus.cooccur.BUCKET_ENTRIES``
 (2^25) entries: with more than one bucket the entries wait on disk and one bucket at a
-time is in memory (768 MiB at most). Counting stays within its own budget.
+time is in memory (768 MiB at most). Counting stays within its own budget. At the end,
+the AdaGrad sums are let go before the float32 vectors are made, a block of rows at a
+time, so the end holds less than the training (no whole-matrix float64 temporary).
+
+Checkpoints: given a ``tmpdir``, the counts are kept there once counted and the fit's
+state after every iteration, and a rerun resumes from them
+(:mod:`learnability.embeddings.checkpoint`).
 """
 
 from __future__ import annotations
@@ -188,6 +194,20 @@ class GloveModel:
         if which == "word":
             return self.W.copy()
         raise ValueError(f"glove vectors must be one of {VECTORS}, not {which!r}")
+
+    def release_vectors(self, which: str = "sum", block_rows: int = 1 << 16) -> np.ndarray:
+        """The vectors as float32, made ``block_rows`` rows at a time after the AdaGrad sums
+        are let go: no whole-matrix float64 temporary at the end of training, whose peak
+        stays the training's (the model is spent after). Equal to
+        ``vectors(which).astype(np.float32)``."""
+        if which not in VECTORS:
+            raise ValueError(f"glove vectors must be one of {VECTORS}, not {which!r}")
+        self.gW = self.gC = self.gbw = self.gbc = None  # type: ignore[assignment]
+        out = np.empty(self.W.shape, dtype=np.float32)
+        for start in range(0, out.shape[0], block_rows):
+            rows = slice(start, start + block_rows)
+            out[rows] = self.W[rows] + self.C[rows] if which == "sum" else self.W[rows]
+        return out
 
 
 @dataclass
@@ -393,7 +413,7 @@ def train_glove(
             on_state=keep if checkpoints is not None else None,
         )  # fmt: skip
     trained = time.perf_counter()
-    vectors = model.vectors(params.get("vectors", "sum")).astype(np.float32)
+    vectors = model.release_vectors(params.get("vectors", "sum"))
     if not np.isfinite(vectors).all():
         raise FloatingPointError(
             "GloVe diverged (non-finite vectors); lower training.glove.learning_rate"

@@ -235,12 +235,11 @@ def cooccurrence_entries(tokens: float) -> float:
 # GloVe's one bucket of co-occurrence entries in memory (768 MiB)
 TRAINER_BASE_MB = 200
 GLOVE_BUCKET_MB = 805
-# GloVe's end of training: W + W~ summed (float64) and made float32, 12 bytes a word and
-# dim above its parameters: 10.3-11.2 measured by tracemalloc (tests/memory_probes.py's
-# glove_peak, 2,500 to 5,000 words at dim 300 and 600, the entries' bytes taken off);
-# 13,617 MB measured at 1 M words x 300 where 4 bytes a dim modelled 11,937
-# (benchmarks/measurements/3m-words.csv)
-GLOVE_END_BYTES_PER_DIM = 12
+# GloVe's end of training holds less than its training: the AdaGrad sums let go, the
+# float32 vectors made a block of rows at a time (embeddings/glove.py, release_vectors):
+# 16 x (dim + 1) + 4 x dim bytes a word, against the training's 32 x (dim + 1). Before,
+# the summed float64 matrix and its float32 copy put 12 bytes a word and dim on top of
+# the parameters: 13,617 MB measured at 1 M words x 300 (benchmarks/measurements/3m-words.csv)
 # a GloVe counting process's own Python (forked from the trainer): peak resident measured
 # in a fresh Python that imports the trainer and counts a small member
 # (tests/memory_probes.py's fresh_python_rss_mb): 248.6 MB on a warmed checkout, 332.6 MB
@@ -314,8 +313,9 @@ def training_memory_mb(
     - fastText (gensim): ``bucket`` n-gram vectors, and per word the input, output and
       final vectors and the vocabulary's vectors' gradients (16 x dim bytes).
     - GloVe (ours): training holds the weights and AdaGrad sums of both sides, float64
-      (32 x (dim + 1) bytes a word), one bucket of entries, and at its end the vectors
-      summed in float64 and made float32 (12 x dim bytes a word); counting holds
+      (32 x (dim + 1) bytes a word), the vocabulary (about 100 bytes a word) and one
+      bucket of entries; its end holds less (the sums let go before the float32 vectors
+      are made, a block of rows at a time); counting holds
       ``counting_mb`` shared by up to ``threads`` processes, each with the vocabulary's
       index (about 100 bytes a word) and its own Python; the larger of the two phases."""
     if method == "word2vec":
@@ -323,7 +323,7 @@ def training_memory_mb(
     if method == "fasttext":
         return TRAINER_BASE_MB + (bucket * 4 * dim + words * 16 * dim) / 1e6
     if method == "glove":
-        per_word = 32 * (dim + 1) + GLOVE_END_BYTES_PER_DIM * dim + 100
+        per_word = 32 * (dim + 1) + 100
         training = words * per_word / 1e6 + GLOVE_BUCKET_MB
         counting = counting_mb + threads * (GLOVE_COUNTING_PROCESS_MB + words * 100 / 1e6)
         return TRAINER_BASE_MB + max(training, counting)
