@@ -81,6 +81,8 @@ docs: $(STAMP)
 	$(BIN)/python -m learnability.reports.config_docs --analyses docs/reference/analyses.md
 	$(BIN)/python -m learnability.reports.config_docs --rehearsal docs/how-to/cluster.md \
 		benchmarks/measurements/rehearsal.csv
+	$(BIN)/python -m learnability.reports.config_docs --counts docs/how-to/cluster.md \
+		benchmarks/measurements/counts.csv
 
 # the documentation site from docs/ (Sphinx, MyST, PyData theme): warnings are errors, so
 # a broken link between pages fails it; open docs/_build/html/index.html

@@ -45,6 +45,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from toysize import add_smoke  # noqa: E402
 
+from learnability.corpus.dumps import DEFAULT_PATTERN  # noqa: E402
 from learnability.pipeline import resources as cost  # noqa: E402
 from learnability.pipeline.planning import enwiki_counts, enwiki_files, fake_enwiki  # noqa: E402
 
@@ -114,7 +115,16 @@ def overlay(base_url: str, dump: str, cores: int, quick: bool = False) -> dict:
     cfg = {
         "corpus": {
             "name": dump,
-            "source": {"format": "mediawiki", "base_url": base_url, "status": "dumpstatus.json"},
+            # the synthetic dump's own: its numbered parts (articlesdump), no pin; a second
+            # --configfile's corpus.source is merged into paper.yaml's, key by key
+            "source": {
+                "format": "mediawiki",
+                "base_url": base_url,
+                "status": "dumpstatus.json",
+                "job": "articlesdump",
+                "pattern": DEFAULT_PATTERN,
+                "pinned": None,
+            },
         },
         "training": {
             "epochs": REHEARSAL["epochs"],

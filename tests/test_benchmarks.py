@@ -22,6 +22,7 @@ SCRIPTS = sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name not in ("toys
 EXTRA = {
     "glove_vs_reference.py": "glove_python",
     "plan.py": "slurm",
+    "counts.py": "slurm",
     "entanglement_pairs.py": "empath,glove6b",
     "entanglement_margin.py": "glove6b",
 }
@@ -29,6 +30,7 @@ EXTRA = {
 PRINTS = {
     "c_sensitivity.py": "L-BFGS iterations per fit",
     "corpus_coverage.py": "peak memory / declared",
+    "counts.py": "held/limit",
     "corpus_halves.py": "below 0.05",
     "draw_corpus.py": "x the baseline",
     "calibration.py": "rescaled_skew",

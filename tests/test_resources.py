@@ -499,6 +499,21 @@ def test_the_docs_table_is_the_committed_measurements_against_the_current_models
     assert measurements.with_table(page, rehearsal) == page, "regenerate: make docs"
 
 
+def test_the_counts_rehearsal_ran_at_enwikis_counts_under_its_limit_and_the_page_says_so():
+    """benchmarks/measurements/counts.csv (benchmarks/counts.py): the dump's 57 files,
+    more shards than enwiki's 420 to 630, the paper's plan of at least 2,650 jobs, each
+    stage held fewer files open than its limit of at most 256; the page's table is it."""
+    import pandas as pd
+
+    counts = pd.read_csv(REPO / measurements.COUNTS).set_index("counted")
+    assert counts.loc["dump files", "count"] == 57
+    assert counts.loc["shards", "count"] > 630
+    assert counts.loc["jobs", "count"] >= 2650
+    assert (counts["nofile"] <= 256).all() and (counts["max_open_files"] < counts["nofile"]).all()
+    page = (REPO / measurements.PAGE).read_text(encoding="utf-8")
+    assert measurements.with_counts_table(page, counts.reset_index()) == page, "make docs"
+
+
 def test_the_trainers_time_follows_the_rehearsal(rehearsal):
     """Each training job's wall time within 30 % of its model's (its registry entry's
     rates at its vocabulary, its threads at 75 %): the fit of those rates to these jobs

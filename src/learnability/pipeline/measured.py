@@ -115,10 +115,41 @@ def markdown(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _between(page: str, first: str, last: str, text: str) -> str:
+    head, begin, rest = page.partition(first)
+    _, end, tail = rest.partition(last)
+    if not (begin and end):
+        raise ValueError(f"{PAGE}: the markers {first} and {last} are missing")
+    return f"{head}{first}\n{text}\n{last}{tail}"
+
+
 def with_table(page: str, frame: pd.DataFrame) -> str:
     """``page`` with the table between its markers replaced by the current one."""
-    head, begin, rest = page.partition(TABLE_BEGIN)
-    _, end, tail = rest.partition(TABLE_END)
-    if not (begin and end):
-        raise ValueError(f"{PAGE}: the markers {TABLE_BEGIN} and {TABLE_END} are missing")
-    return f"{head}{TABLE_BEGIN}\n{markdown(frame)}\n{TABLE_END}{tail}"
+    return _between(page, TABLE_BEGIN, TABLE_END, markdown(frame))
+
+
+# the rehearsal at enwiki's counts (benchmarks/counts.py): a row a stage
+COUNTS_BEGIN = "<!-- BEGIN counts table -->"
+COUNTS_END = "<!-- END counts table -->"
+COUNTS = "benchmarks/measurements/counts.csv"
+
+
+def counts_markdown(frame: pd.DataFrame) -> str:
+    """The counts rehearsal's stages: what each counted, its wall time, the largest
+    process and the most files one held open, against the limit it ran under."""
+    lines = [
+        "| stage | counted | wall | largest process | most open files (of the limit) |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for _, r in frame.iterrows():
+        share = r["max_open_files"] / r["nofile"]
+        lines.append(
+            f"| {r['stage']} | {r['count']:,} {r['counted']} | {r['wall_s']:.0f} s "
+            f"| {_mb(r['peak_rss_mb'])} | {r['max_open_files']} of {r['nofile']} ({share:.0%}) |"
+        )
+    return "\n".join(lines)
+
+
+def with_counts_table(page: str, frame: pd.DataFrame) -> str:
+    """``page`` with the counts table between its markers replaced by ``frame``'s."""
+    return _between(page, COUNTS_BEGIN, COUNTS_END, counts_markdown(frame))

@@ -256,10 +256,20 @@ def main(argv: list[str] | None = None) -> None:
         path.write_text(
             measured.with_table(path.read_text(encoding="utf-8"), table), encoding="utf-8"
         )
+    elif argv[:1] == ["--counts"] and len(argv) == 3:
+        import pandas as pd
+
+        from learnability.pipeline import measured
+
+        path = Path(argv[1])
+        path.write_text(
+            measured.with_counts_table(path.read_text(encoding="utf-8"), pd.read_csv(argv[2])),
+            encoding="utf-8",
+        )
     elif argv:
         raise SystemExit(
-            "usage: python -m learnability.reports.config_docs "
-            "[--outputs PAGE | --analyses PAGE | --defaults MODULE | --rehearsal PAGE CSV]"
+            "usage: python -m learnability.reports.config_docs [--outputs PAGE | --analyses "
+            "PAGE | --defaults MODULE | --rehearsal PAGE CSV | --counts PAGE CSV]"
         )
     else:
         sys.stdout.write(render(load_schema(SCHEMA)))
