@@ -69,6 +69,9 @@ def test_a_job_over_the_limit_is_cut_to_it_split_by_checkpoints_or_refused():
         "(sinfo, partition p)"
     )
     assert "\n" not in str(err.value)
+    # under an hour, in minutes
+    with pytest.raises(InputError, match=r"^j needs 50 min, over the partition's limit of 30 min "):
+        cost.limited_runtime("j", cost.Need(mem_mb=1, runtime=50, disk_mb=1), 1, 30)
     # a training cut by checkpoints into pieces of 1.5 h: the limit, attempt after attempt
     assert cost.limited_runtime("t", need, 1, 240, piece=90) == 240
     assert cost.limited_runtime("t", need, 3, 240, piece=90) == 240

@@ -436,6 +436,10 @@ def piece_minutes(rule: str, **sizes) -> float | None:
     return STARTUP_MINUTES + max(epoch, counting) / 60
 
 
+def _duration(minutes: float) -> str:
+    return f"{minutes:.0f} min" if minutes < 60 else f"{minutes / 60:.1f} h"
+
+
 def limited_runtime(
     job: str, need: Need, attempt: int, limit_minutes: float | None, limit_source: str = "",
     piece: float | None = None,
@@ -451,11 +455,11 @@ def limited_runtime(
         return declared
     longest = need.runtime if piece is None else piece
     if longest > limit_minutes:
-        what = (f"needs {need.runtime / 60:.1f} h" if piece is None else
-                f"needs {need.runtime / 60:.1f} h in all and {piece / 60:.1f} h for its start "
+        what = (f"needs {_duration(need.runtime)}" if piece is None else
+                f"needs {_duration(need.runtime)} in all and {_duration(piece)} for its start "
                 "and one epoch (or its counting) between checkpoints")  # fmt: skip
         raise InputError(
-            f"{job} {what}, over the partition's limit of {limit_minutes / 60:.1f} h "
+            f"{job} {what}, over the partition's limit of {_duration(limit_minutes)} "
             f"({limit_source}): it would wait in the queue for ever; submit to a partition "
             "with a longer limit (SBATCH_PARTITION), or give training more threads "
             "(training.threads and the profile's set-threads)"
