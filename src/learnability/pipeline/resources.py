@@ -237,9 +237,10 @@ TRAINER_BASE_MB = 200
 GLOVE_BUCKET_MB = 805
 # GloVe's end of training holds less than its training: the AdaGrad sums let go, the
 # float32 vectors made a block of rows at a time (embeddings/glove.py, release_vectors):
-# 16 x (dim + 1) + 4 x dim bytes a word, against the training's 32 x (dim + 1). Before,
-# the summed float64 matrix and its float32 copy put 12 bytes a word and dim on top of
-# the parameters: 13,617 MB measured at 1 M words x 300 (benchmarks/measurements/3m-words.csv)
+# 16 x (dim + 1) + 4 x dim bytes a word, against the training's 32 x (dim + 1): 11,186 MB
+# measured at 1 M words x 300 where the model gives 10,737 (0.96;
+# benchmarks/measurements/3m-words.csv). Before, the summed float64 matrix and its
+# float32 copy put 12 bytes a word and dim on top of the parameters: 13,617 MB there
 # a GloVe counting process's own Python (forked from the trainer): peak resident measured
 # in a fresh Python that imports the trainer and counts a small member
 # (tests/memory_probes.py's fresh_python_rss_mb): 248.6 MB on a warmed checkout, 332.6 MB
