@@ -610,8 +610,8 @@ def test_a_job_reading_an_embedding_counts_its_mapped_matrix_and_its_words():
 
 def test_the_trainers_memory_counts_their_own_arrays():
     """word2vec's and fastText's arrays as gensim allocates them for a vocabulary, and our
-    GloVe's parameters, AdaGrad sums and float32 output, per word and per dim; GloVe's
-    bucket of entries and its counting budget."""
+    GloVe's parameters and AdaGrad sums (its float32 output made after the sums are let
+    go), per word and per dim; GloVe's bucket of entries and its counting budget."""
     import numpy as np
     from gensim.models import FastText, Word2Vec
 
@@ -631,7 +631,11 @@ def test_the_trainers_memory_counts_their_own_arrays():
     ft.build_vocab(sentences)
     ft_per_word = (ft.wv.vectors.nbytes + ft.wv.vectors_vocab.nbytes + ft.syn1neg.nbytes) / n
     ft_per_bucket = ft.wv.vectors_ngrams.nbytes / bucket
-    glove_per_word = array_bytes(GloveModel(n, dim, 0)) / n + np.dtype(np.float32).itemsize * dim
+    glove = GloveModel(n, dim, 0)
+    glove_per_word = array_bytes(glove) / n
+    # its end holds W, W~ and their biases and the float32 vectors: less than the training
+    end = (glove.W.nbytes + glove.C.nbytes + glove.bw.nbytes + glove.bc.nbytes) / n
+    assert end + np.dtype(np.float32).itemsize * dim < glove_per_word
 
     def slope(method: str, **sizes) -> float:
         """The model's bytes per word at ``dim``, between 1 M and 2 M words (MB per
@@ -672,13 +676,19 @@ def test_the_predicting_models_grow_at_least_as_the_rehearsal_grew(rehearsal):
     # a training job is one per embedding at each size; the join one per size
     key = jobs["job"].where(jobs["rule"] == "train_embedding", "")
     for (rule, job), runs in jobs.groupby(["rule", key]):
+        if job == "embedding=glove":
+            # its rows predate the lowered end of training (their growth holds the 12
+            # bytes a word and dimension it no longer makes): the code as it is now is
+            # held per word by tracemalloc (test_glove_holds_its_parameters_a_bucket_...)
+            # and at 1 M words by the probe in 3m-words.csv
+            continue
         small = runs[runs["xml_mb"] == lo].iloc[0]
         large = runs[runs["xml_mb"] == hi].iloc[0]
         measured = large.rss_mb - small.rss_mb
         assert measured > 0, (rule, job)
         assert large.need_mem_mb - small.need_mem_mb >= measured, (rule, job, measured)
         checked += 1
-    assert checked == 4
+    assert checked == 3
 
 
 # --- each memory term against a measurement that is not the model ----------------------
