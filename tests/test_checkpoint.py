@@ -86,7 +86,9 @@ def test_a_trainer_killed_after_epoch_2_resumes_there_and_ends_as_if_never_kille
     unit = "iteration" if method == "glove" else "epoch"
     whole = _train(method, corpus, tmp_path / "scratch-a", tmp_path / "whole")
     assert whole.returncode == 0, whole.stderr[-3000:]
-    assert not list((tmp_path / "scratch-a" / ROOT).iterdir())  # removed when done
+    # in the folder the docs name, and removed when done
+    assert ROOT == "learnability-checkpoints"
+    assert not list((tmp_path / "scratch-a" / "learnability-checkpoints").iterdir())
 
     scratch = tmp_path / "scratch-b"
     killed = _train(method, corpus, scratch, tmp_path / "killed", kill_after=2)
@@ -156,3 +158,15 @@ def test_a_state_half_written_leaves_the_one_before(tmp_path):
     assert Checkpoints(tmp_path, "m", {"k": 2}).last() is None
     points.clear()
     assert not points.folder.exists()
+    # nothing kept: no bytes, whether the folder is there or not
+    assert folder_bytes(tmp_path / "none") == 0 and kept_mb(tmp_path / "none", "m") == 0
+
+
+def test_a_training_of_one_epoch_keeps_no_state_and_leaves_nothing(corpus, tmp_path):
+    """A state is kept only between epochs: one epoch writes none, and the training ends
+    as it does without scratch, its (never made) folder cleared without an error."""
+    from learnability.embeddings import train
+
+    kept = train("word2vec", corpus, dict(PARAMS, epochs=1), 1, tmpdir=str(tmp_path))
+    assert kept.meta["resumed_after_epochs"] == 0
+    assert not (tmp_path / "learnability-checkpoints").exists()

@@ -20,9 +20,9 @@ from learnability.pipeline.partition import Limit, parse_slurm_time, time_limit
 
 
 @pytest.mark.parametrize(("text", "minutes"), [
-    ("90", 90), ("30:30", 30.5), ("12:00:00", 720), ("1-00:00:00", 1440), ("2-12", 3600),
-    ("1-02:03", 1563), ("0-00:10:30", 10.5), ("infinite", None), ("UNLIMITED", None),
-    ("none", None),
+    ("90", 90), ("45:30", 45.5), ("12:00:00", 720), ("1:02:30", 62.5), ("1-00:00:00", 1440),
+    ("2-12", 3600), ("1-02:03", 1563), ("0-00:10:30", 10.5), ("infinite", None),
+    ("UNLIMITED", None), ("none", None), ("", None),
 ])  # fmt: skip
 def test_slurm_time_limits_in_minutes(text, minutes):
     assert parse_slurm_time(text) == minutes
@@ -37,16 +37,28 @@ def test_a_time_limit_of_another_shape_is_refused_in_one_line():
 
 
 def test_the_limit_comes_from_the_variable_else_from_sinfo_for_the_partition(tmp_path, monkeypatch):
-    """A fake ``sinfo`` on the PATH answers for partition ``short`` only; the variable wins
-    over it, and neither with no partition named gives no limit."""
+    """A fake ``sinfo`` on the PATH answers the exact query for partition ``short`` (the
+    time limit alone, no header), says no for any other with an error on its output and
+    a failing status, and answers ``odd`` with what is no time; each call is recorded.
+    The variable wins over it, and with neither no sinfo is asked."""
     sinfo = tmp_path / "sinfo"
-    sinfo.write_text('#!/bin/sh\n[ "$3" = short ] && echo 2:00:00 && exit 0\nexit 1\n')
+    calls = tmp_path / "calls"
+    sinfo.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> {calls}\n'
+        '[ "$*" = "-h -p short -o %l" ] && echo 2:00:00 && exit 0\n'
+        '[ "$*" = "-h -p odd -o %l" ] && echo soon && exit 0\n'
+        'echo "sinfo: error: invalid partition specified"; exit 1\n'
+    )
     sinfo.chmod(sinfo.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     partition._sinfo_limit.cache_clear()
     assert time_limit({"SBATCH_PARTITION": "short"}) == Limit(120, "sinfo, partition short")
     assert time_limit({"SBATCH_PARTITION": "long"}) is None  # sinfo does not answer
-    assert time_limit({}) is None
+    with pytest.raises(InputError, match=r"^sinfo -p odd: 'soon' is not a SLURM time limit"):
+        time_limit({"SBATCH_PARTITION": "odd"})
+    asked = calls.read_text()
+    assert time_limit({}) is None and calls.read_text() == asked  # no partition, no sinfo
     both = {"SBATCH_PARTITION": "short", "LEARNABILITY_TIME_LIMIT": "1-00:00:00"}
     assert time_limit(both) == Limit(1440, "LEARNABILITY_TIME_LIMIT")
     assert time_limit({"SBATCH_PARTITION": "short", "LEARNABILITY_TIME_LIMIT": "none"}) is None

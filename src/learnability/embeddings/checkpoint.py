@@ -22,15 +22,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from learnability.io import atomic_path
-
-log = logging.getLogger(__name__)
 
 ROOT = "learnability-checkpoints"
 STATE = "state.json"
