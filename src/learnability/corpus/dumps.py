@@ -241,6 +241,7 @@ def build_manifest(
             f"{source}: lists no file of the dump (job {job!r}, pattern {pattern!r}); set "
             "corpus.source.job and corpus.source.pattern to the dump's parts"
         )
+    pins = read_manifest(pinned) if pinned else []
     locked = check_pinned(files, pinned, source, allow_unpinned) if pinned else []
     unverified = [f.name for f in files if not f.checksums]
     if unverified and not allow_unverified:
@@ -248,10 +249,10 @@ def build_manifest(
             f"{source}: no sha1 or md5 for {len(unverified)} file(s), e.g. {unverified[0]}. "
             "Use a mirror that publishes them, or set corpus.source.allow_unverified: true."
         )
-    if pinned and locked != read_manifest(pinned):
+    if locked != pins:
         # the first manifest against a pin of names: what the mirror serves is recorded,
         # so that the next download (another mirror, the manifest deleted) is held to it
-        recorded = sum(a != b for a, b in zip(locked, read_manifest(pinned), strict=True))
+        recorded = sum(a != b for a, b in zip(locked, pins, strict=True))
         write_manifest(locked, pinned)
         log.warning(
             "%s: recorded the size, sha1 and md5 of %d parts from %s; commit it, so that "
