@@ -38,16 +38,15 @@ EMBEDDINGS = ("word2vec", "fasttext", "glove", "random")
 # config/paper.yaml's pin, in the repository: the dump's 57 file names (and, once a first
 # manifest recorded them, their sizes and checksums)
 ENWIKI_PIN = Path("config/dumps/enwiki-20190701.tsv")
-# the dump's numbered parts, whose page ranges its makers chose to balance their sizes;
-# parts 14 to 27 are cut into files of at most 1.5 M page ids
-ENWIKI_NUMBERS = 27
 
 
 def enwiki_files(repo: Path) -> dict[str, float]:
     """The paper's dump file by file, in page order: name -> bytes of bz2. The pin's
     sizes where a first manifest recorded them; until then estimated: ``ENWIKI_BZ2``
-    split evenly among the 27 numbered parts, and a part's share among its files by
-    their page spans (so parts 1 to 13, one file each, are the largest, 593 MB)."""
+    split evenly among the 27 numbered parts (whose page ranges the dump's makers chose
+    to balance their sizes), and a part's share among its files by their page spans
+    (parts 14 to 27 are cut at 1.5 M page ids, so parts 1 to 13, one file each, are the
+    largest, 593 MB)."""
     from learnability.corpus.dumps import PART_RE, read_manifest
 
     files = read_manifest(repo / ENWIKI_PIN)
