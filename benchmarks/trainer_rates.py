@@ -1,0 +1,236 @@
+"""The trainers' training rates measured at enwiki's vocabulary, not extrapolated to it:
+word2vec and fastText (gensim, as the workflow trains them) at 100 k to 3 M words, each
+timed over whole epochs on a stream of tokens drawn from an enwiki-shaped Zipf law, and
+the cost model's rate and slope refitted from them with 95 % intervals.
+
+Usage: python benchmarks/trainer_rates.py [--words 100000,300000,1000000,3000000]
+       [--methods word2vec,fasttext] [--tokens 4000000] [--epochs 3] [--repeats 2]
+       [--threads 2] [--csv FILE] [--smoke]
+
+Why a law and not a corpus: a corpus in which 3 M words each reach min_count 5 has
+2.6 B tokens (enwiki's); one in which each occurs 6 times (benchmarks/training_memory.py)
+is all tail, the opposite of text, whose tokens are mostly a few thousand frequent words
+that stay in the caches. So the vocabulary is given to gensim as counts
+(``build_vocab_from_freq``): word r of V occurs ``5 * (V / r) ** a`` times, ``a`` set so
+that the counts add up to enwiki's 2.6 B tokens at 3 M words (a = 1.24; the smaller
+vocabularies keep it). That fixes what a token costs: the downsampling of frequent words
+(``sample``), the negative-sampling table and, for fastText, each word's n-grams (the
+made-up words grow from 3 to 9 letters with their rank, as real ones do). The trained
+tokens are ``--tokens`` draws from the same law, 1,000 a line, read through gensim's
+``corpus_file`` as the workflow's trainers read theirs (learnability.embeddings._gensim):
+same settings (config/paper.yaml: dim 300, window 5, negative 5, sample 1e-3,
+fastText's 2 M buckets), same one-epoch-at-a-time loop.
+
+Each (method, words) runs ``--repeats`` times, each in a fresh process; a run's rate is
+its epochs after the first (the first warms the caches and the page cache) in corpus
+tokens per second per thread, the wall rate divided by
+``max(1, THREAD_EFFICIENCY * threads)`` as the cost model multiplies it back. The fit is
+ordinary least squares of log rate on log words over every run, with Student-t intervals
+(scipy.stats.linregress's standard errors). It prints each run, the fit beside the model
+the workflow declares from (learnability.pipeline.resources.TRAINER_COSTS), and the hours
+of one enwiki training by each. ``--csv`` writes the runs
+(benchmarks/measurements/trainer-rates.csv).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy import optimize, stats
+from toysize import add_smoke
+
+from learnability.corpus.synthdump import spell_many
+from learnability.pipeline import resources as cost
+from learnability.pipeline.planning import ENWIKI_WORDS, paper_config
+
+REPO = Path(__file__).resolve().parents[1]
+ENWIKI_TOKENS = 2.6e9
+MIN_COUNT = 5
+LINE = 1000
+
+
+def zipf_exponent(words: int = ENWIKI_WORDS, tokens: float = ENWIKI_TOKENS) -> float:
+    """The ``a`` at which counts ``MIN_COUNT * (words / r) ** a`` add up to ``tokens``."""
+    ranks = np.arange(1, words + 1, dtype=np.float64)
+
+    def excess(a: float) -> float:
+        return float(np.sum(MIN_COUNT * (words / ranks) ** a)) - tokens
+
+    return float(optimize.brentq(excess, 1.0, 2.0, xtol=1e-4))
+
+
+def zipf_counts(words: int, exponent: float) -> np.ndarray:
+    """Each word's count, most frequent first; the last one's is ``MIN_COUNT``."""
+    ranks = np.arange(1, words + 1, dtype=np.float64)
+    return np.maximum(MIN_COUNT, np.round(MIN_COUNT * (words / ranks) ** exponent)).astype(
+        np.int64
+    )
+
+
+def write_stream(path: Path, counts: np.ndarray, tokens: int, seed: int = 0) -> int:
+    """``tokens`` draws of word ranks with probabilities proportional to ``counts``,
+    ``LINE`` a line; returns the tokens written."""
+    rng = np.random.default_rng(seed)
+    cdf = np.cumsum(counts / counts.sum())
+    vocab = np.array(spell_many(np.arange(counts.size)), dtype=object)
+    written = 0
+    with path.open("w", encoding="utf-8") as fh:
+        while written < tokens:
+            n = min(LINE * 1000, tokens - written)
+            ranks = np.minimum(np.searchsorted(cdf, rng.random(n)), counts.size - 1)
+            words = vocab[ranks]
+            fh.writelines(" ".join(words[s : s + LINE]) + "\n" for s in range(0, n, LINE))
+            written += n
+    return written
+
+
+def child(method: str, words: int, stream: Path, tokens: int, epochs: int,
+          threads: int) -> None:  # fmt: skip
+    """One run: gensim's model with the workflow's settings, its vocabulary from the law,
+    then ``epochs`` epochs of the stream, one at a time, each timed."""
+    from gensim.models import FastText, Word2Vec
+
+    from learnability.embeddings._gensim import common_kwargs, epoch_rates
+    from learnability.pipeline.params import embedding_params
+
+    params = embedding_params(paper_config(REPO), method)
+    kwargs = common_kwargs(params, threads)
+    kwargs["epochs"] = epochs
+    model_cls = Word2Vec
+    if method == "fasttext":
+        model_cls = FastText
+        kwargs.update(min_n=int(params["minn"]), max_n=int(params["maxn"]),
+                      bucket=int(params["bucket"]))  # fmt: skip
+    counts = zipf_counts(words, zipf_exponent())
+    t0 = time.perf_counter()
+    model = model_cls(**kwargs)
+    vocab = spell_many(np.arange(words))
+    model.build_vocab_from_freq(dict(zip(vocab, counts.tolist(), strict=True)))
+    built = time.perf_counter() - t0
+    seconds = []
+    for epoch in range(epochs):
+        model.alpha, model.min_alpha = epoch_rates(
+            float(kwargs["alpha"]), float(kwargs["min_alpha"]), epoch, epochs
+        )
+        t0 = time.perf_counter()
+        model.train(corpus_file=str(stream), total_examples=-(-tokens // LINE),
+                    total_words=tokens, epochs=1)  # fmt: skip
+        seconds.append(time.perf_counter() - t0)
+    print(json.dumps({"method": method, "words": len(model.wv), "built_s": built,
+                      "epoch_s": seconds, "tokens": tokens}))  # fmt: skip
+
+
+def per_thread(tokens: float, seconds: float, threads: int) -> float:
+    return tokens / seconds / max(1.0, cost.THREAD_EFFICIENCY * threads)
+
+
+def fit(rows: list[dict]) -> dict:
+    """log rate = log rate_100k - slope * log(words / RATE_WORDS), with 95 % intervals."""
+    x = np.log([r["words"] / cost.RATE_WORDS for r in rows])
+    y = np.log([r["rate"] for r in rows])
+    got = stats.linregress(x, y)
+    t = stats.t.ppf(0.975, len(rows) - 2)
+    return {
+        "rate": float(np.exp(got.intercept)),
+        "rate_ci": tuple(np.exp(got.intercept + s * t * got.intercept_stderr) for s in (-1, 1)),
+        "slope": float(-got.slope),
+        "slope_ci": (float(-got.slope - t * got.stderr), float(-got.slope + t * got.stderr)),
+        "at_enwiki": float(np.exp(got.intercept + got.slope * np.log(ENWIKI_WORDS / 1e5))),
+    }
+
+
+def hours(rate: float, slope: float, method: str) -> float:
+    """One enwiki training's hours (config/paper.yaml's epochs and threads) at this rate."""
+    from learnability.pipeline.params import embedding_params
+    from learnability.pipeline.planning import ENWIKI_GZ
+
+    params = embedding_params(paper_config(REPO), method)
+    seconds, _ = cost._training_seconds(ENWIKI_GZ / 1e6, int(params["threads"]), rate,
+                                        ENWIKI_WORDS, slope, 0)  # fmt: skip
+    return int(params["epochs"]) * seconds / 3600
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--words", default="100000,300000,1000000,3000000")
+    parser.add_argument("--methods", default="word2vec,fasttext")
+    parser.add_argument("--tokens", type=int, default=4_000_000)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--csv", type=Path)
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    add_smoke(parser)
+    args = parser.parse_args()
+    if args.child:
+        method, words, stream = args.child
+        return child(method, int(words), Path(stream), args.tokens, args.epochs, args.threads)
+    if args.smoke:
+        args.words, args.tokens, args.epochs, args.repeats = "2000,6000", 50_000, 2, 2
+    exponent = zipf_exponent()
+    print(f"Zipf exponent {exponent:.3f}: 3 M words at min_count {MIN_COUNT} "
+          f"add up to {ENWIKI_TOKENS / 1e9:.1f} B tokens", flush=True)  # fmt: skip
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for words in map(int, args.words.split(",")):
+            stream = Path(tmp) / f"stream-{words}.txt"
+            write_stream(stream, zipf_counts(words, exponent), args.tokens)
+            for method in args.methods.split(","):
+                for repeat in range(args.repeats):
+                    got = subprocess.run(
+                        [sys.executable, __file__, "--child", method, str(words), str(stream),
+                         "--tokens", str(args.tokens), "--epochs", str(args.epochs),
+                         "--threads", str(args.threads)],
+                        capture_output=True, text=True, check=False,
+                    )  # fmt: skip
+                    if got.returncode:
+                        raise SystemExit(f"{method} at {words} failed:\n{got.stderr[-3000:]}")
+                    run = json.loads(got.stdout.strip().splitlines()[-1])
+                    steady = run["epoch_s"][1:] or run["epoch_s"]
+                    row = {
+                        "method": method, "words": run["words"], "repeat": repeat,
+                        "threads": args.threads, "tokens": args.tokens,
+                        "epochs": args.epochs, "first_epoch_s": round(run["epoch_s"][0], 2),
+                        "steady_epoch_s": round(float(np.mean(steady)), 2),
+                        "rate": round(per_thread(args.tokens, float(np.mean(steady)),
+                                                 args.threads)),
+                        "build_s": round(run["built_s"], 1),
+                    }  # fmt: skip
+                    rows.append(row)
+                    print(f"  {method:<9}{row['words']:>10,} words  steady epoch "
+                          f"{row['steady_epoch_s']:>7.1f} s  first {row['first_epoch_s']:>7.1f}"
+                          f" s  {row['rate']:>9,} tokens/s a thread", flush=True)  # fmt: skip
+    if args.csv:
+        with args.csv.open("w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    print(f"\n{'method':<10}{'rate@100k':>22}{'slope':>20}{'@3M':>9}{'enwiki h':>10}"
+          f"{'model@3M':>10}{'model h':>9}{'ratio':>7}")  # fmt: skip
+    for method in args.methods.split(","):
+        mine = [r for r in rows if r["method"] == method]
+        if len({r["words"] for r in mine}) < 2:
+            continue
+        f = fit(mine)
+        model = cost.trainer_cost(method)
+        model_at = model.rate * (ENWIKI_WORDS / cost.RATE_WORDS) ** -model.rate_slope
+        h, model_h = hours(f["rate"], f["slope"], method), hours(model.rate, model.rate_slope,
+                                                                   method)  # fmt: skip
+        print(f"{method:<10}{f['rate']:>8,.0f} ({f['rate_ci'][0]:,.0f}-{f['rate_ci'][1]:,.0f})"
+              f"{f['slope']:>7.2f} ({f['slope_ci'][0]:.2f}-{f['slope_ci'][1]:.2f})"
+              f"{f['at_enwiki']:>9,.0f}{h:>10.1f}{model_at:>10,.0f}{model_h:>9.1f}"
+              f"{model_h / h:>7.2f}")  # fmt: skip
+    print("ratio: the model's hours over the measured fit's (at or above 1: the model books"
+          " no less than measured)")
+
+
+if __name__ == "__main__":
+    main()
