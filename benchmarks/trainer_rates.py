@@ -1,25 +1,30 @@
 """The trainers' training rates measured at enwiki's vocabulary, not extrapolated to it:
 word2vec and fastText (gensim, as the workflow trains them) at 100 k to 3 M words, each
-timed over whole epochs on a stream of tokens drawn from an enwiki-shaped Zipf law, and
-the cost model's rate and slope refitted from them with 95 % intervals.
+timed over whole epochs of a stream drawn from the synthetic dump's token law, and the
+cost model's rate and slope refitted from them with 95 % intervals.
 
 Usage: python benchmarks/trainer_rates.py [--words 100000,300000,1000000,3000000]
        [--methods word2vec,fasttext] [--tokens 4000000] [--epochs 3] [--repeats 2]
        [--threads 2] [--csv FILE] [--smoke]
 
 Why a law and not a corpus: a corpus in which 3 M words each reach min_count 5 has
-2.6 B tokens (enwiki's); one in which each occurs 6 times (benchmarks/training_memory.py)
-is all tail, the opposite of text, whose tokens are mostly a few thousand frequent words
-that stay in the caches. So the vocabulary is given to gensim as counts
-(``build_vocab_from_freq``): word r of V occurs ``5 * (V / r) ** a`` times, ``a`` set so
-that the counts add up to enwiki's 2.6 B tokens at 3 M words (a = 1.24; the smaller
-vocabularies keep it). That fixes what a token costs: the downsampling of frequent words
-(``sample``), the negative-sampling table and, for fastText, each word's n-grams (the
-made-up words grow from 3 to 9 letters with their rank, as real ones do). The trained
-tokens are ``--tokens`` draws from the same law, 1,000 a line, read through gensim's
-``corpus_file`` as the workflow's trainers read theirs (learnability.embeddings._gensim):
-same settings (config/paper.yaml: dim 300, window 5, negative 5, sample 1e-3,
-fastText's 2 M buckets), same one-epoch-at-a-time loop.
+billions of tokens; one in which each occurs 6 times (benchmarks/training_memory.py) is
+all tail, the opposite of text, whose tokens are mostly a few hundred frequent words that
+stay in the caches. So the vocabulary is given to gensim as counts
+(``build_vocab_from_freq``): the words whose expected count reaches min_count 5 in the
+corpus of the law (``learnability.corpus.synthdump``: the sample's frequent words at
+their frequencies, then a Zipf-Mandelbrot tail fitted to 2.5 M types at enwiki's 2.6 B
+tokens) that has the asked vocabulary (3 M words: 3.5 B tokens), with those counts. The
+trained tokens are ``--tokens`` independent draws of the same law, ``LINE`` a line: at
+each vocabulary, the share of tokens outside it is the one a corpus of that size has.
+That fixes what a token costs: the downsampling of frequent words (``sample``), the
+negative-sampling table, the rows touched and, for fastText, each word's n-grams (made-up
+words grow from 3 to 9 letters with their rank, as real ones do). The stream is read
+through gensim's ``corpus_file`` as the workflow's trainers read theirs
+(learnability.embeddings._gensim), with its settings (config/paper.yaml: dim 300,
+window 5, negative 5, sample 1e-3, fastText's 2 M buckets) and its one-epoch-at-a-time
+loop. Independent draws have no bursts of repeated words, which prose has: if anything,
+they miss the caches more than text does.
 
 Each (method, words) runs ``--repeats`` times, each in a fresh process; a run's rate is
 its epochs after the first (the first warms the caches and the page cache) in corpus
@@ -47,47 +52,59 @@ import numpy as np
 from scipy import optimize, stats
 from toysize import add_smoke
 
+from learnability.corpus import synthdump
 from learnability.corpus.synthdump import spell_many
 from learnability.pipeline import resources as cost
 from learnability.pipeline.planning import ENWIKI_WORDS, paper_config
 
 REPO = Path(__file__).resolve().parents[1]
-ENWIKI_TOKENS = 2.6e9
 MIN_COUNT = 5
 LINE = 1000
 
 
-def zipf_exponent(words: int = ENWIKI_WORDS, tokens: float = ENWIKI_TOKENS) -> float:
-    """The ``a`` at which counts ``MIN_COUNT * (words / r) ** a`` add up to ``tokens``."""
-    ranks = np.arange(1, words + 1, dtype=np.float64)
-
-    def excess(a: float) -> float:
-        return float(np.sum(MIN_COUNT * (words / ranks) ** a)) - tokens
-
-    return float(optimize.brentq(excess, 1.0, 2.0, xtol=1e-4))
-
-
-def zipf_counts(words: int, exponent: float) -> np.ndarray:
-    """Each word's count, most frequent first; the last one's is ``MIN_COUNT``."""
-    ranks = np.arange(1, words + 1, dtype=np.float64)
-    return np.maximum(MIN_COUNT, np.round(MIN_COUNT * (words / ranks) ** exponent)).astype(
-        np.int64
-    )
+def law_tokens(words: float) -> float:
+    """The corpus size at which the synthetic dump's law expects ``words`` types at
+    min_count 5 (``synthdump.expected_vocabulary``; 2.5 M at 2.6 B tokens)."""
+    return float(np.exp(optimize.brentq(
+        lambda x: np.log(synthdump.expected_vocabulary(np.exp(x), MIN_COUNT) / words),
+        np.log(1e4), np.log(1e12), xtol=1e-4,
+    )))  # fmt: skip
 
 
-def write_stream(path: Path, counts: np.ndarray, tokens: int, seed: int = 0) -> int:
-    """``tokens`` draws of word ranks with probabilities proportional to ``counts``,
-    ``LINE`` a line; returns the tokens written."""
-    rng = np.random.default_rng(seed)
-    cdf = np.cumsum(counts / counts.sum())
-    vocab = np.array(spell_many(np.arange(counts.size)), dtype=object)
+def law_vocabulary(words: float) -> tuple[list[str], np.ndarray]:
+    """The law's words whose expected count in a corpus of :func:`law_tokens` reaches
+    min_count, with those counts: the sample's frequent words at their frequencies, then
+    the tail's ranks (the sample's other words, then made-up ones) in the order
+    ``synthdump.TokenStream`` draws them."""
+    lex = synthdump.sample_lexicon()
+    tokens = law_tokens(words)
+    head = tokens * lex.head_share * np.diff(lex.head_cdf, prepend=0.0)
+    # the tail's expected counts fall with the rank: find the last rank at min_count
+    def tail_count(r: np.ndarray) -> np.ndarray:
+        return tokens * (1 - lex.head_share) * (
+            synthdump._tail_tail(r, synthdump.TAIL_S, synthdump.TAIL_Q)
+            - synthdump._tail_tail(r + 1, synthdump.TAIL_S, synthdump.TAIL_Q)
+        )
+
+    last = int(optimize.brentq(lambda r: tail_count(np.array(r)) - MIN_COUNT, 0, 1e12))
+    ranks = np.arange(last + 1)
+    tail = tail_count(ranks)
+    known = min(last + 1, len(lex.tail))
+    vocab = list(lex.head) + list(lex.tail[:known]) + spell_many(ranks[known:] - len(lex.tail))
+    counts = np.round(np.concatenate([head, tail])).astype(np.int64)
+    keep = counts >= MIN_COUNT
+    return [w for w, k in zip(vocab, keep, strict=True) if k], counts[keep]
+
+
+def write_stream(path: Path, tokens: int, seed: int = 0) -> int:
+    """``tokens`` independent draws of the law (``synthdump.TokenStream``), ``LINE`` a
+    line, as plain text; returns the tokens written."""
+    stream = synthdump.TokenStream(np.random.default_rng(seed), synthdump.sample_lexicon())
     written = 0
     with path.open("w", encoding="utf-8") as fh:
         while written < tokens:
-            n = min(LINE * 1000, tokens - written)
-            ranks = np.minimum(np.searchsorted(cdf, rng.random(n)), counts.size - 1)
-            words = vocab[ranks]
-            fh.writelines(" ".join(words[s : s + LINE]) + "\n" for s in range(0, n, LINE))
+            n = min(LINE, tokens - written)
+            fh.write(" ".join(stream.take(n)) + "\n")
             written += n
     return written
 
@@ -109,10 +126,9 @@ def child(method: str, words: int, stream: Path, tokens: int, epochs: int,
         model_cls = FastText
         kwargs.update(min_n=int(params["minn"]), max_n=int(params["maxn"]),
                       bucket=int(params["bucket"]))  # fmt: skip
-    counts = zipf_counts(words, zipf_exponent())
+    vocab, counts = law_vocabulary(words)
     t0 = time.perf_counter()
     model = model_cls(**kwargs)
-    vocab = spell_many(np.arange(words))
     model.build_vocab_from_freq(dict(zip(vocab, counts.tolist(), strict=True)))
     built = time.perf_counter() - t0
     seconds = []
@@ -174,15 +190,14 @@ def main() -> None:
         method, words, stream = args.child
         return child(method, int(words), Path(stream), args.tokens, args.epochs, args.threads)
     if args.smoke:
-        args.words, args.tokens, args.epochs, args.repeats = "2000,6000", 50_000, 2, 2
-    exponent = zipf_exponent()
-    print(f"Zipf exponent {exponent:.3f}: 3 M words at min_count {MIN_COUNT} "
-          f"add up to {ENWIKI_TOKENS / 1e9:.1f} B tokens", flush=True)  # fmt: skip
+        args.words, args.tokens, args.epochs, args.repeats = "3000,9000", 50_000, 2, 2
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        stream = Path(tmp) / "stream.txt"
+        write_stream(stream, args.tokens)
         for words in map(int, args.words.split(",")):
-            stream = Path(tmp) / f"stream-{words}.txt"
-            write_stream(stream, zipf_counts(words, exponent), args.tokens)
+            print(f"{words:,} words: the law's vocabulary of a {law_tokens(words) / 1e9:.2f}"
+                  " B-token corpus", flush=True)  # fmt: skip
             for method in args.methods.split(","):
                 for repeat in range(args.repeats):
                     got = subprocess.run(
