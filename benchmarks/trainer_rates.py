@@ -4,8 +4,9 @@ timed over whole epochs of a stream drawn from the synthetic dump's token law, a
 cost model's rate and slope refitted from them with 95 % intervals.
 
 Usage: python benchmarks/trainer_rates.py [--words 100000,300000,1000000,3000000]
-       [--methods word2vec,fasttext] [--tokens 4000000] [--epochs 3] [--repeats 2]
-       [--threads 2] [--csv FILE] [--smoke]
+       [--glove-words 100000,300000,1000000] [--methods word2vec,fasttext,glove]
+       [--tokens 4000000] [--pairs 30000000] [--epochs 3] [--repeats 2] [--threads 2]
+       [--csv FILE] [--smoke]
 
 Why a law and not a corpus: a corpus in which 3 M words each reach min_count 5 has
 billions of tokens; one in which each occurs 6 times (benchmarks/training_memory.py) is
@@ -79,11 +80,16 @@ def law_vocabulary(words: float) -> tuple[list[str], np.ndarray]:
     lex = synthdump.sample_lexicon()
     tokens = law_tokens(words)
     head = tokens * lex.head_share * np.diff(lex.head_cdf, prepend=0.0)
+
     # the tail's expected counts fall with the rank: find the last rank at min_count
     def tail_count(r: np.ndarray) -> np.ndarray:
-        return tokens * (1 - lex.head_share) * (
-            synthdump._tail_tail(r, synthdump.TAIL_S, synthdump.TAIL_Q)
-            - synthdump._tail_tail(r + 1, synthdump.TAIL_S, synthdump.TAIL_Q)
+        return (
+            tokens
+            * (1 - lex.head_share)
+            * (
+                synthdump._tail_tail(r, synthdump.TAIL_S, synthdump.TAIL_Q)
+                - synthdump._tail_tail(r + 1, synthdump.TAIL_S, synthdump.TAIL_Q)
+            )
         )
 
     last = int(optimize.brentq(lambda r: tail_count(np.array(r)) - MIN_COUNT, 0, 1e12))
@@ -107,6 +113,52 @@ def write_stream(path: Path, tokens: int, seed: int = 0) -> int:
             fh.write(" ".join(stream.take(n)) + "\n")
             written += n
     return written
+
+
+def law_entries(words: int, pairs: int, seed: int = 0):
+    """Co-occurrence entries of the law: ``pairs`` (word, context) draws, each word drawn
+    from the vocabulary's counts, merged into distinct (row, col) entries whose value is
+    how often each was drawn; returned as GloVe's trainer takes them (rows, cols, vals)."""
+    _, counts = law_vocabulary(words)
+    rng = np.random.default_rng(seed)
+    cdf = np.cumsum(counts / counts.sum())
+    n = counts.size
+    keys = np.empty(0, dtype=np.int64)
+    vals = np.empty(0, dtype=np.float64)
+    for start in range(0, pairs, 10_000_000):  # in chunks: 10 M draws at a time
+        m = min(10_000_000, pairs - start)
+        i = np.minimum(np.searchsorted(cdf, rng.random(m)), n - 1).astype(np.int64)
+        j = np.minimum(np.searchsorted(cdf, rng.random(m)), n - 1).astype(np.int64)
+        got, times = np.unique(np.concatenate([keys, i * n + j]), return_inverse=True)
+        vals = np.bincount(times, weights=np.concatenate([vals, np.ones(m)]))
+        keys = got
+    return (keys // n).astype(np.int32), (keys % n).astype(np.int32), vals
+
+
+def glove_child(words: int, pairs: int, epochs: int, threads: int) -> None:
+    """GloVe's own fit (learnability.embeddings.glove.GloveModel, as ``fit_glove`` runs
+    it: one shuffled pass an iteration) over the law's entries at ``words`` words, each
+    iteration timed; its rate is in entries, which do not grow as the corpus does."""
+    from learnability.embeddings.glove import GloveModel
+    from learnability.pipeline.params import embedding_params
+
+    params = embedding_params(paper_config(REPO), "glove")
+    t0 = time.perf_counter()
+    rows, cols, vals = law_entries(words, pairs)
+    words = len(law_vocabulary(words)[0])
+    model = GloveModel(words, int(params["dim"]), int(params["seed"]))
+    rng = np.random.default_rng(1)
+    built = time.perf_counter() - t0
+    seconds = []
+    for _ in range(epochs):
+        order = rng.permutation(rows.size)
+        t0 = time.perf_counter()
+        model.train(rows, cols, vals, order, x_max=float(params["x_max"]),
+                    alpha=float(params["alpha"]), eta=float(params["learning_rate"]),
+                    threads=threads)  # fmt: skip
+        seconds.append(time.perf_counter() - t0)
+    print(json.dumps({"method": "glove", "words": words, "built_s": built,
+                      "epoch_s": seconds, "tokens": int(rows.size)}))  # fmt: skip
 
 
 def child(method: str, words: int, stream: Path, tokens: int, epochs: int,
@@ -144,6 +196,32 @@ def child(method: str, words: int, stream: Path, tokens: int, epochs: int,
                       "epoch_s": seconds, "tokens": tokens}))  # fmt: skip
 
 
+def measure(method: str, words: int, repeat: int, stream: Path, args) -> dict:
+    """One run of ``method`` at ``words`` words in a fresh process: its row."""
+    got = subprocess.run(
+        [sys.executable, __file__, "--child", method, str(words), str(stream),
+         "--tokens", str(args.tokens), "--pairs", str(args.pairs), "--epochs",
+         str(args.epochs), "--threads", str(args.threads)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if got.returncode:
+        raise SystemExit(f"{method} at {words} failed:\n{got.stderr[-3000:]}")
+    run = json.loads(got.stdout.strip().splitlines()[-1])
+    steady = float(np.mean(run["epoch_s"][1:] or run["epoch_s"]))
+    unit = "entries" if method == "glove" else "tokens"
+    row = {
+        "method": method, "words": run["words"], "repeat": repeat, "threads": args.threads,
+        "unit": unit, "per_epoch": run["tokens"], "epochs": args.epochs,
+        "first_epoch_s": round(run["epoch_s"][0], 2), "steady_epoch_s": round(steady, 2),
+        "rate": round(per_thread(run["tokens"], steady, args.threads)),
+        "build_s": round(run["built_s"], 1),
+    }  # fmt: skip
+    print(f"  {method:<9}{row['words']:>10,} words  steady epoch {steady:>7.1f} s  first "
+          f"{row['first_epoch_s']:>7.1f} s  {row['rate']:>9,} {unit}/s a thread",
+          flush=True)  # fmt: skip
+    return row
+
+
 def per_thread(tokens: float, seconds: float, threads: int) -> float:
     return tokens / seconds / max(1.0, cost.THREAD_EFFICIENCY * threads)
 
@@ -163,13 +241,19 @@ def fit(rows: list[dict]) -> dict:
     }
 
 
-def hours(rate: float, slope: float, method: str) -> float:
-    """One enwiki training's hours (config/paper.yaml's epochs and threads) at this rate."""
+def hours(rate: float, slope: float, method: str, unit: str) -> float:
+    """One enwiki training's hours (config/paper.yaml's epochs and threads) at this rate,
+    in corpus tokens or (GloVe) co-occurrence entries a second a thread."""
     from learnability.pipeline.params import embedding_params
     from learnability.pipeline.planning import ENWIKI_GZ
 
     params = embedding_params(paper_config(REPO), method)
-    seconds, _ = cost._training_seconds(ENWIKI_GZ / 1e6, int(params["threads"]), rate,
+    corpus_mb = ENWIKI_GZ / 1e6
+    if unit == "entries":  # the same entries a pass, as tokens a pass
+        corpus_mb = cost.cooccurrence_entries(corpus_mb * cost.TOKENS_PER_GZ_MB) / (
+            cost.TOKENS_PER_GZ_MB
+        )
+    seconds, _ = cost._training_seconds(corpus_mb, int(params["threads"]), rate,
                                         ENWIKI_WORDS, slope, 0)  # fmt: skip
     return int(params["epochs"]) * seconds / 3600
 
@@ -177,58 +261,49 @@ def hours(rate: float, slope: float, method: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", default="100000,300000,1000000,3000000")
-    parser.add_argument("--methods", default="word2vec,fasttext")
+    parser.add_argument("--methods", default="word2vec,fasttext,glove")
+    parser.add_argument(
+        "--glove-words",
+        default="100000,300000,1000000",
+        help="GloVe's (3 M words: 29 GB of float64 weights and AdaGrad sums)",
+    )
     parser.add_argument("--tokens", type=int, default=4_000_000)
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=30_000_000,
+        help="GloVe: (word, context) draws merged into its entries",
+    )
     parser.add_argument("--csv", type=Path)
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     add_smoke(parser)
     args = parser.parse_args()
     if args.child:
         method, words, stream = args.child
+        if method == "glove":
+            return glove_child(int(words), args.pairs, args.epochs, args.threads)
         return child(method, int(words), Path(stream), args.tokens, args.epochs, args.threads)
     if args.smoke:
-        args.words, args.tokens, args.epochs, args.repeats = "3000,9000", 50_000, 2, 2
+        args.words = args.glove_words = "3000,9000"
+        args.tokens, args.pairs, args.epochs, args.repeats = 50_000, 100_000, 2, 2
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         stream = Path(tmp) / "stream.txt"
         write_stream(stream, args.tokens)
-        for words in map(int, args.words.split(",")):
-            print(f"{words:,} words: the law's vocabulary of a {law_tokens(words) / 1e9:.2f}"
-                  " B-token corpus", flush=True)  # fmt: skip
-            for method in args.methods.split(","):
+        for method in args.methods.split(","):
+            sizes = args.glove_words if method == "glove" else args.words
+            for words in map(int, sizes.split(",")):
                 for repeat in range(args.repeats):
-                    got = subprocess.run(
-                        [sys.executable, __file__, "--child", method, str(words), str(stream),
-                         "--tokens", str(args.tokens), "--epochs", str(args.epochs),
-                         "--threads", str(args.threads)],
-                        capture_output=True, text=True, check=False,
-                    )  # fmt: skip
-                    if got.returncode:
-                        raise SystemExit(f"{method} at {words} failed:\n{got.stderr[-3000:]}")
-                    run = json.loads(got.stdout.strip().splitlines()[-1])
-                    steady = run["epoch_s"][1:] or run["epoch_s"]
-                    row = {
-                        "method": method, "words": run["words"], "repeat": repeat,
-                        "threads": args.threads, "tokens": args.tokens,
-                        "epochs": args.epochs, "first_epoch_s": round(run["epoch_s"][0], 2),
-                        "steady_epoch_s": round(float(np.mean(steady)), 2),
-                        "rate": round(per_thread(args.tokens, float(np.mean(steady)),
-                                                 args.threads)),
-                        "build_s": round(run["built_s"], 1),
-                    }  # fmt: skip
-                    rows.append(row)
-                    print(f"  {method:<9}{row['words']:>10,} words  steady epoch "
-                          f"{row['steady_epoch_s']:>7.1f} s  first {row['first_epoch_s']:>7.1f}"
-                          f" s  {row['rate']:>9,} tokens/s a thread", flush=True)  # fmt: skip
+                    rows.append(measure(method, words, repeat, stream, args))
     if args.csv:
         with args.csv.open("w", newline="") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    print(f"\n{'method':<10}{'rate@100k':>22}{'slope':>20}{'@3M':>9}{'enwiki h':>10}"
+    print(f"\n{'method':<10}{'rate@100k':>24}{'slope':>20}{'@3M':>9}{'enwiki h':>10}"
           f"{'model@3M':>10}{'model h':>9}{'ratio':>7}")  # fmt: skip
     for method in args.methods.split(","):
         mine = [r for r in rows if r["method"] == method]
@@ -237,14 +312,16 @@ def main() -> None:
         f = fit(mine)
         model = cost.trainer_cost(method)
         model_at = model.rate * (ENWIKI_WORDS / cost.RATE_WORDS) ** -model.rate_slope
-        h, model_h = hours(f["rate"], f["slope"], method), hours(model.rate, model.rate_slope,
-                                                                   method)  # fmt: skip
-        print(f"{method:<10}{f['rate']:>8,.0f} ({f['rate_ci'][0]:,.0f}-{f['rate_ci'][1]:,.0f})"
+        h = hours(f["rate"], f["slope"], method, mine[0]["unit"])
+        model_h = hours(model.rate, model.rate_slope, method, "tokens")
+        print(f"{method:<10}{f['rate']:>9,.0f} ({f['rate_ci'][0]:,.0f}-{f['rate_ci'][1]:,.0f})"
               f"{f['slope']:>7.2f} ({f['slope_ci'][0]:.2f}-{f['slope_ci'][1]:.2f})"
               f"{f['at_enwiki']:>9,.0f}{h:>10.1f}{model_at:>10,.0f}{model_h:>9.1f}"
-              f"{model_h / h:>7.2f}")  # fmt: skip
-    print("ratio: the model's hours over the measured fit's (at or above 1: the model books"
-          " no less than measured)")
+              f"{model_h / h:>7.2f}  ({mine[0]['unit']}/s a thread)")  # fmt: skip
+    print(
+        "ratio: the model's hours over the measured fit's (at or above 1: the model books"
+        " no less than measured)"
+    )
 
 
 if __name__ == "__main__":

@@ -161,7 +161,7 @@ def test_under_a_partitions_limit_trainings_fit_split_by_checkpoints_or_are_refu
     attempts after;
     under 2 hours word2vec's one epoch (2.4 h) cannot fit, and the plan stops on it in
     one line, naming it, its need and the limit."""
-    folder, _ = enwiki
+    folder, lists = enwiki
 
     def runtimes(limit: str) -> dict[str, int]:
         monkeypatch.setenv("LEARNABILITY_TIME_LIMIT", limit)
@@ -170,13 +170,30 @@ def test_under_a_partitions_limit_trainings_fit_split_by_checkpoints_or_are_refu
         for j in jobs:
             key = j.rule if j.rule != "train_embedding" else j.wildcards["embedding"]
             out[key] = max(out.get(key, 0), int(j.resources["runtime"]))
+            if j.rule == "train_embedding":
+                scratch[key] = (int(j.resources["tmp_mb"]), j.resources["slurm_extra"])
         return out
 
     # (under a day, the plan without a limit: every training's declaration fits, as the
-    # test above holds)
+    # test above holds); planned within a scratch budget of 250 GB too (see the next test)
+    scratch: dict[str, tuple[int, str]] = {}
+    monkeypatch.setenv("LEARNABILITY_SCRATCH_MB", "250000")
+    monkeypatch.delenv("LEARNABILITY_TMPDIR", raising=False)
     four = runtimes("4:00:00")
     assert max(four.values()) == 240, four
     assert four["word2vec"] == four["fasttext"] == four["glove"] == 240, sorted(four.items())
+    # GloVe needs 234 GB, under the budget, and declares 304 GB, over it: it asks for the
+    # budget's 250 GB (and runs with no other spilling job beside it); the other two
+    # declare their own (1.3 x 41 and 53 GB), as without a budget
+    sizes = {m: enwiki_job_sizes("train_embedding", {"embedding": m}, CONFIG, lists, REPO)
+             for m in scratch}  # fmt: skip
+    need = {m: cost.need("train_embedding", **sizes[m]).tmp_mb for m in scratch}
+    assert 200_000 < need["glove"] < 250_000 < REQUIRED * need["glove"], need
+    assert scratch["glove"] == (250_000, "--tmp=250000M"), scratch
+    for m in ("word2vec", "fasttext"):
+        assert scratch[m][0] == math.ceil(REQUIRED * need[m]) < 250_000, (m, scratch, need)
+        assert scratch[m][1] == f"--tmp={scratch[m][0]}M", scratch
+    monkeypatch.delenv("LEARNABILITY_SCRATCH_MB")
     monkeypatch.setenv("LEARNABILITY_TIME_LIMIT", "2:00:00")
     with pytest.raises(RuntimeError) as err:
         plan(REPO, folder, [PAPER_YAML])
@@ -185,3 +202,27 @@ def test_under_a_partitions_limit_trainings_fit_split_by_checkpoints_or_are_refu
             "of 2.0 h (LEARNABILITY_TIME_LIMIT)")  # fmt: skip
     text = str(err.value)
     assert text.count(line) == 1 and "Traceback" not in text, text[-3000:]
+
+
+def test_a_training_whose_scratch_is_over_the_runs_budget_is_refused_when_planned(
+    enwiki, monkeypatch
+):
+    """LEARNABILITY_SCRATCH_MB (learnability.pipeline.scratch) at 100 GB: GloVe's 234 GB
+    of co-occurrence shards could never fit, and the plan stops on it in one line (word2vec
+    and fastText, 53 and 69 GB declared, fit; the test above holds GloVe to a budget
+    between its need and its declaration)."""
+    folder, lists = enwiki
+    monkeypatch.setenv("LEARNABILITY_SCRATCH_MB", "100000")
+    monkeypatch.delenv("LEARNABILITY_TIME_LIMIT", raising=False)
+    monkeypatch.delenv("SBATCH_PARTITION", raising=False)
+    with pytest.raises(RuntimeError) as err:
+        plan(REPO, folder, [PAPER_YAML])
+    text = str(err.value)
+    need = cost.need(
+        "train_embedding",
+        **enwiki_job_sizes("train_embedding", {"embedding": "glove"}, CONFIG, lists, REPO),
+    ).tmp_mb
+    line = (f"train_embedding (embedding=glove) needs {need:,.0f} MB of scratch, over "
+            "LEARNABILITY_SCRATCH_MB's 100,000 MB")  # fmt: skip
+    assert text.count(line) == 1 and "Traceback" not in text, text[-3000:]
+    assert "embedding=word2vec) needs" not in text and "embedding=fasttext) needs" not in text

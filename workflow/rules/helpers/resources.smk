@@ -7,12 +7,14 @@ from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFou
 
 from learnability.io import npy_shape
 from learnability.pipeline.partition import time_limit
+from learnability.pipeline.scratch import budgeted_scratch, scratch_budget
 
 
 def job_resources(rule, sizes=None, scratch=False):
     """``mem_mb``, ``runtime`` and ``disk_mb`` (memory and runtime growing with the
     attempt; the runtime held to the partition's time limit, learnability.pipeline.partition);
-    with ``scratch``, ``tmp_mb`` and the SLURM request for it (``--tmp``)."""
+    with ``scratch``, ``tmp_mb`` (within the run's scratch budget,
+    learnability.pipeline.scratch) and the SLURM request for it (``--tmp``)."""
     cost.model(rule)  # a rule without a model fails while the DAG is built
 
     def resource(key):
@@ -22,25 +24,41 @@ def job_resources(rule, sizes=None, scratch=False):
 
         return get
 
+    def job_name(wildcards):
+        return (
+            f"{rule} ({', '.join(f'{k}={v}' for k, v in wildcards.items())})".replace(
+                " ()", ""
+            )
+        )
+
     def runtime(wildcards, input, attempt):
         given = sizes(wildcards, input) if sizes else {}
         need = cost.need(rule, **given)
         limit = time_limit()
-        job = f"{rule} ({', '.join(f'{k}={v}' for k, v in wildcards.items())})"
         with config_errors_in_one_line("Error in the plan"):
             return cost.limited_runtime(
-                job.replace(" ()", ""), need, attempt,
+                job_name(wildcards), need, attempt,
                 limit.minutes if limit else None, limit.source if limit else "",
                 piece=cost.piece_minutes(rule, **given),
             )  # fmt: skip
 
     out = {key: resource(key) for key in ("mem_mb", "disk_mb")}
     out["runtime"] = runtime
+
+    def tmp_mb(wildcards, input, attempt):
+        # within the run's scratch budget (learnability.pipeline.scratch), which
+        # profiles/default makes the global resource tmp_mb
+        need = cost.need(rule, **(sizes(wildcards, input) if sizes else {}))
+        with config_errors_in_one_line("Error in the plan"):
+            return budgeted_scratch(
+                job_name(wildcards), need.tmp_mb, cost.declare(need, attempt)["tmp_mb"],
+                scratch_budget(),
+            )  # fmt: skip
+
     if scratch:
-        out["tmp_mb"] = resource("tmp_mb")
+        out["tmp_mb"] = tmp_mb
         out["slurm_extra"] = lambda w, input, attempt: cost.scratch_request(
-            resource("tmp_mb")(w, input, attempt),
-            bool(os.environ.get("LEARNABILITY_TMPDIR")),
+            tmp_mb(w, input, attempt), bool(os.environ.get("LEARNABILITY_TMPDIR"))
         )
     return out
 
