@@ -102,6 +102,17 @@ def law_vocabulary(words: float) -> tuple[list[str], np.ndarray]:
     return [w for w, k in zip(vocab, keep, strict=True) if k], counts[keep]
 
 
+def write_corpus(path: Path, tokens: float, seed: int = 1) -> None:
+    """A gzipped corpus of ``tokens`` draws of the law, ``LINE`` a line, as the
+    workflow's extraction writes one."""
+    import gzip
+
+    draws = synthdump.TokenStream(np.random.default_rng(seed), synthdump.sample_lexicon())
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as fh:
+        for start in range(0, int(tokens), LINE):
+            fh.write(" ".join(draws.take(min(LINE, int(tokens) - start))) + "\n")
+
+
 def write_stream(path: Path, tokens: int, seed: int = 0) -> int:
     """``tokens`` independent draws of the law (``synthdump.TokenStream``), ``LINE`` a
     line, as plain text; returns the tokens written."""
@@ -151,14 +162,45 @@ def glove_child(words: int, pairs: int, epochs: int, threads: int) -> None:
     built = time.perf_counter() - t0
     seconds = []
     for _ in range(epochs):
-        order = rng.permutation(rows.size)
         t0 = time.perf_counter()
+        order = rng.permutation(rows.size)  # as fit_glove draws it, each iteration
         model.train(rows, cols, vals, order, x_max=float(params["x_max"]),
                     alpha=float(params["alpha"]), eta=float(params["learning_rate"]),
                     threads=threads)  # fmt: skip
         seconds.append(time.perf_counter() - t0)
     print(json.dumps({"method": "glove", "words": words, "built_s": built,
                       "epoch_s": seconds, "tokens": int(rows.size)}))  # fmt: skip
+
+
+def workflow_child(method: str, corpus: Path, epochs: int, threads: int) -> None:
+    """The baseline: the workflow's own trainer (``learnability.embeddings.train``) on a
+    corpus file, its epochs timed between the progress
+    lines it logs at each epoch's (iteration's) end."""
+    import logging
+
+    from learnability.embeddings import train
+    from learnability.pipeline.params import embedding_params
+
+    ends: list[float] = []
+
+    class Ends(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.getMessage().startswith("training: "):
+                ends.append(record.created)
+
+    logger = logging.getLogger("learnability.embeddings")
+    logger.setLevel(logging.INFO)
+    logger.addHandler(Ends())
+    params = embedding_params(paper_config(REPO), method)
+    params.pop("threads")
+    params.pop("method")
+    params["epochs"] = epochs
+    # no checkpoints (tmpdir None): writing a state each epoch, 2.4 GB for fastText's
+    # n-gram buckets alone, weighs on a small corpus' epochs as it does not on enwiki's
+    emb = train(method, str(corpus), params, threads, count_memory_mb=1000, tmpdir=None)
+    per_epoch = emb.meta.get("cooccurrence_entries") or emb.meta["corpus_words"]
+    print(json.dumps({"method": method, "words": len(emb), "built_s": 0.0,
+                      "epoch_s": [0.0, *np.diff(ends).tolist()], "tokens": per_epoch}))  # fmt: skip
 
 
 def child(method: str, words: int, stream: Path, tokens: int, epochs: int,
@@ -196,8 +238,9 @@ def child(method: str, words: int, stream: Path, tokens: int, epochs: int,
                       "epoch_s": seconds, "tokens": tokens}))  # fmt: skip
 
 
-def measure(method: str, words: int, repeat: int, stream: Path, args) -> dict:
-    """One run of ``method`` at ``words`` words in a fresh process: its row."""
+def measure(method: str, words: int | str, repeat: int, stream: Path, args) -> dict:
+    """One run of ``method`` at ``words`` words in a fresh process: its row (``words``
+    "workflow": the workflow's trainer on the corpus ``stream``, the baseline)."""
     got = subprocess.run(
         [sys.executable, __file__, "--child", method, str(words), str(stream),
          "--tokens", str(args.tokens), "--pairs", str(args.pairs), "--epochs",
@@ -210,14 +253,16 @@ def measure(method: str, words: int, repeat: int, stream: Path, args) -> dict:
     steady = float(np.mean(run["epoch_s"][1:] or run["epoch_s"]))
     unit = "entries" if method == "glove" else "tokens"
     row = {
-        "method": method, "words": run["words"], "repeat": repeat, "threads": args.threads,
+        "method": method, "what": "workflow" if words == "workflow" else "probe",
+        "words": run["words"], "repeat": repeat, "threads": args.threads,
         "unit": unit, "per_epoch": run["tokens"], "epochs": args.epochs,
         "first_epoch_s": round(run["epoch_s"][0], 2), "steady_epoch_s": round(steady, 2),
         "rate": round(per_thread(run["tokens"], steady, args.threads)),
         "build_s": round(run["built_s"], 1),
     }  # fmt: skip
-    print(f"  {method:<9}{row['words']:>10,} words  steady epoch {steady:>7.1f} s  first "
-          f"{row['first_epoch_s']:>7.1f} s  {row['rate']:>9,} {unit}/s a thread",
+    print(f"  {method:<9}{row['what']:<9}{row['words']:>10,} words  steady epoch "
+          f"{steady:>7.1f} s  first {row['first_epoch_s']:>7.1f} s  {row['rate']:>9,} "
+          f"{unit}/s a thread",
           flush=True)  # fmt: skip
     return row
 
@@ -283,16 +328,29 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         method, words, stream = args.child
+        if words == "workflow":
+            return workflow_child(method, Path(stream), args.epochs, args.threads)
         if method == "glove":
             return glove_child(int(words), args.pairs, args.epochs, args.threads)
         return child(method, int(words), Path(stream), args.tokens, args.epochs, args.threads)
     if args.smoke:
         args.words = args.glove_words = "3000,9000"
+        args.baseline_words = 3000
         args.tokens, args.pairs, args.epochs, args.repeats = 50_000, 100_000, 2, 2
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         stream = Path(tmp) / "stream.txt"
         write_stream(stream, args.tokens)
+        if args.baseline_words:
+            # the baseline: the workflow's trainers on a corpus of the law with that
+            # vocabulary, beside the probe at it, in this run
+            corpus = Path(tmp) / "baseline" / "corpus.txt.gz"
+            corpus.parent.mkdir()
+            write_corpus(corpus, law_tokens(args.baseline_words))
+            for method in args.methods.split(","):
+                for what in ("workflow", args.baseline_words):
+                    rows.append(measure(method, what, 0, corpus if what == "workflow"
+                                        else stream, args))  # fmt: skip
         for method in args.methods.split(","):
             sizes = args.glove_words if method == "glove" else args.words
             for words in map(int, sizes.split(",")):
@@ -303,25 +361,36 @@ def main() -> None:
             writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    print(f"\n{'method':<10}{'rate@100k':>24}{'slope':>20}{'@3M':>9}{'enwiki h':>10}"
-          f"{'model@3M':>10}{'model h':>9}{'ratio':>7}")  # fmt: skip
+    summarise(rows, args)
+
+
+def summarise(rows: list[dict], args) -> None:
+    """The fit per method; the baseline's ratio (the workflow's trainer over the probe at
+    the same vocabulary, this run); their product at 3 M words, and enwiki's hours by it
+    beside the model's."""
+    print(f"\n{'method':<9}{'rate@100k (95 %)':>26}{'slope (95 %)':>19}{'probe@3M':>10}"
+          f"{'wf/probe':>9}{'wf@3M':>10}{'enwiki h':>9}{'model h':>8}{'model/wf':>9}")  # fmt: skip
     for method in args.methods.split(","):
-        mine = [r for r in rows if r["method"] == method]
+        mine = [r for r in rows if r["method"] == method and r["what"] == "probe"]
         if len({r["words"] for r in mine}) < 2:
             continue
         f = fit(mine)
+        ratio = 1.0
+        base = [r for r in rows if r["method"] == method and r["what"] == "workflow"]
+        if base:
+            near = [r for r in mine if r["words"] == min(r["words"] for r in mine)]
+            ratio = base[0]["rate"] / float(np.mean([r["rate"] for r in near]))
         model = cost.trainer_cost(method)
-        model_at = model.rate * (ENWIKI_WORDS / cost.RATE_WORDS) ** -model.rate_slope
-        h = hours(f["rate"], f["slope"], method, mine[0]["unit"])
+        wf = f["at_enwiki"] * ratio
+        h = hours(wf, 0.0, method, mine[0]["unit"])
         model_h = hours(model.rate, model.rate_slope, method, "tokens")
-        print(f"{method:<10}{f['rate']:>9,.0f} ({f['rate_ci'][0]:,.0f}-{f['rate_ci'][1]:,.0f})"
-              f"{f['slope']:>7.2f} ({f['slope_ci'][0]:.2f}-{f['slope_ci'][1]:.2f})"
-              f"{f['at_enwiki']:>9,.0f}{h:>10.1f}{model_at:>10,.0f}{model_h:>9.1f}"
-              f"{model_h / h:>7.2f}  ({mine[0]['unit']}/s a thread)")  # fmt: skip
-    print(
-        "ratio: the model's hours over the measured fit's (at or above 1: the model books"
-        " no less than measured)"
-    )
+        lo, hi = f["rate_ci"]
+        s_lo, s_hi = f["slope_ci"]
+        print(f"{method:<9}{f['rate']:>10,.0f} ({lo:>6,.0f}-{hi:>7,.0f}){f['slope']:>6.2f} "
+              f"({s_lo:>5.2f}-{s_hi:>5.2f}){f['at_enwiki']:>10,.0f}{ratio:>9.2f}{wf:>10,.0f}"
+              f"{h:>9.1f}{model_h:>8.1f}{model_h / h:>9.2f}  {mine[0]['unit']}/s a thread")
+    print("wf/probe: the workflow's trainer over the probe at the baseline's vocabulary (the "
+          "probe's smallest); model/wf: the cost model's hours over the measured ones")
 
 
 if __name__ == "__main__":
