@@ -83,6 +83,8 @@ docs: $(STAMP)
 		benchmarks/measurements/rehearsal.csv
 	$(BIN)/python -m learnability.reports.config_docs --counts docs/how-to/cluster.md \
 		benchmarks/measurements/counts.csv
+	$(BIN)/python -m learnability.reports.config_docs --trainers docs/how-to/cluster.md \
+		benchmarks/measurements/trainer-rates.csv
 
 # the documentation site from docs/ (Sphinx, MyST, PyData theme): warnings are errors, so
 # a broken link between pages fails it; open docs/_build/html/index.html

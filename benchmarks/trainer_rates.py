@@ -32,10 +32,17 @@ its epochs after the first (the first warms the caches and the page cache) in co
 tokens per second per thread, the wall rate divided by
 ``max(1, THREAD_EFFICIENCY * threads)`` as the cost model multiplies it back. The fit is
 ordinary least squares of log rate on log words over every run, with Student-t intervals
-(scipy.stats.linregress's standard errors). It prints each run, the fit beside the model
-the workflow declares from (learnability.pipeline.resources.TRAINER_COSTS), and the hours
-of one enwiki training by each. ``--csv`` writes the runs
-(benchmarks/measurements/trainer-rates.csv).
+(scipy.stats.linregress's standard errors; GloVe's rate in co-occurrence entries, whose
+3 M-word weights, 29 GB, do not fit a 24 GiB machine: ``--glove-words`` stops at 1 M).
+
+The baseline, in the same run first: the workflow's own trainers
+(``learnability.embeddings.train``, without checkpoints) on a gzipped corpus of the law at
+``--baseline-words`` words, their later epochs timed from the progress lines they log,
+beside the probes at that vocabulary: their ratio says whether the probe times what the
+jobs run. It prints each run, the fit beside the model the workflow declares from
+(learnability.pipeline.resources.TRAINER_COSTS), and the hours of one enwiki training by
+each. ``--csv`` writes the runs (benchmarks/measurements/trainer-rates.csv);
+``--from-csv`` prints the fit of a CSV again.
 """
 
 from __future__ import annotations
@@ -50,13 +57,14 @@ import time
 from pathlib import Path
 
 import numpy as np
-from scipy import optimize, stats
+import pandas as pd
+from scipy import optimize
 from toysize import add_smoke
 
 from learnability.corpus import synthdump
 from learnability.corpus.synthdump import spell_many
 from learnability.pipeline import resources as cost
-from learnability.pipeline.planning import ENWIKI_WORDS, paper_config
+from learnability.pipeline.planning import ENWIKI_WORDS, enwiki_job_sizes, paper_config
 
 REPO = Path(__file__).resolve().parents[1]
 MIN_COUNT = 5
@@ -276,36 +284,15 @@ def per_thread(tokens: float, seconds: float, threads: int) -> float:
     return tokens / seconds / max(1.0, cost.THREAD_EFFICIENCY * threads)
 
 
-def fit(rows: list[dict]) -> dict:
-    """log rate = log rate_100k - slope * log(words / RATE_WORDS), with 95 % intervals."""
-    x = np.log([r["words"] / cost.RATE_WORDS for r in rows])
-    y = np.log([r["rate"] for r in rows])
-    got = stats.linregress(x, y)
-    t = stats.t.ppf(0.975, len(rows) - 2)
-    return {
-        "rate": float(np.exp(got.intercept)),
-        "rate_ci": tuple(np.exp(got.intercept + s * t * got.intercept_stderr) for s in (-1, 1)),
-        "slope": float(-got.slope),
-        "slope_ci": (float(-got.slope - t * got.stderr), float(-got.slope + t * got.stderr)),
-        "at_enwiki": float(np.exp(got.intercept + got.slope * np.log(ENWIKI_WORDS / 1e5))),
-    }
-
-
-def hours(rate: float, slope: float, method: str, unit: str) -> float:
-    """One enwiki training's hours (config/paper.yaml's epochs and threads) at this rate,
-    in corpus tokens or (GloVe) co-occurrence entries a second a thread."""
-    from learnability.pipeline.params import embedding_params
-    from learnability.pipeline.planning import ENWIKI_GZ
-
-    params = embedding_params(paper_config(REPO), method)
-    corpus_mb = ENWIKI_GZ / 1e6
-    if unit == "entries":  # the same entries a pass, as tokens a pass
-        corpus_mb = cost.cooccurrence_entries(corpus_mb * cost.TOKENS_PER_GZ_MB) / (
-            cost.TOKENS_PER_GZ_MB
-        )
-    seconds, _ = cost._training_seconds(corpus_mb, int(params["threads"]), rate,
-                                        ENWIKI_WORDS, slope, 0)  # fmt: skip
-    return int(params["epochs"]) * seconds / 3600
+def hours(method: str, rate: float | None = None) -> float:
+    """One enwiki training's hours as the cost model gives them for config/paper.yaml (its
+    epochs and threads), at the model's rate or at ``rate`` (per thread, at any
+    vocabulary; GloVe's in entries)."""
+    sizes = enwiki_job_sizes("train_embedding", {"embedding": method}, paper_config(REPO), 8,
+                             REPO)  # fmt: skip
+    if rate is not None:
+        sizes = {**sizes, "rate": rate, "rate_slope": 0.0}
+    return cost.need("train_embedding", **sizes).runtime / 60
 
 
 def main() -> None:
@@ -334,6 +321,7 @@ def main() -> None:
         help="the workflow's trainers on a corpus with this vocabulary (0: none)",
     )
     parser.add_argument("--csv", type=Path)
+    parser.add_argument("--from-csv", type=Path, help="only summarise these rows")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     add_smoke(parser)
     args = parser.parse_args()
@@ -344,6 +332,8 @@ def main() -> None:
         if method == "glove":
             return glove_child(int(words), args.pairs, args.epochs, args.threads)
         return child(method, int(words), Path(stream), args.tokens, args.epochs, args.threads)
+    if args.from_csv:
+        return summarise(pd.read_csv(args.from_csv), args)
     if args.smoke:
         args.words = args.glove_words = "3000,9000"
         args.baseline_words = 3000
@@ -372,39 +362,31 @@ def main() -> None:
             writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    summarise(rows, args)
+    summarise(pd.DataFrame(rows), args)
 
 
-def summarise(rows: list[dict], args) -> None:
-    """The fit per method; the baseline's ratio (the workflow's trainer over the probe at
-    the same vocabulary, this run); their product at 3 M words, and enwiki's hours by it
-    beside the model's."""
-    print(f"\n{'method':<9}{'rate@100k (95 %)':>26}{'slope (95 %)':>19}{'probe@3M':>10}"
-          f"{'wf/probe':>9}{'wf@3M':>10}{'enwiki h':>9}{'model h':>8}{'model/wf':>9}")  # fmt: skip
+def summarise(frame: pd.DataFrame, args) -> None:
+    """The fit per method (``learnability.pipeline.measured.rate_fit``, which ``make docs``
+    tabulates from the CSV and the cost model takes), the baseline's ratio (the workflow's
+    trainer over the probe at the same vocabulary, this run: a check that the probe
+    times what the jobs run), and enwiki's hours by the fit beside the model's."""
+    from learnability.pipeline.measured import rate_fit
+
+    print(f"\n{'method':<9}{'rate@100k (95 %)':>26}{'slope (95 %)':>19}{'@3M':>9}"
+          f"{'wf/probe':>9}{'enwiki h':>9}{'model h':>8}{'ratio':>7}")  # fmt: skip
     for method in args.methods.split(","):
-        mine = [r for r in rows if r["method"] == method and r["what"] == "probe"]
-        if len({r["words"] for r in mine}) < 2:
+        if frame[(frame["method"] == method) & (frame["what"] == "probe")]["words"].nunique() < 2:
             continue
-        f = fit(mine)
-        ratio = 1.0
-        base = [r for r in rows if r["method"] == method and r["what"] == "workflow"]
-        if base:
-            near = [r for r in mine if r["words"] == min(r["words"] for r in mine)]
-            ratio = base[0]["rate"] / float(np.mean([r["rate"] for r in near]))
-        model = cost.trainer_cost(method)
-        wf = f["at_enwiki"] * ratio
-        h = hours(wf, 0.0, method, mine[0]["unit"])
-        model_h = hours(model.rate, model.rate_slope, method, "tokens")
-        lo, hi = f["rate_ci"]
-        s_lo, s_hi = f["slope_ci"]
+        f = rate_fit(frame, method, ENWIKI_WORDS)
+        h, model_h = hours(method, f.at), hours(method)
         print(
-            f"{method:<9}{f['rate']:>10,.0f} ({lo:>6,.0f}-{hi:>7,.0f}){f['slope']:>6.2f} "
-            f"({s_lo:>5.2f}-{s_hi:>5.2f}){f['at_enwiki']:>10,.0f}{ratio:>9.2f}{wf:>10,.0f}"
-            f"{h:>9.1f}{model_h:>8.1f}{model_h / h:>9.2f}  {mine[0]['unit']}/s a thread"
+            f"{method:<9}{f.rate:>10,.0f} ({f.rate_ci[0]:>6,.0f}-{f.rate_ci[1]:>7,.0f})"
+            f"{f.slope:>6.2f} ({f.slope_ci[0]:>5.2f}-{f.slope_ci[1]:>5.2f}){f.at:>9,.0f}"
+            f"{f.baseline:>9.2f}{h:>9.1f}{model_h:>8.1f}{model_h / h:>7.2f}  {f.unit}/s a thread"
         )
     print(
         "wf/probe: the workflow's trainer over the probe at the baseline's vocabulary (the "
-        "probe's smallest); model/wf: the cost model's hours over the measured ones"
+        "probe's smallest); ratio: the cost model's hours over the fit's at 3 M words"
     )
 
 

@@ -96,9 +96,12 @@ def test_every_job_of_the_paper_run_declares_what_its_model_needs_at_enwiki_size
     # GloVe's scratch, about 230 GB, is requested from SLURM
     training = {j.wildcards["embedding"]: j.resources for j in planned
                 if j.rule == "train_embedding"}  # fmt: skip
-    # every training fits a day-long partition as declared (word2vec's 23.8 h the longest)
+    # fastText's the longest declaration, 24.4 h (its rate at 3 M words measured:
+    # trainer-rates.csv): past a day, so that under a one-day limit it runs in pieces
+    # (the next test); word2vec's 7.2 h and GloVe's 4.1 h
     runtimes = {e: int(r["runtime"]) for e, r in training.items()}
-    assert max(runtimes.values()) == runtimes["word2vec"] == 1426 <= 1440, runtimes
+    assert max(runtimes.values()) == runtimes["fasttext"] == 1463 > 1440, runtimes
+    assert runtimes["word2vec"] == 430 and runtimes["glove"] == 244, runtimes
     assert int(training["glove"]["tmp_mb"]) > 150_000, training["glove"]
 
 
@@ -159,7 +162,7 @@ def test_under_a_partitions_limit_trainings_fit_split_by_checkpoints_or_are_refu
     """The paper's run planned under a partition's time limit (LEARNABILITY_TIME_LIMIT):
     under 4 hours the trainings ask for 4 hours and go on from their checkpoints in the
     attempts after;
-    under 2 hours word2vec's one epoch (2.4 h) cannot fit, and the plan stops on it in
+    under 2 hours fastText's one epoch (2.4 h) cannot fit, and the plan stops on it in
     one line, naming it, its need and the limit."""
     folder, lists = enwiki
 
@@ -174,8 +177,8 @@ def test_under_a_partitions_limit_trainings_fit_split_by_checkpoints_or_are_refu
                 scratch[key] = (int(j.resources["tmp_mb"]), j.resources["slurm_extra"])
         return out
 
-    # (under a day, the plan without a limit: every training's declaration fits, as the
-    # test above holds); planned within a scratch budget of 250 GB too (see the next test)
+    # (without a limit the declarations are the test above's, fastText's past a day);
+    # planned within a scratch budget of 250 GB too (see the next test)
     scratch: dict[str, tuple[int, str]] = {}
     monkeypatch.setenv("LEARNABILITY_SCRATCH_MB", "250000")
     monkeypatch.delenv("LEARNABILITY_TMPDIR", raising=False)
@@ -197,7 +200,7 @@ def test_under_a_partitions_limit_trainings_fit_split_by_checkpoints_or_are_refu
     monkeypatch.setenv("LEARNABILITY_TIME_LIMIT", "2:00:00")
     with pytest.raises(RuntimeError) as err:
         plan(REPO, folder, [PAPER_YAML])
-    line = ("train_embedding (embedding=word2vec) needs 11.9 h in all and 2.4 h for its start "
+    line = ("train_embedding (embedding=fasttext) needs 12.2 h in all and 2.4 h for its start "
             "and one epoch (or its counting) between checkpoints, over the partition's limit "
             "of 2.0 h (LEARNABILITY_TIME_LIMIT)")  # fmt: skip
     text = str(err.value)

@@ -518,14 +518,18 @@ def test_the_counts_rehearsal_ran_at_enwikis_counts_under_its_limit_and_the_page
     assert measurements.with_counts_table(page, counts.reset_index()) == page, "make docs"
 
 
-def test_the_trainers_time_follows_the_rehearsal(rehearsal):
-    """Each training job's wall time within 30 % of its model's (its registry entry's
-    rates at its vocabulary, its threads at 75 %): the fit of those rates to these jobs
-    (benchmarks/scale.py prints it) holds at each of the three sizes."""
+def test_the_trainers_time_bounds_the_rehearsal(rehearsal):
+    """Each training job's wall time at or under its model's and over half of it. The
+    rates are the probes' at 45 k to 2.7 M words (trainer-rates.csv), not a fit to these
+    jobs: they ran 1.3-1.9x faster than the model at 71-173 k words, their whole job
+    (vocabulary pass, copy, one epoch, export) included, on the same 2-core machine on
+    an earlier day; word2vec's own trainer there ran 126 k and 196 k tokens/s a thread an
+    hour apart on one corpus, so this machine's speed alone spans 1.5x."""
     train = rehearsal[rehearsal["rule"] == "train_embedding"]
     assert len(train) == 9
     for _, job in train.iterrows():
-        assert within(job.need_runtime * 60, job.wall_s), (job.job, job.xml_mb, job.wall_s)
+        model = job.need_runtime * 60
+        assert job.wall_s <= model < 2 * job.wall_s, (job.job, job.xml_mb, job.wall_s, model)
 
 
 def test_glove_entries_per_token_follow_the_rehearsal(rehearsal):
@@ -885,6 +889,72 @@ def test_scoring_rows_with_split_classifiers_follows_its_measurement():
     # by 100 split classifiers on one thread of an idle machine
     # (benchmarks/suggestions.py --words 3000000 --dim 300 --splits 100)
     assert within(cost.ROW_SPLIT_SECONDS * 3e6 * 100, 6.4)
+
+
+# --- the trainers' rates at enwiki's vocabulary ------------------------------------------
+
+TRAINER_RATES = REPO / "benchmarks" / "measurements" / "trainer-rates.csv"
+
+
+def _by_hand(words: list[float], rates: list[float], at: float) -> tuple[float, float, float]:
+    """Least squares of log rate on log(words / RATE_WORDS) by the normal equations, not
+    the code's scipy: (rate at RATE_WORDS, slope, the 95 % interval's lower rate of the
+    mean at ``at`` words: the fit there less t x s x sqrt(1/n + (x0 - mean)^2 / Sxx))."""
+    from scipy.stats import t as student
+
+    x = [math.log(w / cost.RATE_WORDS) for w in words]
+    y = [math.log(r) for r in rates]
+    n = len(x)
+    mx, my = sum(x) / n, sum(y) / n
+    sxx = sum((a - mx) ** 2 for a in x)
+    b = sum((a - mx) * (c - my) for a, c in zip(x, y, strict=True)) / sxx
+    a0 = my - b * mx
+    s2 = sum((c - a0 - b * a) ** 2 for a, c in zip(x, y, strict=True)) / (n - 2)
+    x0 = math.log(at / cost.RATE_WORDS)
+    se = math.sqrt(s2 * (1 / n + (x0 - mx) ** 2 / sxx))
+    return math.exp(a0), -b, math.exp(a0 + b * x0 - student.ppf(0.975, n - 2) * se)
+
+
+def test_the_trainers_rates_are_their_probes_at_enwikis_vocabulary():
+    """Each trainer's rate and slope (TRAINER_COSTS) are the fit of its probes at 45 k to
+    2.7 M words (GloVe's to 0.9 M, in co-occurrence entries a second) in
+    benchmarks/measurements/trainer-rates.csv; the workflow's own trainer, timed in the
+    same run at the smallest vocabulary, ran within this machine's run-to-run noise of
+    its probe (0.7-1.5x: a probe that timed something else would leave it); and the
+    runtime the rule declares for the paper's training at enwiki covers it at the lower
+    end of the 95 % interval at 3 M words, slowed by the baseline where it was slower."""
+    from learnability.pipeline.planning import ENWIKI_WORDS, enwiki_job_sizes, paper_config
+
+    rows = list(csv.DictReader(TRAINER_RATES.open(encoding="utf-8")))
+    config = paper_config(REPO)
+    for method in ("word2vec", "fasttext", "glove"):
+        probes = [r for r in rows if r["method"] == method and r["what"] == "probe"]
+        (base,) = [r for r in rows if r["method"] == method and r["what"] == "workflow"]
+        smallest = min(int(r["words"]) for r in probes)
+        near = [float(r["rate"]) for r in probes if int(r["words"]) == smallest]
+        ratio = float(base["rate"]) / (sum(near) / len(near))
+        assert {int(r["words"]) for r in probes} >= {smallest}
+        assert max(int(r["words"]) for r in probes) > (8e5 if method == "glove" else 2.5e6)
+        rate, slope, low = _by_hand([float(r["words"]) for r in probes],
+                                    [float(r["rate"]) for r in probes], ENWIKI_WORDS)  # fmt: skip
+        trainer = cost.trainer_cost(method)
+        assert trainer.per_entry == (method == "glove") == (probes[0]["unit"] == "entries")
+        assert 0.7 < ratio < 1.5, (method, ratio)
+        assert trainer.rate == pytest.approx(rate, rel=0.005), (method, rate)
+        assert trainer.rate_slope == pytest.approx(slope, abs=0.005), (method, slope)
+        sizes = enwiki_job_sizes("train_embedding", {"embedding": method}, config, 8, REPO)
+        declared = cost.declare(cost.need("train_embedding", **sizes))["runtime"]
+        slowest = low * min(1.0, ratio)
+        slow = cost.need("train_embedding", **{**sizes, "rate": slowest, "rate_slope": 0})
+        assert declared >= slow.runtime, (method, declared, slow.runtime)
+
+
+def test_the_cluster_page_gives_the_trainers_table_of_the_committed_rates():
+    import pandas as pd
+
+    page = (REPO / measurements.PAGE).read_text(encoding="utf-8")
+    frame = pd.read_csv(TRAINER_RATES)
+    assert measurements.with_trainers_table(page, frame, REPO) == page, "make docs"
 
 
 # --- the trainers' and the analyses' costs ---------------------------------------------------

@@ -37,7 +37,7 @@ start() {
     # them against the machine), so that the cluster profile's requests fit unchanged;
     # no accounting database (accounting_storage/none), hence squeue for job status; a
     # large MinJobAge keeps finished jobs visible to squeue/scontrol. Partition short has a
-    # 20-minute limit, which the plan reads from sinfo (tests/test_slurm.py).
+    # 25-minute limit, which the plan reads from sinfo (tests/test_slurm.py).
     cat >"$CONF" <<CONF
 $MARK
 ClusterName=learnability
@@ -67,7 +67,7 @@ SlurmdLogFile=$DIR/slurmd.log
 TmpFS=/tmp
 NodeName=localhost CPUs=16 RealMemory=128000 TmpDisk=100000 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
-PartitionName=short Nodes=localhost Default=NO MaxTime=00:20:00 State=UP
+PartitionName=short Nodes=localhost Default=NO MaxTime=00:25:00 State=UP
 CONF
     stop_daemons
     slurmctld -c

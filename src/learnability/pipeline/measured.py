@@ -8,8 +8,10 @@ the table (``make docs`` writes it into docs/how-to/cluster.md) and in the suite
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from learnability.pipeline import resources as cost
@@ -21,17 +23,11 @@ PAGE = "docs/how-to/cluster.md"
 MEASUREMENTS = "benchmarks/measurements/rehearsal.csv"
 
 
-# a trainer's constants (its entry in resources.TRAINER_COSTS), which a training job's
-# sizes carry
-TRAINER_CONSTANTS = ("rate", "rate_slope", "count_rate", "mem_per_mb")
-
-
 def current(rule: str, sizes: dict) -> dict:
     """A job's sizes with its trainer's constants as the registry gives them now (the
     rest are the job's own: tokens, words, threads)."""
     if rule == "train_embedding":
-        trainer = cost.trainer_cost(sizes["method"])
-        sizes = {**sizes, **{k: getattr(trainer, k) for k in TRAINER_CONSTANTS}}
+        sizes = {**sizes, **cost.trainer_cost(sizes["method"]).sizes()}
     return sizes
 
 
@@ -153,3 +149,113 @@ def counts_markdown(frame: pd.DataFrame) -> str:
 def with_counts_table(page: str, frame: pd.DataFrame) -> str:
     """``page`` with the counts table between its markers replaced by ``frame``'s."""
     return _between(page, COUNTS_BEGIN, COUNTS_END, counts_markdown(frame))
+
+
+# the trainers' rates at enwiki's vocabulary (benchmarks/trainer_rates.py): a row a run,
+# probes at 100 k to 3 M words and the workflow's own trainer at the baseline's
+RATES = "benchmarks/measurements/trainer-rates.csv"
+TRAINERS_BEGIN = "<!-- BEGIN trainers table -->"
+TRAINERS_END = "<!-- END trainers table -->"
+TRAINERS = ("word2vec", "fasttext", "glove")
+
+
+@dataclass(frozen=True)
+class RateFit:
+    """A trainer's probes fitted as ``log rate = log rate_100k - slope * log(words /
+    RATE_WORDS)`` by least squares, each estimate with its 95 % Student-t interval."""
+
+    rate: float  # at cost.RATE_WORDS words, per thread
+    rate_ci: tuple[float, float]
+    slope: float
+    slope_ci: tuple[float, float]
+    at: float  # at ``words`` words (the mean rate the fit predicts there)
+    at_ci: tuple[float, float]
+    words: float
+    baseline: float  # the workflow's trainer over the probe at the baseline's vocabulary
+    unit: str  # "tokens", or GloVe's "entries"
+    runs: int
+
+
+def rate_fit(frame: pd.DataFrame, method: str, words: float) -> RateFit:
+    """``method``'s fit from ``frame`` (trainer-rates.csv's rows), its rate predicted at
+    ``words``, and the baseline's ratio: the workflow trainer's rate over the mean of the
+    probes at the smallest vocabulary, which is the baseline's (the same run)."""
+    from scipy import stats
+
+    rows = frame[(frame["method"] == method) & (frame["what"] == "probe")]
+    x = np.log(rows["words"].to_numpy(dtype=float) / cost.RATE_WORDS)
+    y = np.log(rows["rate"].to_numpy(dtype=float))
+    t = float(stats.t.ppf(0.975, len(rows) - 2))
+    at100 = stats.linregress(x, y)
+    # centred on the asked vocabulary, the intercept is the prediction there, and its
+    # standard error the prediction's
+    x0 = float(np.log(words / cost.RATE_WORDS))
+    there = stats.linregress(x - x0, y)
+    base = frame[(frame["method"] == method) & (frame["what"] == "workflow")]
+    ratio = 1.0
+    if len(base):
+        small = rows[rows["words"] == rows["words"].min()]
+        ratio = float(base["rate"].iloc[0] / small["rate"].mean())
+
+    def interval(centre: float, se: float) -> tuple[float, float]:
+        return float(np.exp(centre - t * se)), float(np.exp(centre + t * se))
+
+    return RateFit(
+        rate=float(np.exp(at100.intercept)),
+        rate_ci=interval(at100.intercept, at100.intercept_stderr),
+        slope=float(-at100.slope),
+        slope_ci=(float(-at100.slope - t * at100.stderr), float(-at100.slope + t * at100.stderr)),
+        at=float(np.exp(there.intercept)),
+        at_ci=interval(there.intercept, there.intercept_stderr),
+        words=words,
+        baseline=ratio,
+        unit=str(rows["unit"].iloc[0]),
+        runs=len(rows),
+    )
+
+
+def _hours(minutes: float) -> str:
+    return f"{minutes / 60:.1f} h"
+
+
+def trainers_markdown(frame: pd.DataFrame, repo: Path) -> str:
+    """The trainers at enwiki: each fit with its intervals, carried to the workflow's
+    trainer by the baseline, beside what the model needs and the rule declares for the
+    paper's training (config/paper.yaml's epochs and threads)."""
+    from learnability.pipeline.planning import (
+        ENWIKI_WORDS,
+        enwiki_job_sizes,
+        paper_config,
+    )
+
+    config = paper_config(repo)
+    lines = [
+        "| trainer | probes | rate at 100 k words (95 %) | slope (95 %) | at 3 M words (95 %) "
+        "| workflow / probe | model at 3 M | need | declared | memory need / declared "
+        "| scratch need / declared |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for method in TRAINERS:
+        fit = rate_fit(frame, method, ENWIKI_WORDS)
+        trainer = cost.trainer_cost(method)
+        model_at = trainer.rate * (ENWIKI_WORDS / cost.RATE_WORDS) ** -trainer.rate_slope
+        need = cost.need(
+            "train_embedding",
+            **enwiki_job_sizes("train_embedding", {"embedding": method}, config, 8, repo),
+        )
+        declared = cost.declare(need)
+        unit = "entries" if fit.unit == "entries" else "tokens"
+        lines.append(
+            f"| {method} | {fit.runs} | {fit.rate:,.0f} ({fit.rate_ci[0]:,.0f}-"
+            f"{fit.rate_ci[1]:,.0f}) {unit}/s | {fit.slope:.2f} ({fit.slope_ci[0]:.2f}-"
+            f"{fit.slope_ci[1]:.2f}) | {fit.at:,.0f} ({fit.at_ci[0]:,.0f}-{fit.at_ci[1]:,.0f}) "
+            f"| {fit.baseline:.2f} | {model_at:,.0f} | {_hours(need.runtime)} "
+            f"| {_hours(declared['runtime'])} | {_mb(need.mem_mb)} / {_mb(declared['mem_mb'])} "
+            f"| {_mb(need.tmp_mb)} / {_mb(declared['tmp_mb'])} |"
+        )
+    return "\n".join(lines)
+
+
+def with_trainers_table(page: str, frame: pd.DataFrame, repo: Path) -> str:
+    """``page`` with the trainers' table between its markers replaced by ``frame``'s."""
+    return _between(page, TRAINERS_BEGIN, TRAINERS_END, trainers_markdown(frame, repo))

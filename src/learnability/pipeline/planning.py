@@ -340,8 +340,7 @@ def job_sizes(rule: str, wildcards: dict[str, str], config: dict, lists: int, sc
         epochs = training["glove"]["epochs"] if method.name == "glove" else training["epochs"]
         return dict(
             corpus_mb=scale.corpus_mb, epochs=epochs, threads=training["threads"],
-            rate=trainer.rate, rate_slope=trainer.rate_slope, count_rate=trainer.count_rate,
-            mem_per_mb=trainer.mem_per_mb,
+            **trainer.sizes(),
             counting_mb=training["count_memory_mb"] if method.counts_cooccurrence else 0,
             counts_cooccurrence=method.counts_cooccurrence, plain_copy=method.plain_copy,
             method=method.name, words=words, dim=scale.dim,

@@ -16,6 +16,7 @@ otherwise)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
@@ -254,37 +255,54 @@ UNMODELLED_TRAINER_MB = 3200
 
 @dataclass(frozen=True)
 class TrainerCost:
-    """A trained method's costs: ``rate``, tokens x epochs per second per thread at
-    :data:`RATE_WORDS` words, falling as the vocabulary to the ``-rate_slope``
-    (benchmarks/measurements/rehearsal.csv); ``count_rate``, tokens per second per thread
-    of a counting method's one pass (0: it counts nothing apart); ``mem_per_mb``, MB of
-    memory per MB of gzipped corpus, for a method without an analytic memory model
-    (:func:`training_memory_mb` gives None; 0 for the others, which do not read it). A
-    method the rehearsal did not train at three sizes has no measured slope (0)."""
+    """A trained method's costs: ``rate``, tokens (``per_entry``: co-occurrence entries)
+    x epochs per second per thread at :data:`RATE_WORDS` words, falling as the vocabulary
+    to the ``-rate_slope`` (benchmarks/measurements/trainer-rates.csv); ``count_rate``,
+    tokens per second per thread of a counting method's one pass (0: it counts nothing
+    apart); ``mem_per_mb``, MB of memory per MB of gzipped corpus, for a method without
+    an analytic memory model (:func:`training_memory_mb` gives None; 0 for the others,
+    which do not read it). A method not measured at several vocabularies has no slope
+    (0)."""
 
     rate: int
     mem_per_mb: int = 0
     rate_slope: float = 0.0
     count_rate: int = 0
+    # the rate counts GloVe's co-occurrence entries, not corpus tokens: a pass visits each
+    # entry once, and entries a token fall as the corpus grows (cooccurrence_entries)
+    per_entry: bool = False
+
+    def sizes(self) -> dict:
+        """The constants as a training job's sizes carry them (:func:`training_need`)."""
+        return dataclasses.asdict(self)
 
 
 # each trained method's costs (learnability.embeddings.registry), by its name: a test
-# keeps the names equal
+# keeps the names equal. word2vec's, fastText's and GloVe's rates and slopes are measured
+# at enwiki's vocabulary (benchmarks/measurements/trainer-rates.csv, `.venv/bin/python
+# benchmarks/trainer_rates.py`): the least-squares fit of log rate on log words of probes
+# at 45 k to 2.7 M words (GloVe's to 0.9 M: its 3 M-word weights are 29 GB), with their
+# 95 % intervals; tests/test_resources.py holds them to the CSV. The workflow's own
+# trainers ran 1.39x (word2vec), 1.02x and 1.05x the probes at 50 k words in that run,
+# and word2vec 0.87x in a rerun minutes later on the same corpus (1.02x on the probe's
+# stream): within this machine's noise from run to run, so the probes are taken as they
+# are. (They replace a fit to the rehearsal's three sizes, 71 k to 173 k words, carried
+# 17-fold: word2vec's slope of 0.6 there gave 25 k tokens/s at 3 M words where the probe
+# measures 85 k.)
 TRAINER_COSTS: dict[str, TrainerCost] = {
-    # wall tokens/s per thread (2 threads at 75 %): 252k, 166k and 147k at 71k, 111k and
-    # 173k words (benchmarks/measurements/rehearsal.csv), 195k at 100k falling as
-    # words^-0.6: 25k at enwiki's 3 M words, where the rows miss every cache
-    "word2vec": TrainerCost(rate=195_000, rate_slope=0.6),
-    # 107k, 89k and 90k at 71k, 111k and 173k words (rehearsal.csv, as word2vec's): 97k
-    # at 100k words falling as words^-0.19, 51k at 3 M words
-    "fasttext": TrainerCost(rate=97_000, rate_slope=0.19),
+    # tokens/s a thread: 131 k at 100 k words (95 %: 122-141 k), falling as words^-0.13
+    # (0.09-0.16), 85 k at 3 M (78-93 k)
+    "word2vec": TrainerCost(rate=131_000, rate_slope=0.13),
+    # 71 k at 100 k words (60-83 k), words^-0.31 (0.23-0.40), 24 k at 3 M (20-30 k), where
+    # its 2 M n-gram buckets and 3 M words' rows miss every cache
+    "fasttext": TrainerCost(rate=70_900, rate_slope=0.31),
     "fasttext_facebook": TrainerCost(rate=50_000, mem_per_mb=3),
-    # GloVe (ours): rate per iteration, 392k, 424k and 372k tokens/s per thread at 71k,
-    # 111k and 173k words (rehearsal.csv: its meta.json's training seconds, 2 threads at
-    # 75 %), 400k at 100k words falling as words^-0.06 (its four V x 301 matrices are
-    # out of cache at all three sizes already); counting, once, 1.2 M tokens/s per
-    # process (by dump part, 2 processes); its memory is training_memory_mb's
-    "glove": TrainerCost(rate=400_000, rate_slope=0.06, count_rate=1_200_000),
+    # GloVe (ours): co-occurrence entries/s a thread in its iterations, 635 k at 100 k
+    # words (606-665 k), words^-0.02 (-0.01-0.06), 589 k at 3 M (534-651 k): its four
+    # V x 301 float64 matrices are out of cache at every size measured. Counting, once,
+    # 1.2 M tokens/s per process (by dump part, 2 processes:
+    # benchmarks/measurements/rehearsal.csv); its memory is training_memory_mb's
+    "glove": TrainerCost(rate=635_000, rate_slope=0.02, count_rate=1_200_000, per_entry=True),
     "glove_python": TrainerCost(rate=120_000, mem_per_mb=10),
     # corpus tokens per second per thread, measured with corpus pooling (N = 10) on the
     # sample (isolated pooling reads the corpus only to count it)
@@ -373,8 +391,10 @@ def training_need(
     bucket: int = 0,
     rate_slope: float = 0.0,
     count_rate: float = 0.0,
+    per_entry: bool = False,
 ) -> Need:
-    """Tokens x epochs at the method's measured ``rate`` (tokens/s on one thread at
+    """Tokens (``per_entry``: GloVe's co-occurrence entries) x epochs at the method's
+    measured ``rate`` (a second on one thread at
     ``RATE_WORDS`` words, falling as the vocabulary's ``words`` to the ``-rate_slope``:
     a larger vocabulary's rows miss the caches more) with 75% thread scaling, and a
     counting method's one pass at ``count_rate`` tokens/s per thread. Its memory: the
@@ -386,7 +406,7 @@ def training_need(
     its buckets and checkpoints through the training if more; or the plain-text copy
     that word2vec and fastText read, and their checkpoints (:func:`checkpoint_mb`)."""
     epoch, counting_seconds = _training_seconds(corpus_mb, threads, rate, words, rate_slope,
-                                                count_rate)  # fmt: skip
+                                                count_rate, per_entry)  # fmt: skip
     seconds = epoch * epochs + counting_seconds
     tokens = corpus_mb * TOKENS_PER_GZ_MB
     tmp = 0.0
@@ -412,15 +432,17 @@ def training_need(
 
 def _training_seconds(
     corpus_mb: float, threads: int, rate: float, words: float, rate_slope: float,
-    count_rate: float,
+    count_rate: float, per_entry: bool = False,
 ) -> tuple[float, float]:  # fmt: skip
-    """(one epoch's seconds, a counting method's one pass's seconds) of a training."""
+    """(one epoch's seconds, a counting method's one pass's seconds) of a training: an
+    epoch visits the corpus' tokens, or (``per_entry``) its co-occurrence entries."""
     tokens = corpus_mb * TOKENS_PER_GZ_MB
     scaling = max(1.0, THREAD_EFFICIENCY * threads)
     if words and rate_slope:
         rate = rate * (words / RATE_WORDS) ** -rate_slope
     counting = tokens / (count_rate * scaling) if count_rate > 0 else 0.0
-    return tokens / (rate * scaling), counting
+    visited = cooccurrence_entries(tokens) if per_entry else tokens
+    return visited / (rate * scaling), counting
 
 
 def piece_minutes(rule: str, **sizes) -> float | None:
@@ -433,6 +455,7 @@ def piece_minutes(rule: str, **sizes) -> float | None:
     epoch, counting = _training_seconds(
         sizes["corpus_mb"], sizes["threads"], sizes["rate"], sizes.get("words", 0),
         sizes.get("rate_slope", 0.0), sizes.get("count_rate", 0.0),
+        sizes.get("per_entry", False),
     )  # fmt: skip
     return STARTUP_MINUTES + max(epoch, counting) / 60
 

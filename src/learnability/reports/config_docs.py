@@ -266,10 +266,21 @@ def main(argv: list[str] | None = None) -> None:
             measured.with_counts_table(path.read_text(encoding="utf-8"), pd.read_csv(argv[2])),
             encoding="utf-8",
         )
+    elif argv[:1] == ["--trainers"] and len(argv) == 3:
+        import pandas as pd
+
+        from learnability.pipeline import measured
+
+        path = Path(argv[1])
+        page = measured.with_trainers_table(
+            path.read_text(encoding="utf-8"), pd.read_csv(argv[2]), Path.cwd()
+        )
+        path.write_text(page, encoding="utf-8")
     elif argv:
         raise SystemExit(
             "usage: python -m learnability.reports.config_docs [--outputs PAGE | --analyses "
-            "PAGE | --defaults MODULE | --rehearsal PAGE CSV | --counts PAGE CSV]"
+            "PAGE | --defaults MODULE | --rehearsal PAGE CSV | --counts PAGE CSV | --trainers "
+            "PAGE CSV]"
         )
     else:
         sys.stdout.write(render(load_schema(SCHEMA)))
