@@ -294,7 +294,7 @@ def test_cost_constants_change_no_digest_and_only_the_sizing_modules_read_them()
         assert not set(codedigest.code_of(script).modules) & codedigest.SIZING, script.name
     # the registries that jobs import hold no cost a refit would change
     fields = {f.name for f in dataclasses.fields(TrainerCost)} | {"seconds"}
-    assert fields == {"rate", "rate_slope", "count_rate", "mem_per_mb", "seconds"}
+    assert fields == {"rate", "rate_slope", "count_rate", "mem_per_mb", "per_entry", "seconds"}
     for entry in (Method, Analysis):
         assert not {f.name for f in dataclasses.fields(entry)} & fields, entry
     for name in _package_modules():

@@ -925,7 +925,10 @@ def test_the_trainers_rates_are_their_probes_at_enwikis_vocabulary():
     end of the 95 % interval at 3 M words, slowed by the baseline where it was slower."""
     from learnability.pipeline.planning import ENWIKI_WORDS, enwiki_job_sizes, paper_config
 
+    import pandas as pd
+
     rows = list(csv.DictReader(TRAINER_RATES.open(encoding="utf-8")))
+    frame = pd.read_csv(TRAINER_RATES)
     config = paper_config(REPO)
     for method in ("word2vec", "fasttext", "glove"):
         probes = [r for r in rows if r["method"] == method and r["what"] == "probe"]
@@ -940,6 +943,11 @@ def test_the_trainers_rates_are_their_probes_at_enwikis_vocabulary():
         trainer = cost.trainer_cost(method)
         assert trainer.per_entry == (method == "glove") == (probes[0]["unit"] == "entries")
         assert 0.7 < ratio < 1.5, (method, ratio)
+        # the code's fit (the docs' table and the benchmark print it) is the hand one
+        fit = measurements.rate_fit(frame, method, ENWIKI_WORDS)
+        assert (fit.rate, fit.slope, fit.at_ci[0], fit.baseline) == pytest.approx(
+            (rate, slope, low, ratio), rel=1e-9
+        ), method
         assert trainer.rate == pytest.approx(rate, rel=0.005), (method, rate)
         assert trainer.rate_slope == pytest.approx(slope, abs=0.005), (method, slope)
         sizes = enwiki_job_sizes("train_embedding", {"embedding": method}, config, 8, REPO)
