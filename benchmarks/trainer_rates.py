@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -71,6 +72,22 @@ MIN_COUNT = 5
 LINE = 1000
 
 
+# set by --smoke, read by the runs it starts: a toy model, dim 8 and 10,000 n-gram buckets
+TOY = "TRAINER_RATES_TOY"
+
+
+def settings(method: str) -> dict:
+    """``method``'s training settings in config/paper.yaml (``TOY`` set: smaller)."""
+    import os
+
+    from learnability.pipeline.params import embedding_params
+
+    params = embedding_params(paper_config(REPO), method)
+    if os.environ.get(TOY):
+        params.update(dim=8, bucket=10_000)
+    return params
+
+
 def law_tokens(words: float) -> float:
     """The corpus size at which the synthetic dump's law expects ``words`` types at
     min_count 5 (``synthdump.expected_vocabulary``; 2.5 M at 2.6 B tokens)."""
@@ -80,11 +97,29 @@ def law_tokens(words: float) -> float:
     )))  # fmt: skip
 
 
+# a folder the run's processes share, where each vocabulary of the law is kept once
+# made (making one extracts the sample first: seconds a process)
+CACHE = "TRAINER_RATES_CACHE"
+
+
 def law_vocabulary(words: float) -> tuple[list[str], np.ndarray]:
     """The law's words whose expected count in a corpus of :func:`law_tokens` reaches
     min_count, with those counts: the sample's frequent words at their frequencies, then
     the tail's ranks (the sample's other words, then made-up ones) in the order
-    ``synthdump.TokenStream`` draws them."""
+    ``synthdump.TokenStream`` draws them (kept in ``CACHE`` where it is set)."""
+    import os
+
+    kept = Path(os.environ[CACHE]) / f"law-{int(words)}.npz" if os.environ.get(CACHE) else None
+    if kept is not None and kept.exists():
+        with np.load(kept) as got:
+            return got["words"].tolist(), got["counts"]
+    vocab, counts = _law_vocabulary(words)
+    if kept is not None:
+        np.savez(kept, words=np.array(vocab), counts=counts)
+    return vocab, counts
+
+
+def _law_vocabulary(words: float) -> tuple[list[str], np.ndarray]:
     lex = synthdump.sample_lexicon()
     tokens = law_tokens(words)
     head = tokens * lex.head_share * np.diff(lex.head_cdf, prepend=0.0)
@@ -159,9 +194,8 @@ def glove_child(words: int, pairs: int, epochs: int, threads: int) -> None:
     it: one shuffled pass an iteration) over the law's entries at ``words`` words, each
     iteration timed; its rate is in entries, which do not grow as the corpus does."""
     from learnability.embeddings.glove import GloveModel
-    from learnability.pipeline.params import embedding_params
 
-    params = embedding_params(paper_config(REPO), "glove")
+    params = settings("glove")
     t0 = time.perf_counter()
     rows, cols, vals = law_entries(words, pairs)
     words = len(law_vocabulary(words)[0])
@@ -187,7 +221,6 @@ def workflow_child(method: str, corpus: Path, epochs: int, threads: int) -> None
     import logging
 
     from learnability.embeddings import train
-    from learnability.pipeline.params import embedding_params
 
     ends: list[float] = []
 
@@ -199,7 +232,7 @@ def workflow_child(method: str, corpus: Path, epochs: int, threads: int) -> None
     logger = logging.getLogger("learnability.embeddings")
     logger.setLevel(logging.INFO)
     logger.addHandler(Ends())
-    params = embedding_params(paper_config(REPO), method)
+    params = settings(method)
     params.pop("threads")
     params.pop("method")
     params["epochs"] = epochs
@@ -223,9 +256,8 @@ def child(method: str, words: int, stream: Path, tokens: int, epochs: int,
     from gensim.models import FastText, Word2Vec
 
     from learnability.embeddings._gensim import common_kwargs, epoch_rates
-    from learnability.pipeline.params import embedding_params
 
-    params = embedding_params(paper_config(REPO), method)
+    params = settings(method)
     kwargs = common_kwargs(params, threads)
     kwargs["epochs"] = epochs
     model_cls = Word2Vec
@@ -335,11 +367,14 @@ def main() -> None:
     if args.from_csv:
         return summarise(pd.read_csv(args.from_csv), args)
     if args.smoke:
-        args.words = args.glove_words = "3000,9000"
+        # the baseline's probes at 3000 words and one size more: the fewest runs that fit
+        args.words = args.glove_words = "9000"
         args.baseline_words = 3000
-        args.tokens, args.pairs, args.epochs, args.repeats = 50_000, 100_000, 2, 2
+        args.tokens, args.pairs, args.epochs, args.repeats = 50_000, 100_000, 2, 1
+        os.environ[TOY] = "1"
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ[CACHE] = tmp
         stream = Path(tmp) / "stream.txt"
         write_stream(stream, args.tokens)
         if args.baseline_words:

@@ -55,6 +55,7 @@ PRINTS = {
     "scale.py": "log-log slopes, and enwiki",
     "suggestions.py": "ratio score/fits",
     "training_memory.py": "ratio model/peak",
+    "trainer_rates.py": "wf/probe: the workflow's trainer over the probe",
     "trainers.py": "vs gensim word2vec",
 }
 
