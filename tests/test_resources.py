@@ -152,7 +152,7 @@ def test_the_embedding_jobs_needs_as_their_docstrings_state():
 def test_the_trainers_memory_and_the_corpus_laws_as_their_docstrings_state():
     """training_memory_mb's docstring written out: word2vec's 8 x dim bytes and 500 of
     vocabulary a word; fastText's buckets (4 x dim bytes) and 16 x dim a word; GloVe's
-    training phase (32 x (dim + 1) of parameters and sums, 100 of vocabulary, a bucket
+    training phase (32 x (dim + 1) of parameters and sums, 120 of vocabulary, a bucket
     of entries; its end holds less) against its counting phase (the budget, and per process
     its Python and 100 bytes a word), the larger. And the corpus laws by their anchors:
     Heaps' law through 104,103 words at 18 M tokens with slope 0.64; 2.36 co-occurrence
@@ -166,7 +166,7 @@ def test_the_trainers_memory_and_the_corpus_laws_as_their_docstrings_state():
     assert cost.training_memory_mb("fasttext", words, dim, 4, bucket=bucket) == pytest.approx(
         base + bucket * 4 * dim / 1e6 + 2 * 16 * dim, rel=1e-12
     )
-    training = 2 * (32 * (dim + 1) + 100) + cost.GLOVE_BUCKET_MB
+    training = 2 * (32 * (dim + 1) + 120) + cost.GLOVE_BUCKET_MB
     for threads, budget in ((1, 0), (4, 40_000)):
         counting = budget + threads * (cost.GLOVE_COUNTING_PROCESS_MB + 2 * 100)
         assert counting != pytest.approx(training)  # each case picks one side
@@ -814,9 +814,10 @@ def test_glove_holds_its_parameters_a_bucket_and_no_more_at_its_end(tmp_path):
     scratch for a resume) at 2,500 and 5,000 words, dim 300 (tracemalloc): its bytes a
     word, less its co-occurrence entries' (a bucket and its shuffle, 24 bytes an entry,
     which the model holds apart), are its parameters and AdaGrad sums (32 x (dim + 1))
-    and at most the model's 100 of vocabulary: the end of training (the vectors made
-    float32 after the sums are let go) adds nothing above it. Before, the summed float64
-    matrix and its float32 copy put 12 bytes a dimension on top."""
+    and at most the model's 120 of vocabulary (87 measured alone, 106 in a CI worker
+    after other tests): the end of training (the vectors made float32 after the sums are
+    let go) adds nothing above it. Before, the summed float64 matrix and its float32 copy
+    put 12 bytes a dimension on top."""
     import memory_probes as probe
 
     dim = 300
@@ -826,7 +827,7 @@ def test_glove_holds_its_parameters_a_bucket_and_no_more_at_its_end(tmp_path):
     )
     per_word = ((large - small) - 24 * (large_entries - small_entries)) / 2_500
     parameters = 32 * (dim + 1)
-    assert parameters < per_word < parameters + 100, per_word
+    assert parameters < per_word < parameters + 120, per_word
     one, two = (cost.training_memory_mb("glove", w, dim, 1, 0) for w in (1e6, 2e6))
     assert two - one >= per_word, (two - one, per_word)
 
@@ -923,9 +924,9 @@ def test_the_trainers_rates_are_their_probes_at_enwikis_vocabulary():
     its probe (0.7-1.5x: a probe that timed something else would leave it); and the
     runtime the rule declares for the paper's training at enwiki covers it at the lower
     end of the 95 % interval at 3 M words, slowed by the baseline where it was slower."""
-    from learnability.pipeline.planning import ENWIKI_WORDS, enwiki_job_sizes, paper_config
-
     import pandas as pd
+
+    from learnability.pipeline.planning import ENWIKI_WORDS, enwiki_job_sizes, paper_config
 
     rows = list(csv.DictReader(TRAINER_RATES.open(encoding="utf-8")))
     frame = pd.read_csv(TRAINER_RATES)

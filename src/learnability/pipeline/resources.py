@@ -82,6 +82,10 @@ CHECKPOINT_BYTES_PER_WORD_DIM = {"word2vec": 8, "fasttext": 12, "glove": 32}
 CHECKPOINT_BYTES_PER_WORD = 100
 CHECKPOINT_BASE_MB = 5
 
+# GloVe's vocabulary beside its parameters, bytes a word of the training's peak: 87
+# measured alone and 106 in a CI worker after other tests (tracemalloc at 2,500 and
+# 5,000 words: tests/test_resources.py), so 120
+GLOVE_WORD_BYTES = 120
 # Parquet bytes per vocabulary word: 13 (33 MB at 2.5 M words)
 VOCAB_PARQUET_BYTES_PER_WORD = 13
 # a vocabulary word held as a Python string in a list, with its count and index: about
@@ -239,7 +243,7 @@ GLOVE_BUCKET_MB = 805
 # GloVe's end of training holds less than its training: the AdaGrad sums let go, the
 # float32 vectors made a block of rows at a time (embeddings/glove.py, release_vectors):
 # 16 x (dim + 1) + 4 x dim bytes a word, against the training's 32 x (dim + 1): 11,186 MB
-# measured at 1 M words x 300 where the model gives 10,737 (0.96;
+# measured at 1 M words x 300 where the model gives 10,757 (0.96;
 # benchmarks/measurements/3m-words.csv). Before, the summed float64 matrix and its
 # float32 copy put 12 bytes a word and dim on top of the parameters: 13,617 MB there
 # a GloVe counting process's own Python (forked from the trainer): peak resident measured
@@ -332,7 +336,7 @@ def training_memory_mb(
     - fastText (gensim): ``bucket`` n-gram vectors, and per word the input, output and
       final vectors and the vocabulary's vectors' gradients (16 x dim bytes).
     - GloVe (ours): training holds the weights and AdaGrad sums of both sides, float64
-      (32 x (dim + 1) bytes a word), the vocabulary (about 100 bytes a word) and one
+      (32 x (dim + 1) bytes a word), the vocabulary (``GLOVE_WORD_BYTES``) and one
       bucket of entries; its end holds less (the sums let go before the float32 vectors
       are made, a block of rows at a time); counting holds
       ``counting_mb`` shared by up to ``threads`` processes, each with the vocabulary's
@@ -342,7 +346,7 @@ def training_memory_mb(
     if method == "fasttext":
         return TRAINER_BASE_MB + (bucket * 4 * dim + words * 16 * dim) / 1e6
     if method == "glove":
-        per_word = 32 * (dim + 1) + 100
+        per_word = 32 * (dim + 1) + GLOVE_WORD_BYTES
         training = words * per_word / 1e6 + GLOVE_BUCKET_MB
         counting = counting_mb + threads * (GLOVE_COUNTING_PROCESS_MB + words * 100 / 1e6)
         return TRAINER_BASE_MB + max(training, counting)
