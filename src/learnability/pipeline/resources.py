@@ -288,7 +288,7 @@ class TrainerCost:
 # at 45 k to 2.7 M words (GloVe's to 0.9 M: its 3 M-word weights are 29 GB), with their
 # 95 % intervals; tests/test_resources.py holds them to the CSV. The workflow's own
 # trainers ran 1.39x (word2vec), 1.02x and 1.05x the probes at 50 k words in that run,
-# and word2vec 0.87x in a rerun minutes later on the same corpus (1.02x on the probe's
+# and word2vec 0.87x in a rerun an hour later on the same corpus (1.02x on the probe's
 # stream): within this machine's noise from run to run, so the probes are taken as they
 # are. (They replace a fit to the rehearsal's three sizes, 71 k to 173 k words, carried
 # 17-fold: word2vec's slope of 0.6 there gave 25 k tokens/s at 3 M words where the probe
