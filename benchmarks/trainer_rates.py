@@ -145,28 +145,17 @@ def _law_vocabulary(words: float) -> tuple[list[str], np.ndarray]:
     return [w for w, k in zip(vocab, keep, strict=True) if k], counts[keep]
 
 
-def write_corpus(path: Path, tokens: float, seed: int = 1) -> None:
-    """A gzipped corpus of ``tokens`` draws of the law, ``LINE`` a line, as the
-    workflow's extraction writes one."""
+def write_law(path: Path, tokens: float, seed: int) -> None:
+    """``tokens`` independent draws of the law (``synthdump.TokenStream``), ``LINE`` a
+    line: gzipped where ``path`` ends in .gz (a corpus, as the workflow's extraction
+    writes one), plain text otherwise (the probes' stream, read as it is)."""
     import gzip
 
     draws = synthdump.TokenStream(np.random.default_rng(seed), synthdump.sample_lexicon())
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=1) as fh:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "wt", encoding="utf-8") as fh:
         for start in range(0, int(tokens), LINE):
             fh.write(" ".join(draws.take(min(LINE, int(tokens) - start))) + "\n")
-
-
-def write_stream(path: Path, tokens: int, seed: int = 0) -> int:
-    """``tokens`` independent draws of the law (``synthdump.TokenStream``), ``LINE`` a
-    line, as plain text; returns the tokens written."""
-    stream = synthdump.TokenStream(np.random.default_rng(seed), synthdump.sample_lexicon())
-    written = 0
-    with path.open("w", encoding="utf-8") as fh:
-        while written < tokens:
-            n = min(LINE, tokens - written)
-            fh.write(" ".join(stream.take(n)) + "\n")
-            written += n
-    return written
 
 
 def law_entries(words: int, pairs: int, seed: int = 0):
@@ -376,13 +365,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ[CACHE] = tmp
         stream = Path(tmp) / "stream.txt"
-        write_stream(stream, args.tokens)
+        write_law(stream, args.tokens, seed=0)
         if args.baseline_words:
             # the baseline: the workflow's trainers on a corpus of the law with that
             # vocabulary, beside the probe at it, in this run
             corpus = Path(tmp) / "baseline" / "corpus.txt.gz"
             corpus.parent.mkdir()
-            write_corpus(corpus, law_tokens(args.baseline_words))
+            write_law(corpus, law_tokens(args.baseline_words), seed=1)
             for method in args.methods.split(","):
                 for what in ("workflow", args.baseline_words):
                     rows.append(measure(method, what, 0, corpus if what == "workflow"

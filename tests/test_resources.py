@@ -937,7 +937,9 @@ def test_the_trainers_rates_are_their_probes_at_enwikis_vocabulary():
         smallest = min(int(r["words"]) for r in probes)
         near = [float(r["rate"]) for r in probes if int(r["words"]) == smallest]
         ratio = float(base["rate"]) / (sum(near) / len(near))
-        assert {int(r["words"]) for r in probes} >= {smallest}
+        # every vocabulary past the baseline's probed more than once (its interval's noise)
+        sizes = [int(r["words"]) for r in probes if int(r["words"]) > smallest]
+        assert sizes and all(sizes.count(w) >= 2 for w in sizes), (method, sizes)
         assert max(int(r["words"]) for r in probes) > (8e5 if method == "glove" else 2.5e6)
         rate, slope, low = _by_hand([float(r["words"]) for r in probes],
                                     [float(r["rate"]) for r in probes], ENWIKI_WORDS)  # fmt: skip
